@@ -1,0 +1,62 @@
+// swift-tools-version: 6.0
+//
+// StoredSettings: typed, persistent settings for apps and command-line tools.
+//
+// The package has no dependencies beyond the Swift toolchain. Strictness flags
+// (-warnings-as-errors, sanitizers) are passed on the command line in .ci/run, never here.
+
+import PackageDescription
+
+let package = Package(
+    name: "StoredSettings",
+    platforms: [
+        .macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1),
+    ],
+    products: [
+        // The library: @Stored, the value layer and the production backends.
+        .library(name: "StoredSettings", targets: ["StoredSettings"]),
+        // Test doubles for apps that swap stores in their tests and previews.
+        .library(name: "StoredSettingsTestSupport", targets: ["StoredSettingsTestSupport"]),
+        // The `stored` command: read and write settings files and UserDefaults suites.
+        .executable(name: "stored", targets: ["stored"]),
+        // An example command-line tool that keeps its settings with @Stored.
+        .executable(name: "daybook", targets: ["daybook"]),
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "StoredSettings"),
+        .target(
+            name: "StoredSettingsTestSupport",
+            dependencies: ["StoredSettings"],
+            path: "TestSupport"
+        ),
+        // The `stored` tool's logic, testable in-process; `stored` is a thin main over it.
+        .target(name: "StoredCLI", dependencies: ["StoredSettings"]),
+        .executableTarget(name: "stored", dependencies: ["StoredCLI"]),
+        .executableTarget(name: "daybook", dependencies: ["StoredSettings"]),
+        // Child processes the reliability tests launch (crash, multi-process and disk-full runs).
+        .executableTarget(
+            name: "stored-test-helper",
+            dependencies: ["StoredSettings"],
+            path: "Tests/Helper"
+        ),
+        .executableTarget(
+            name: "stored-benchmarks",
+            dependencies: ["StoredSettings", "StoredSettingsTestSupport"],
+            path: "Benchmarks"
+        ),
+        .testTarget(
+            name: "StoredSettingsTests",
+            dependencies: ["StoredSettings", "StoredSettingsTestSupport"]
+        ),
+        .testTarget(
+            name: "StoredSettingsTestSupportTests",
+            dependencies: ["StoredSettings", "StoredSettingsTestSupport"]
+        ),
+        .testTarget(
+            name: "StoredCLITests",
+            dependencies: ["StoredCLI", "StoredSettings", "StoredSettingsTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,145 @@
+/// An error reading or writing a setting, naming the key, the file and what went wrong.
+///
+/// Every failure of the package reaches the caller as a `StorageError`: thrown from the
+/// throwing APIs (``Stored/load()``, ``Stored/save(_:)``, ``Storable/setValue(_:forKey:)``),
+/// or passed to ``StorageErrorReporter`` from the non-throwing getter and setter of ``Stored``.
+///
+/// ```swift
+/// do {
+///     let count = try $launchCount.load()
+///     print(count)
+/// } catch let error as StorageError where error.code == .typeMismatch {
+///     print(error)   // Setting 'launchCount' in /home/ada/.config/tool/settings.json: expected Int, found string.
+/// }
+/// ```
+///
+/// The message never contains the stored value itself, which may be a secret.
+public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What kind of failure this is. New codes may be added in any release; switch with a
+    /// `default` case.
+    public var code: Code
+    /// The key of the setting, when the failure concerns one.
+    public var key: String?
+    /// The file or the UserDefaults domain involved, when there is one.
+    public var path: String?
+    /// The Swift type that was expected (`Int`, `Profile`), for decoding failures.
+    public var expectedType: String?
+    /// The kind of stored value found instead (`string`, `dictionary`; see ``StoredValue/kind``).
+    public var foundKind: String?
+    /// The path inside a structured value, as coding-key names and array indices
+    /// (`["address", "0", "street"]`), for failures below the top level.
+    public var codingPath: [String]
+    /// More detail in words: a parser's message with line and column, or an `errno` text.
+    public var message: String?
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: The kind of failure.
+    ///   - key: The key of the setting involved, if any.
+    ///   - path: The file or domain involved, if any.
+    ///   - expectedType: The Swift type expected, for decoding failures.
+    ///   - foundKind: The kind of stored value found.
+    ///   - codingPath: The path inside a structured value.
+    ///   - message: More detail, without stored values (they may be secrets).
+    public init(
+        _ code: Code,
+        key: String? = nil,
+        path: String? = nil,
+        expectedType: String? = nil,
+        foundKind: String? = nil,
+        codingPath: [String] = [],
+        message: String? = nil
+    ) {
+        self.code = code
+        self.key = key
+        self.path = path
+        self.expectedType = expectedType
+        self.foundKind = foundKind
+        self.codingPath = codingPath
+        self.message = message
+    }
+
+    /// One sentence: `Setting 'launchCount' in /path/settings.json: expected Int, found string.`
+    public var description: String {
+        var subject: String
+        if let key {
+            subject = "Setting '\(key)'"
+            if !codingPath.isEmpty { subject += " at '\(codingPath.joined(separator: "."))'" }
+            if let path { subject += " in \(path)" }
+        } else if let path {
+            subject = path
+        } else {
+            subject = "Settings"
+        }
+        var detail: [String] = []
+        if let expectedType {
+            detail.append("expected \(expectedType)" + (foundKind.map { ", found \($0)" } ?? ""))
+        } else if let foundKind {
+            detail.append("found \(foundKind)")
+        }
+        if let message { detail.append(message) }
+        if detail.isEmpty { detail.append(code.summary) }
+        return "\(subject): \(detail.joined(separator: ": "))."
+    }
+
+    /// Returns a copy with `key` and `path` filled in where they are still `nil`.
+    package func adding(key: String? = nil, path: String? = nil) -> StorageError {
+        var copy = self
+        if copy.key == nil { copy.key = key }
+        if copy.path == nil { copy.path = path }
+        return copy
+    }
+}
+
+extension StorageError {
+    /// The kind of a ``StorageError``: an extensible set of named codes.
+    ///
+    /// Compare with `==` or match in a `switch` with a `default` case:
+    /// `if error.code == .typeMismatch { … }`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, such as `typeMismatch`.
+        public let name: String
+
+        /// Creates a code. Backends outside this package may define their own codes.
+        public init(_ name: String) { self.name = name }
+
+        /// The code's name.
+        public var description: String { name }
+
+        /// The stored value does not have the shape the Swift type needs.
+        public static let typeMismatch = Code("typeMismatch")
+        /// A file or value could not be parsed; the data is left untouched.
+        public static let dataCorrupted = Code("dataCorrupted")
+        /// A value could not be turned into a ``StoredValue`` for this backend (a NaN in JSON,
+        /// `nil` inside an array).
+        public static let encodingFailed = Code("encodingFailed")
+        /// The store, or this layer of it, cannot be written (environment, command line).
+        public static let readOnly = Code("readOnly")
+        /// A system call failed; `message` carries the `errno` text.
+        public static let io = Code("io")
+        /// A key, suite name or application name is not allowed.
+        public static let invalidKey = Code("invalidKey")
+        /// A file or value is larger than the documented limit.
+        public static let tooLarge = Code("tooLarge")
+        /// A structured value is nested deeper than the documented limit.
+        public static let nestingTooDeep = Code("nestingTooDeep")
+        /// An attempt to read a key that holds no value, from an API that requires one.
+        public static let notFound = Code("notFound")
+
+        var summary: String {
+            switch self {
+            case .typeMismatch: "the stored value has the wrong type"
+            case .dataCorrupted: "the data is corrupted"
+            case .encodingFailed: "the value cannot be encoded"
+            case .readOnly: "the store is read-only"
+            case .io: "an I/O error occurred"
+            case .invalidKey: "the key is not valid"
+            case .tooLarge: "the data is too large"
+            case .nestingTooDeep: "the value is nested too deeply"
+            case .notFound: "no value is stored"
+            default: "error \(name)"
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Converts ``StoredValue`` trees to and from property-list objects (`NSNumber`, `String`,
+/// `Data`, `Date`, arrays and dictionaries), as `UserDefaults` and `PropertyListSerialization`
+/// take them.
+///
+/// Dates are kept as native `Date`s where the platform's property lists hold them exactly
+/// (Apple platforms); on Linux, where `UserDefaults` drops their fractional seconds, as exact
+/// ISO 8601 text (``DateText``).
+package enum PropertyListValue {
+    /// Whether native `Date` objects survive this platform's `UserDefaults` exactly.
+    #if canImport(Darwin)
+    package static let keepsDatesExactly = true
+    #else
+    package static let keepsDatesExactly = false
+    #endif
+
+    /// The property-list object for `value`.
+    ///
+    /// - Parameter nativeDates: Keep dates as `Date` objects (property-list files), rather than
+    ///   following ``keepsDatesExactly`` (UserDefaults).
+    /// - Throws: ``StorageError/Code/encodingFailed`` for strings with NUL characters, which
+    ///   XML property lists cannot hold, and for dates with no ISO 8601 form.
+    package static func object(from value: StoredValue, nativeDates: Bool = keepsDatesExactly) throws -> Any {
+        switch value {
+        case .bool(let flag): return flag
+        case .int(let number): return NSNumber(value: number)
+        case .double(let number): return NSNumber(value: number)
+        case .string(let text):
+            if text.utf8.contains(0) {
+                throw StorageError(.encodingFailed, expectedType: "String", message: "a property list cannot hold a NUL character")
+            }
+            return text
+        case .data(let data): return data
+        case .date(let date):
+            if nativeDates { return date }
+            guard let text = DateText.string(from: date) else {
+                throw StorageError(.encodingFailed, expectedType: "Date", message: "the date has no ISO 8601 form")
+            }
+            return text
+        case .array(let items):
+            return try items.enumerated().map { index, item -> Any in
+                try StorageError.prefixingCodingPath(String(index)) { () -> Any in
+                    try object(from: item, nativeDates: nativeDates)
+                }
+            }
+        case .dictionary(let items):
+            var result: [String: Any] = [:]
+            result.reserveCapacity(items.count)
+            for (key, item) in items {
+                result[key] = try StorageError.prefixingCodingPath(key) { () -> Any in
+                    try object(from: item, nativeDates: nativeDates)
+                }
+            }
+            return result
+        }
+    }
+
+    /// The tree for a property-list object; `nil` for objects that are not property-list
+    /// values.
+    package static func storedValue(from object: Any) -> StoredValue? {
+        switch object {
+        case let text as String: return .string(text)
+        case let number as NSNumber: return storedValue(from: number)
+        case let data as Data: return .data(data)
+        case let date as Date: return .date(date)
+        case let items as [Any]:
+            var result: [StoredValue] = []
+            result.reserveCapacity(items.count)
+            for item in items {
+                guard let value = storedValue(from: item) else { return nil }
+                result.append(value)
+            }
+            return .array(result)
+        case let items as [String: Any]:
+            var result: [String: StoredValue] = [:]
+            result.reserveCapacity(items.count)
+            for (key, item) in items {
+                guard let value = storedValue(from: item) else { return nil }
+                result[key] = value
+            }
+            return .dictionary(result)
+        default:
+            return nil
+        }
+    }
+
+    /// The tree for a number, telling Booleans, integers and doubles apart by the number's
+    /// Objective-C type code.
+    package static func storedValue(from number: NSNumber) -> StoredValue {
+        #if canImport(Darwin)
+        if CFGetTypeID(number) == CFBooleanGetTypeID() { return .bool(number.boolValue) }
+        #endif
+        switch number.objCType.pointee {
+        case CChar(UInt8(ascii: "c")), CChar(UInt8(ascii: "B")):
+            return .bool(number.boolValue)
+        case CChar(UInt8(ascii: "d")), CChar(UInt8(ascii: "f")):
+            return .double(number.doubleValue)
+        case CChar(UInt8(ascii: "Q")), CChar(UInt8(ascii: "L")):
+            let unsigned = number.uint64Value
+            if let signed = Int64(exactly: unsigned) { return .int(signed) }
+            return .string(String(unsigned))
+        default:
+            return .int(number.int64Value)
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// A stored value: the property-list-shaped tree every backend keeps.
+///
+/// `StoredValue` is the exchange format between the wrapper layer and the backends. Backends
+/// keep `StoredValue`s under string keys and know nothing of Swift types; the value layer
+/// (``StoredValueConvertible``) turns Swift values into trees and back.
+///
+/// ```swift
+/// let profile: StoredValue = .dictionary(["name": .string("Ada"), "age": .int(36)])
+/// ```
+///
+/// The cases mirror property lists, so every tree can be written to a property list file,
+/// to `UserDefaults` and (with dates and data in text form) to JSON:
+/// - `int` holds every integer from `Int64.min` to `Int64.max`; `UInt64` values above
+///   `Int64.max` are stored as their decimal `string`, so they round-trip exactly.
+/// - `date` holds a `Date` to the bit (its `timeIntervalSinceReferenceDate`, in seconds).
+/// - `dictionary` keys are strings.
+///
+/// `StoredValue` is `Hashable`; two `double` values compare by `==` of their `Double`s, so
+/// `.double(.nan) != .double(.nan)`. Use ``isIdentical(to:)`` to compare bit patterns.
+public enum StoredValue: Sendable, Hashable {
+    /// A Boolean.
+    case bool(Bool)
+    /// A signed 64-bit integer.
+    case int(Int64)
+    /// A 64-bit floating-point number.
+    case double(Double)
+    /// A string; any Unicode, including NUL.
+    case string(String)
+    /// Raw bytes.
+    case data(Data)
+    /// A point in time.
+    case date(Date)
+    /// An ordered list of values.
+    case array([StoredValue])
+    /// Values under string keys.
+    case dictionary([String: StoredValue])
+}
+
+extension StoredValue {
+    /// The kind of value, as a word for error messages: `bool`, `int`, `double`, `string`,
+    /// `data`, `date`, `array` or `dictionary`.
+    public var kind: String {
+        switch self {
+        case .bool: "bool"
+        case .int: "int"
+        case .double: "double"
+        case .string: "string"
+        case .data: "data"
+        case .date: "date"
+        case .array: "array"
+        case .dictionary: "dictionary"
+        }
+    }
+
+    /// Whether two values are the same to the bit: like `==`, but `double` and `date` payloads
+    /// compare by bit pattern, so NaN equals NaN and `-0.0` differs from `0.0`.
+    ///
+    /// - Complexity: O(n) in the number of nodes of the smaller tree.
+    public func isIdentical(to other: StoredValue) -> Bool {
+        switch (self, other) {
+        case let (.double(a), .double(b)): a.bitPattern == b.bitPattern
+        case let (.date(a), .date(b)):
+            a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
+        case let (.array(a), .array(b)):
+            a.count == b.count && zip(a, b).allSatisfy { $0.isIdentical(to: $1) }
+        case let (.dictionary(a), .dictionary(b)):
+            a.count == b.count && a.allSatisfy { key, value in b[key].map { value.isIdentical(to: $0) } ?? false }
+        default: self == other
+        }
+    }
+
+    /// The depth of the tree: 1 for a scalar, one more than the deepest child for a container.
+    ///
+    /// - Complexity: O(n) in the number of nodes.
+    public var depth: Int {
+        switch self {
+        case .array(let items): 1 + (items.lazy.map(\.depth).max() ?? 0)
+        case .dictionary(let items): 1 + (items.values.lazy.map(\.depth).max() ?? 0)
+        default: 1
+        }
+    }
+}
+
+extension StoredValue: CustomStringConvertible {
+    /// A short description: the kind, and for scalars the value, for debugging.
+    public var description: String {
+        switch self {
+        case .bool(let value): "bool(\(value))"
+        case .int(let value): "int(\(value))"
+        case .double(let value): "double(\(value))"
+        case .string(let value): "string(\(value.debugDescription))"
+        case .data(let value): "data(\(value.count) bytes)"
+        case .date(let value): "date(\(value.timeIntervalSinceReferenceDate))"
+        case .array(let items): "array(\(items.count) items)"
+        case .dictionary(let items): "dictionary(\(items.count) entries)"
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+// MARK: - Optional
+
+extension Optional: StoredValueConvertible where Wrapped: StoredValueConvertible {
+    /// Reads the wrapped type's stored form. A missing key is `nil`; that is decided by the
+    /// store, not here.
+    ///
+    /// - Throws: What `Wrapped(storedValue:)` throws.
+    public init(storedValue: StoredValue) throws {
+        self = .some(try Wrapped(storedValue: storedValue))
+    }
+
+    /// The wrapped value's stored form.
+    ///
+    /// - Throws: ``StorageError/Code/encodingFailed`` for `nil`: there is no stored form of
+    ///   `nil` inside a collection. A top-level `nil` setting removes the key instead.
+    public func storedValue() throws -> StoredValue {
+        guard let value = self else {
+            throw StorageError(
+                .encodingFailed, expectedType: typeName(Wrapped.self),
+                message: "nil cannot be stored inside a collection"
+            )
+        }
+        return try value.storedValue()
+    }
+}
+
+// MARK: - Array
+
+extension Array: StoredValueConvertible where Element: StoredValueConvertible {
+    /// Reads `.array`, each element as `Element`; also JSON array text (how the environment and
+    /// the command line spell lists).
+    ///
+    /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds, or the first element's
+    ///   error with its index in `codingPath`.
+    public init(storedValue: StoredValue) throws {
+        guard case .array(let items) = try storedValue.parsingJSONText(as: .array) else {
+            throw StorageError.typeMismatch(Self.self, found: storedValue)
+        }
+        self = try items.enumerated().map { index, item in
+            try StorageError.prefixingCodingPath(String(index)) { try Element(storedValue: item) }
+        }
+    }
+
+    /// `.array` of the elements' stored forms.
+    ///
+    /// - Throws: The first element's encoding error.
+    public func storedValue() throws -> StoredValue {
+        .array(try enumerated().map { index, element in
+            try StorageError.prefixingCodingPath(String(index)) { try element.storedValue() }
+        })
+    }
+}
+
+// MARK: - Set
+
+extension Set: StoredValueConvertible where Element: StoredValueConvertible {
+    /// Reads `.array` (or JSON array text); duplicates collapse.
+    ///
+    /// - Throws: As `Array`.
+    public init(storedValue: StoredValue) throws {
+        self = Set(try [Element](storedValue: storedValue))
+    }
+
+    /// `.array` of the elements' stored forms, in a stable order (sorted by their stored form's
+    /// description) so files do not change between runs.
+    ///
+    /// - Throws: The first element's encoding error.
+    public func storedValue() throws -> StoredValue {
+        let items = try map { try $0.storedValue() }
+        return .array(items.sorted { $0.sortKey < $1.sortKey })
+    }
+}
+
+// MARK: - Dictionary
+
+extension Dictionary: StoredValueConvertible where Key == String, Value: StoredValueConvertible {
+    /// Reads `.dictionary`, each value as `Value`; also JSON object text.
+    ///
+    /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds, or the first value's error
+    ///   with its key in `codingPath`.
+    public init(storedValue: StoredValue) throws {
+        guard case .dictionary(let items) = try storedValue.parsingJSONText(as: .dictionary) else {
+            throw StorageError.typeMismatch(Self.self, found: storedValue)
+        }
+        var result: [String: Value] = [:]
+        result.reserveCapacity(items.count)
+        for (key, item) in items {
+            result[key] = try StorageError.prefixingCodingPath(key) { try Value(storedValue: item) }
+        }
+        self = result
+    }
+
+    /// `.dictionary` of the values' stored forms.
+    ///
+    /// - Throws: The first value's encoding error.
+    public func storedValue() throws -> StoredValue {
+        var result: [String: StoredValue] = [:]
+        result.reserveCapacity(count)
+        for (key, value) in self {
+            result[key] = try StorageError.prefixingCodingPath(key) { try value.storedValue() }
+        }
+        return .dictionary(result)
+    }
+}
+
+// MARK: - RawRepresentable
+
+extension StoredValueConvertible where Self: RawRepresentable, RawValue: StoredValueConvertible {
+    /// Reads the raw value, then the case or value it names.
+    ///
+    /// - Throws: The raw value's error, or ``StorageError/Code/typeMismatch`` naming this type
+    ///   when no value has that raw value.
+    public init(storedValue: StoredValue) throws {
+        let raw = try RawValue(storedValue: storedValue)
+        guard let value = Self(rawValue: raw) else {
+            throw StorageError(
+                .typeMismatch, expectedType: typeName(Self.self), foundKind: storedValue.kind,
+                message: "the value is not one of its raw values"
+            )
+        }
+        self = value
+    }
+
+    /// The raw value's stored form.
+    public func storedValue() throws -> StoredValue { try rawValue.storedValue() }
+}
+
+// MARK: - Helpers
+
+extension StorageError {
+    /// Runs `body`, adding `component` in front of the coding path of a thrown `StorageError`.
+    package static func prefixingCodingPath<R>(_ component: String, _ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch var error as StorageError {
+            error.codingPath.insert(component, at: 0)
+            throw error
+        }
+    }
+}
+
+extension StoredValue {
+    package enum ContainerKind { case array, dictionary }
+
+    /// For a `.string` holding JSON array or object text, the parsed container; else `self`.
+    /// Text from the environment or the command line spells lists and structures this way.
+    package func parsingJSONText(as kind: ContainerKind) throws -> StoredValue {
+        guard case .string(let text) = self else { return self }
+        let first = text.first { !$0.isWhitespace }
+        guard (kind == .array && first == "[") || (kind == .dictionary && first == "{") else { return self }
+        return (try? StoredValueJSON.parse(Data(text.utf8))) ?? self
+    }
+
+    /// A total order for stable output of sets.
+    var sortKey: String {
+        switch self {
+        case .string(let value): "s" + value
+        case .int(let value): "i" + String(value)
+        case .double(let value): "d" + String(value)
+        case .bool(let value): "b" + String(value)
+        case .date(let value): "t" + String(value.timeIntervalSinceReferenceDate)
+        case .data(let value): "x" + value.base64EncodedString()
+        case .array, .dictionary: "z" + String(describing: self)
+        }
+    }
+}

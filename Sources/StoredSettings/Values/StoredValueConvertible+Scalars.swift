@@ -1,0 +1,144 @@
+import Foundation
+
+// MARK: - Bool
+
+extension Bool: StoredValueConvertible {
+    /// Reads `.bool`, the integers 0 and 1, or the text `true`/`false`, `yes`/`no`, `on`/`off`,
+    /// `1`/`0` in any case (surrounding white space ignored).
+    ///
+    /// - Throws: ``StorageError/Code/typeMismatch`` for any other value.
+    public init(storedValue: StoredValue) throws {
+        switch storedValue {
+        case .bool(let value): self = value
+        case .int(0): self = false
+        case .int(1): self = true
+        case .string(let text):
+            guard let value = Bool(lenientText: text) else { throw StorageError.typeMismatch(Bool.self, found: storedValue) }
+            self = value
+        default: throw StorageError.typeMismatch(Bool.self, found: storedValue)
+        }
+    }
+
+    /// `.bool(self)`.
+    public func storedValue() -> StoredValue { .bool(self) }
+
+    /// Parses the lenient Boolean words; `nil` for anything else.
+    package init?(lenientText text: String) {
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "true", "yes", "on", "1": self = true
+        case "false", "no", "off", "0": self = false
+        default: return nil
+        }
+    }
+}
+
+// MARK: - Integers
+
+extension StoredValueConvertible where Self: FixedWidthInteger {
+    /// Reads `.int` in range, a `.double` holding a whole number in range, or decimal text.
+    ///
+    /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds, fractions, and numbers out
+    ///   of this type's range (never wrapping).
+    public init(storedValue: StoredValue) throws {
+        switch storedValue {
+        case .int(let value):
+            guard let exact = Self(exactly: value) else { throw Self.outOfRange(storedValue) }
+            self = exact
+        case .double(let value):
+            guard let exact = Self(exactly: value) else { throw Self.outOfRange(storedValue) }
+            self = exact
+        case .string(let text):
+            guard let exact = Self(text.trimmingCharacters(in: .whitespaces), radix: 10) else {
+                throw Self.outOfRange(storedValue)
+            }
+            self = exact
+        default:
+            throw StorageError.typeMismatch(Self.self, found: storedValue)
+        }
+    }
+
+    /// `.int`, or for `UInt64`/`UInt` values above `Int64.max` their decimal `.string`.
+    public func storedValue() -> StoredValue {
+        if let value = Int64(exactly: self) { return .int(value) }
+        return .string(String(self))
+    }
+
+    private static func outOfRange(_ value: StoredValue) -> StorageError {
+        var error = StorageError.typeMismatch(Self.self, found: value)
+        error.message = "not a whole number in \(Self.min)...\(Self.max)"
+        return error
+    }
+}
+
+extension Int: StoredValueConvertible {}
+extension Int8: StoredValueConvertible {}
+extension Int16: StoredValueConvertible {}
+extension Int32: StoredValueConvertible {}
+extension Int64: StoredValueConvertible {}
+extension UInt: StoredValueConvertible {}
+extension UInt8: StoredValueConvertible {}
+extension UInt16: StoredValueConvertible {}
+extension UInt32: StoredValueConvertible {}
+extension UInt64: StoredValueConvertible {}
+
+// MARK: - Floating point
+
+extension Double: StoredValueConvertible {
+    /// Reads `.double`, `.int` (exactly when representable, else the nearest `Double`), or
+    /// decimal text, including `nan`, `inf` and `-inf`.
+    ///
+    /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds and unparsable text.
+    public init(storedValue: StoredValue) throws {
+        switch storedValue {
+        case .double(let value): self = value
+        case .int(let value): self = Double(value)
+        case .string(let text):
+            guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else {
+                throw StorageError.typeMismatch(Double.self, found: storedValue)
+            }
+            self = value
+        default: throw StorageError.typeMismatch(Double.self, found: storedValue)
+        }
+    }
+
+    /// `.double(self)`.
+    public func storedValue() -> StoredValue { .double(self) }
+}
+
+extension Float: StoredValueConvertible {
+    /// Reads what `Double` reads, rounded to the nearest `Float`. A `Float` written by this
+    /// package reads back to the bit.
+    ///
+    /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds, and for finite numbers
+    ///   beyond `Float`'s range (never turned into infinity).
+    public init(storedValue: StoredValue) throws {
+        let double = try Double(storedValue: storedValue)
+        let float = Float(double)
+        if double.isFinite && !float.isFinite {
+            var error = StorageError.typeMismatch(Float.self, found: storedValue)
+            error.message = "the number is beyond Float's range"
+            throw error
+        }
+        self = float
+    }
+
+    /// `.double` holding this value exactly.
+    public func storedValue() -> StoredValue { .double(Double(self)) }
+}
+
+// MARK: - String
+
+extension String: StoredValueConvertible {
+    /// Reads `.string` only: a number or Boolean is not silently turned into text.
+    ///
+    /// - Throws: ``StorageError/Code/typeMismatch`` for any other kind.
+    public init(storedValue: StoredValue) throws {
+        guard case .string(let value) = storedValue else {
+            throw StorageError.typeMismatch(String.self, found: storedValue)
+        }
+        self = value
+    }
+
+    /// `.string(self)`.
+    public func storedValue() -> StoredValue { .string(self) }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Chooses the store of ``Stored`` settings that are created without a `store:` argument.
+///
+/// A wrapper created without `store:` takes, at creation:
+/// 1. the store bound by ``withStore(_:operation:)`` (which ``SettingsGroup/init(store:)``
+///    uses) in the current task, else
+/// 2. ``defaultStore``.
+///
+/// ```swift
+/// let store = try FileStore(url: URL(fileURLWithPath: "preview-settings.json"))
+/// let settings = StoreContext.withStore(store) { AppSettings() }
+/// ```
+///
+/// Thread-safety: every member may be used from any thread or task. The binding of
+/// ``withStore(_:operation:)`` is a task-local value, so parallel tests can each bind their own
+/// store.
+public enum StoreContext {
+    @TaskLocal static var boundStore: (any Storable)?
+
+    private static let defaultStorage = Lock<(any Storable)?>(nil)
+
+    /// The store used when nothing else is chosen.
+    ///
+    /// Unless set, it is created on first use: `UserDefaultsStore.standard` on Apple platforms;
+    /// on Linux, whose UserDefaults loses writes across crashes and processes,
+    /// `FileStore(application:)` named after the executable
+    /// (`$XDG_CONFIG_HOME/<executable>/settings.json`). If that file cannot be opened, the
+    /// error is reported to ``StorageErrorReporter`` and an in-memory store is used, so the
+    /// file is never overwritten.
+    ///
+    /// Setting it affects wrappers created afterwards; existing wrappers keep their store.
+    public static var defaultStore: any Storable {
+        get {
+            defaultStorage.withLock { store in
+                if let store { return store }
+                let created = makeDefaultStore()
+                store = created
+                return created
+            }
+        }
+        set {
+            defaultStorage.withLock { $0 = newValue }
+        }
+    }
+
+    /// Runs `operation` with `store` as the store of every ``Stored`` wrapper created in it
+    /// without a `store:` argument, in the current task and the tasks it creates.
+    ///
+    /// - Returns: What `operation` returns.
+    /// - Throws: What `operation` throws.
+    public static func withStore<R>(_ store: any Storable, operation: () throws -> R) rethrows -> R {
+        try $boundStore.withValue(store, operation: operation)
+    }
+
+    /// The store for a wrapper created now without a `store:` argument.
+    static var resolvedStore: any Storable {
+        boundStore ?? defaultStore
+    }
+
+    private static func makeDefaultStore() -> any Storable {
+        #if canImport(Darwin)
+        return UserDefaultsStore.standard
+        #else
+        let name = ProcessInfo.processInfo.processName
+        do {
+            return try FileStore(application: name.isEmpty ? "StoredSettings" : name)
+        } catch {
+            StorageErrorReporter.report(error as? StorageError ?? StorageError(.io, message: String(describing: error)))
+            return VolatileStore()
+        }
+        #endif
+    }
+}
+
+/// A store that keeps values in memory only: the fallback default store when the settings file
+/// cannot be opened.
+final class VolatileStore: Storable {
+    private let storage = DictionaryStorage()
+
+    func value(forKey key: String) -> StoredValue? { storage.value(forKey: key) }
+    func setValue(_ value: StoredValue?, forKey key: String) throws { try storage.setValue(value, forKey: key) }
+    func keys() -> [String] { storage.keys() }
+    func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
+        try storage.update(forKey: key, body)
+    }
+    func changes() -> AsyncStream<StoredChange> { storage.changes() }
+    func valueWithRevision(forKey key: String) -> (value: StoredValue?, revision: UInt64?) {
+        storage.valueWithRevision(forKey: key)
+    }
+    var location: String? { "memory" }
+}

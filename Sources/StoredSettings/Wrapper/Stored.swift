@@ -1,0 +1,212 @@
+/// A property wrapper that keeps a value in a ``Storable`` store under a key.
+///
+/// Declare settings as properties of a ``SettingsGroup``:
+///
+/// ```swift
+/// enum Key: String, StorageKey { case autoReload, theme, lastOpened }
+/// enum Theme: String, StoredValueConvertible { case system, light, dark }
+///
+/// struct AppSettings: SettingsGroup {
+///     @Stored(Key.autoReload, default: false) var autoReload: Bool
+///     @Stored(Key.theme, default: .system) var theme: Theme
+///     @Stored(Key.lastOpened) var lastOpened: Date?
+/// }
+///
+/// let settings = AppSettings()
+/// settings.autoReload = true          // written to the store now
+/// if settings.theme == .dark { }      // read from the store, default if absent
+/// settings.$autoReload.reset()        // removed; reads return the default again
+/// ```
+///
+/// The compiler picks an initializer by the property's type:
+/// - ``init(_:default:store:)`` for a non-optional `Value`: the default is returned while the
+///   key holds nothing, and is never written (changing it in code changes it for every user who
+///   never set the value, like `UserDefaults.register(defaults:)`).
+/// - ``init(_:store:)`` for an `Optional` value: the default is `nil`, assigning `nil` removes
+///   the key. Writing `default:` on an optional setting is a compile-time error.
+///
+/// The store is chosen when the wrapper is created: the `store:` argument, else the store of
+/// ``SettingsGroup/init(store:)`` or ``StoreContext/withStore(_:operation:)``, else
+/// ``StoreContext/defaultStore``.
+///
+/// The getter never throws: when the stored data does not decode as `Value` it returns the
+/// default, reports the error once to ``StorageErrorReporter`` and leaves the stored data
+/// untouched. The setter reports write failures the same way and leaves the previous value in
+/// place. Use the projected value (`$autoReload`) for ``load()`` and ``save(_:)``, which throw.
+///
+/// `settings.count += 1` is a get followed by a set, not atomic: use
+/// `settings.$count.update { $0 += 1 }`.
+///
+/// Thread-safety: `Stored` is `Sendable`; every member may be used from any thread or task.
+@propertyWrapper
+public struct Stored<Value: Sendable>: Sendable {
+    /// The key the value is stored under.
+    public let key: String
+    /// The value returned while the key holds nothing (`nil` for optional settings).
+    public let defaultValue: Value
+    /// The store the value is kept in, fixed when the wrapper was created.
+    public let store: any Storable
+
+    let codec: StoredCodec<Value>
+    let cache: DecodedCache<Value>
+
+    init(key: String, defaultValue: Value, store: (any Storable)?, codec: StoredCodec<Value>) {
+        self.key = key
+        self.defaultValue = defaultValue
+        self.store = store ?? StoreContext.resolvedStore
+        self.codec = codec
+        self.cache = DecodedCache()
+    }
+
+    /// The current value: the stored value decoded as `Value`, or the default.
+    ///
+    /// Setting it writes through to the store before returning. Failures go to
+    /// ``StorageErrorReporter``; a failed write leaves the previous value.
+    public var wrappedValue: Value {
+        get { currentValue(reporting: true) }
+        nonmutating set {
+            do {
+                try save(newValue)
+            } catch {
+                StorageErrorReporter.report(storageError(error))
+            }
+        }
+    }
+
+    /// The wrapper itself, for `$setting.reset()`, `$setting.load()` and the other members.
+    public var projectedValue: Stored<Value> { self }
+
+    /// Whether the store holds a value for the key (a default is not a stored value).
+    public var hasStoredValue: Bool {
+        store.value(forKey: key) != nil
+    }
+
+    /// Removes the stored value; reads return the default again.
+    ///
+    /// Failures (a read-only store, an I/O error) go to ``StorageErrorReporter``.
+    public func reset() {
+        do {
+            try store.setValue(nil, forKey: key)
+        } catch {
+            StorageErrorReporter.report(storageError(error))
+        }
+    }
+
+    /// The current value, like the getter, but throwing instead of falling back to the default
+    /// when the stored data does not decode.
+    ///
+    /// - Returns: The decoded value, or the default when the key holds nothing.
+    /// - Throws: ``StorageError`` with code ``StorageError/Code/typeMismatch`` naming the key,
+    ///   the expected type, the found kind and the store's location.
+    public func load() throws -> Value {
+        let (stored, revision) = store.valueWithRevision(forKey: key)
+        guard let stored else { return defaultValue }
+        if let revision, let cached = cache.lookup(revision: revision) {
+            return try cached.get()
+        }
+        do {
+            return try codec.decode(stored)
+        } catch {
+            throw storageError(error)
+        }
+    }
+
+    /// Writes `value`, like the setter, but throwing.
+    ///
+    /// Assigning `nil` to an optional setting removes the key.
+    ///
+    /// - Throws: ``StorageError``: ``StorageError/Code/encodingFailed`` when the value has no
+    ///   stored form, or what the store throws (``StorageError/Code/io``,
+    ///   ``StorageError/Code/readOnly``, ``StorageError/Code/invalidKey``). The previous value
+    ///   then stays, in memory and in the medium.
+    public func save(_ value: Value) throws {
+        do {
+            let stored = try codec.encode(value)
+            try store.setValue(stored, forKey: key)
+        } catch {
+            throw storageError(error)
+        }
+    }
+
+    /// Reads, changes and writes the value as one atomic step of the store: no other write to
+    /// the store lands in between, so concurrent `update { $0 += 1 }` calls never lose a count.
+    ///
+    /// `body` starts from the current value (the default when the key holds nothing). When it
+    /// throws, nothing is written.
+    ///
+    /// ```swift
+    /// try settings.$launchCount.update { $0 += 1 }
+    /// ```
+    ///
+    /// - Returns: What `body` returns.
+    /// - Throws: ``StorageError/Code/typeMismatch`` when the stored data does not decode (it is
+    ///   left untouched), what `body` throws, or the write's error.
+    /// - Note: `body` runs under the store's lock: it must not use the same store.
+    public func update<R>(_ body: (inout Value) throws -> R) throws -> R {
+        do {
+            return try store.update(forKey: key) { stored in
+                var value = try stored.map(codec.decode) ?? defaultValue
+                let result = try body(&value)
+                stored = try codec.encode(value)
+                return result
+            }
+        } catch let error as StorageError {
+            throw storageError(error)
+        }
+    }
+
+    /// The value as the getter returns it; reports a decoding failure once per stored revision.
+    func currentValue(reporting: Bool) -> Value {
+        let (stored, revision) = store.valueWithRevision(forKey: key)
+        guard let stored else { return defaultValue }
+        switch stored {
+        case .array, .dictionary:
+            // Decoding a structured value is costly: keep the result until the store changes.
+            if let revision {
+                if let cached = cache.lookup(revision: revision) {
+                    return (try? cached.get()) ?? defaultValue
+                }
+                let result = Result { try codec.decode(stored) }.mapError { storageError($0) }
+                cache.store(result, revision: revision)
+                return resolve(result, reporting: reporting)
+            }
+        default:
+            break
+        }
+        do {
+            return try codec.decode(stored)
+        } catch {
+            let storageError = storageError(error)
+            if reporting, cache.shouldReport(storageError, for: stored) {
+                StorageErrorReporter.report(storageError)
+            }
+            return defaultValue
+        }
+    }
+
+    private func resolve(_ result: Result<Value, StorageError>, reporting: Bool) -> Value {
+        switch result {
+        case .success(let value):
+            return value
+        case .failure(let error):
+            if reporting { StorageErrorReporter.report(error) }
+            return defaultValue
+        }
+    }
+
+    /// `error` as a ``StorageError`` naming this setting's key, expected type and store.
+    func storageError(_ error: any Error) -> StorageError {
+        guard var storageError = error as? StorageError else {
+            return StorageError(
+                .encodingFailed, key: key, path: store.location,
+                expectedType: codec.typeName, message: String(describing: error)
+            )
+        }
+        if storageError.key == nil { storageError.key = key }
+        if storageError.path == nil { storageError.path = store.location }
+        if storageError.code == .typeMismatch, storageError.codingPath.isEmpty {
+            storageError.expectedType = codec.typeName
+        }
+        return storageError
+    }
+}

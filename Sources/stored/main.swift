@@ -1,0 +1,1 @@
+print("stored: not built yet")

@@ -1,0 +1,70 @@
+import StoredSettings
+
+/// A store that keeps values in memory: the default double for tests and previews.
+///
+/// ```swift
+/// let store = InMemoryStore(["autoReload": .bool(true)])
+/// let settings = AppSettings(store: store)
+/// #expect(settings.autoReload)
+/// ```
+///
+/// It keeps the whole ``Storable`` contract (validated keys, atomic `update`, ordered change
+/// delivery, no change event for an identical write), so code under test behaves as with a
+/// real store. Create a fresh one per test; nothing is shared between instances.
+///
+/// Thread-safety: every member may be used from any thread or task.
+public final class InMemoryStore: Storable {
+    private let storage: DictionaryStorage
+
+    /// Creates a store holding `initial`.
+    ///
+    /// - Parameter initial: Values to start with, by key. Keys are not validated here, so a
+    ///   test can seed a key that writes would reject.
+    public init(_ initial: [String: StoredValue] = [:]) {
+        storage = DictionaryStorage(initial)
+    }
+
+    /// Every stored value, by key.
+    public var values: [String: StoredValue] { storage.snapshot }
+
+    /// How many ``changes()`` streams are subscribed now; drops back when consumers stop.
+    public var subscriberCount: Int { storage.broadcaster.subscriberCount }
+
+    /// `memory`.
+    public var location: String? { "memory" }
+
+    /// The value stored under `key`.
+    public func value(forKey key: String) -> StoredValue? {
+        storage.value(forKey: key)
+    }
+
+    /// The value and the store's revision, read together.
+    public func valueWithRevision(forKey key: String) -> (value: StoredValue?, revision: UInt64?) {
+        storage.valueWithRevision(forKey: key)
+    }
+
+    /// Stores `value` under `key`, or removes the key when `value` is `nil`.
+    ///
+    /// - Throws: ``StorageError/Code/invalidKey`` for an empty key or one with control
+    ///   characters.
+    public func setValue(_ value: StoredValue?, forKey key: String) throws {
+        try storage.setValue(value, forKey: key)
+    }
+
+    /// Every key that holds a value.
+    public func keys() -> [String] {
+        storage.keys()
+    }
+
+    /// Reads, changes and writes the value under one lock.
+    ///
+    /// - Throws: ``StorageError/Code/invalidKey``, or what `body` throws (nothing is written).
+    public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
+        try storage.update(forKey: key, body)
+    }
+
+    /// Every change committed from now on, in order, each once.
+    public func changes() -> AsyncStream<StoredChange> {
+        storage.changes()
+    }
+}
