@@ -121,18 +121,20 @@ package enum StoredValueJSON {
 
     /// Parses JSON bytes into a tree.
     ///
-    /// - Throws: ``StorageError/Code/nestingTooDeep`` beyond ``maximumDepth`` (checked before
-    ///   parsing, so no depth can crash the process), ``StorageError/Code/dataCorrupted`` with
-    ///   the parser's message for text that is not JSON.
+    /// The parser is this package's own, so that numbers keep their exact kind (`-9223372036854775808`
+    /// is an `int`, where `JSONSerialization` gives a `Double`), nesting is limited while parsing
+    /// (no depth can exhaust the stack), and errors carry a line and column. It accepts RFC 8259
+    /// JSON in UTF-8, with an optional byte-order mark; `null` is refused, since no stored value
+    /// is null.
+    ///
+    /// - Throws: ``StorageError/Code/nestingTooDeep`` beyond ``maximumDepth``;
+    ///   ``StorageError/Code/dataCorrupted`` with the line and column for text that is not JSON,
+    ///   is not UTF-8, or holds a number no `Double` can hold.
     package static func parse(_ data: Data) throws -> StoredValue {
-        try checkDepth(data)
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw StorageError(.dataCorrupted, message: parserMessage(error))
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var parser = Parser(bytes: buffer)
+            return try parser.parseDocument()
         }
-        return try storedValue(fromJSONObject: object)
     }
 
     /// Throws ``StorageError/Code/nestingTooDeep`` when arrays and objects nest deeper than
@@ -159,12 +161,6 @@ package enum StoredValueJSON {
                 }
             }
         }
-    }
-
-    private static func parserMessage(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
-        return "the file is not valid JSON"
     }
 
     /// Converts a `JSONSerialization` object into a tree.
