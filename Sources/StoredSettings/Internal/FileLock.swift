@@ -25,7 +25,8 @@ package final class FileLock {
     package let path: String
     private var descriptor: Int32 = -1
 
-    /// A lock on the file at `path`, created (mode 0600) on first use.
+    /// A lock on the file at `path` (the data file's path plus `.lock`), created (mode 0600)
+    /// on first use. Errors name the data file, whose write needed the lock.
     package init(path: String) {
         self.path = path
     }
@@ -40,10 +41,10 @@ package final class FileLock {
     ///   example in a read-only folder), naming the path and the `errno` text.
     package func lock() throws {
         for _ in 0..<8 {
-            if descriptor < 0 { descriptor = try Self.open(path) }
+            if descriptor < 0 { descriptor = try open(path) }
             while flock(descriptor, LOCK_EX) != 0 {
                 if errno == EINTR { continue }
-                throw FileSystem.ioError("cannot lock the file", path: path)
+                throw FileSystem.ioError("cannot lock \(name)", path: dataPath)
             }
             // The lock counts only if the file we locked is still the one at `path`.
             var held = stat()
@@ -55,7 +56,7 @@ package final class FileLock {
             close(descriptor)
             descriptor = -1
         }
-        throw StorageError(.io, path: path, message: "cannot lock the file: it keeps being replaced")
+        throw StorageError(.io, path: dataPath, message: "cannot lock \(name): it keeps being replaced")
     }
 
     /// Releases the lock; the descriptor stays open for the next ``lock()``.
@@ -70,15 +71,19 @@ package final class FileLock {
         return try body()
     }
 
-    private static func open(_ path: String) throws -> Int32 {
+    /// The data file's path, which errors name: that is the file the caller tried to write.
+    private var dataPath: String { String(path.dropLast(".lock".count)) }
+    private var name: String { (path as NSString).lastPathComponent }
+
+    private func open(_ path: String) throws -> Int32 {
         let created = FileSystem.openFile(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if created >= 0 {
             _ = fchmod(created, 0o600)
             return created
         }
-        guard errno == EEXIST else { throw FileSystem.ioError("cannot create the lock file", path: path) }
+        guard errno == EEXIST else { throw FileSystem.ioError("cannot create \(name)", path: dataPath) }
         let existing = FileSystem.openFile(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0)
-        guard existing >= 0 else { throw FileSystem.ioError("cannot open the lock file", path: path) }
+        guard existing >= 0 else { throw FileSystem.ioError("cannot open \(name)", path: dataPath) }
         return existing
     }
 }
