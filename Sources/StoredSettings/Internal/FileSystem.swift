@@ -44,7 +44,7 @@ package enum FileSystem {
     package static func readFile(atPath path: String, maximumSize: Int) throws -> (data: Data, fingerprint: FileFingerprint)? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
-            if errno == ENOENT { return nil }
+            if errno == ENOENT || errno == ENOTDIR { return nil }
             throw ioError("cannot open the file", path: path)
         }
         defer { close(fd) }
