@@ -63,7 +63,11 @@ package enum PropertyListValue {
     package static func storedValue(from object: Any) -> StoredValue? {
         switch object {
         case let text as String: return .string(text)
-        case let number as NSNumber: return storedValue(from: number)
+        case let number as NSNumber:
+            // Typed, so the call resolves to the `NSNumber` overload: with an optional result
+            // expected, the compiler would otherwise pick this `Any` overload and recurse.
+            let value: StoredValue = storedValue(from: number)
+            return value
         case let data as Data: return .data(data)
         case let date as Date: return .date(date)
         case let items as [Any]:
