@@ -12,6 +12,7 @@
 //   increment PATH KEY N              N × update { $0 += 1 } on KEY
 //   defaults-write-keys SUITE PREFIX N   the same loads on UserDefaults(suiteName:),
 //   defaults-increment SUITE KEY N       with synchronize() after every write
+//   defaults-write-loop SUITE KEY SIZE   write-loop on UserDefaults, synchronize() after each
 //   defaults-read SUITE PREFIX KEY    prints `keys <count with PREFIX>` and `value <KEY>`,
 //                                     then removes the suite
 //   set PATH KEY STRING [options]     set KEY to STRING and report; options:
@@ -118,6 +119,18 @@ case ("defaults-increment", 3):
         defaults.synchronize()
     }
     say("done")
+
+case ("defaults-write-loop", 3):
+    guard let defaults = UserDefaults(suiteName: arguments[0]) else { fail("no suite \(arguments[0])") }
+    let size = number(arguments[2])
+    say("ready")
+    var letter = UInt8(ascii: "A")
+    while true {
+        defaults.set(String(repeating: Character(Unicode.Scalar(letter)), count: size), forKey: arguments[1])
+        defaults.synchronize()
+        say("wrote")
+        letter = letter == UInt8(ascii: "Z") ? UInt8(ascii: "A") : letter + 1
+    }
 
 case ("defaults-read", 3):
     guard let defaults = UserDefaults(suiteName: arguments[0]) else { fail("no suite \(arguments[0])") }
