@@ -11,7 +11,9 @@ struct FileStoreCrashTests {
         try FileStore(url: url, options: quietOptions).setValue(.string(String(repeating: "Z", count: size)), forKey: "big")
         var generator = SystemRandomNumberGenerator()
         var killedWhileWriting = 0
-        for round in 0..<200 {
+        // Under ThreadSanitizer every process starts several times slower: fewer rounds.
+        let rounds = ProcessInfo.processInfo.environment["STORED_SETTINGS_TSAN"] == nil ? 200 : 40
+        for round in 0..<rounds {
             let child = try ChildProcess.launch(["write-loop", url.path, "big", String(size)])
             #expect(child.readLine() == "ready")
             // Time one rewrite (encode, write, fsync, rename), then kill at a random moment of
@@ -34,10 +36,10 @@ struct FileStoreCrashTests {
             #expect(text.utf8.allSatisfy { $0 == first }, "round \(round): the value mixes two writes")
             #expect(try folder.names() == ["settings.json", "settings.json.lock"], "round \(round)")
         }
-        let defaultsCorrupt = try await killUserDefaultsWriter(rounds: 60, size: size)
+        let defaultsCorrupt = try await killUserDefaultsWriter(rounds: rounds * 3 / 10, size: size)
         print("""
             SIGKILL during a 1 MB rewrite   FileStore        UserDefaults
-            kills                           200              60
+            kills                           \(rounds)              \(rounds * 3 / 10)
             files broken afterwards         0                \(defaultsCorrupt)
             (FileStore: \(killedWhileWriting) kills hit the write itself; their temporary files were removed on the next open)
             """)

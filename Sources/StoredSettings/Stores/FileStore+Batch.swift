@@ -57,9 +57,9 @@ extension FileStore {
         /// Every key, including changes made earlier in the batch.
         public var keys: [String] { Array(values.keys) }
 
-        /// Whether any value differs from the file's.
-        var hasChanges: Bool {
-            touchedKeys.contains { key in
+        /// The keys whose values differ from the file's, in no particular order.
+        var changedKeys: [String] {
+            touchedKeys.filter { key in
                 switch (original[key], values[key]) {
                 case (nil, nil): false
                 case let (old?, new?): !old.isIdentical(to: new)
@@ -93,9 +93,9 @@ extension FileStore {
                 var batch = Batch(values: values)
                 let result = try body(&batch)
                 if let invalid = batch.invalidKey { throw invalid }
-                let changed = batch.hasChanges
-                values = batch.values
-                return (result, changed)
+                let changedKeys = batch.changedKeys
+                if !changedKeys.isEmpty { values = batch.values }
+                return (result, changedKeys)
             }
         } catch let error as StorageError {
             throw error.adding(path: url.path)

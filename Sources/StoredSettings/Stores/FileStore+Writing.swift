@@ -5,9 +5,9 @@ extension FileStore {
     /// the values up to date with the file, let `body` change a copy, and write the copy if
     /// `body` says it changed something.
     ///
-    /// `body` returns its result and whether it changed anything. A throwing `body`, encoding
-    /// or write changes nothing in memory or on disk.
-    func commit<R>(_ body: (inout [String: StoredValue]) throws -> (result: R, changed: Bool)) throws -> R {
+    /// `body` returns its result and the keys whose values it changed (empty: nothing to
+    /// write). A throwing `body`, encoding or write changes nothing in memory or on disk.
+    func commit<R>(_ body: (inout [String: StoredValue]) throws -> (result: R, changedKeys: [String])) throws -> R {
         var reports: [StorageError] = []
         defer { for report in reports { StorageErrorReporter.report(report) } }
         return try file.withLock { state in
@@ -19,8 +19,8 @@ extension FileStore {
             let lock = state.lock(forTarget: target)
             return try lock.withLock {
                 var values = try refresh(&state, target: target, underFileLock: true, reports: &reports)
-                let (result, changed) = try body(&values)
-                guard changed else { return result }
+                let (result, changedKeys) = try body(&values)
+                guard !changedKeys.isEmpty else { return result }
                 let data = try Self.encode(values, format: format, encoding: state.encoding)
                 guard data.count <= options.maximumFileSize else {
                     throw StorageError(.tooLarge, path: target, message: "the file would have \(data.count) bytes, more than the limit of \(options.maximumFileSize)")
@@ -28,7 +28,7 @@ extension FileStore {
                 let permissions = state.fingerprint?.permissions ?? 0o600
                 state.fingerprint = try AtomicFile.write(data, toPath: target, permissions: permissions)
                 AtomicFile.removeStaleTemporaryFiles(for: target)
-                storage.replaceAll(with: values)
+                storage.replace(with: values, changedKeys: changedKeys)
                 return result
             }
         }
@@ -63,5 +63,18 @@ extension FileStore {
         state.encoding = loaded.encoding
         storage.replaceAll(with: loaded.values)
         return loaded.values
+    }
+}
+
+extension DictionaryStorage {
+    /// Replaces the values with `values`, which differ from the current ones exactly at
+    /// `changedKeys`, and publishes those keys: ``replaceAll(with:)`` without comparing every
+    /// key, for writes that know what they changed.
+    func replace(with values: [String: StoredValue], changedKeys: [String]) {
+        state.withLock { state in
+            state.values = values
+            state.revision &+= 1
+            broadcaster.publish(changedKeys.map { StoredChange(key: $0, value: values[$0]) })
+        }
     }
 }

@@ -191,8 +191,9 @@ public final class FileStore: Storable {
                 case let (old?, new?): changed = !old.isIdentical(to: new)
                 default: changed = true
                 }
+                guard changed else { return (result, []) }
                 values[key] = value
-                return (result, changed)
+                return (result, [key])
             }
         } catch let error as StorageError {
             throw error.adding(key: key, path: url.path)

@@ -74,7 +74,7 @@ extension PropertyListValue {
             case .dictionary(let items):
                 if items.isEmpty { line(indent, "<dict/>"); return }
                 line(indent, "<dict>")
-                for key in items.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                for key in items.keys.sorted() {
                     try element(indent + 1, "key", escaping: key)
                     // Keys come from the sorted key list of `items`, so the lookup succeeds.
                     if let item = items[key] {

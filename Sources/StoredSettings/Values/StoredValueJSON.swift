@@ -76,7 +76,7 @@ package enum StoredValueJSON {
             case .dictionary(let items):
                 if items.isEmpty { append("{}"); return }
                 bytes.append(UInt8(ascii: "{"))
-                for (index, key) in items.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+                for (index, key) in items.keys.sorted().enumerated() {
                     if index > 0 { bytes.append(UInt8(ascii: ",")) }
                     newline(indent + 1)
                     writeString(key)
