@@ -72,15 +72,21 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
         } else {
             subject = "Settings"
         }
-        var detail: [String] = []
+        return "\(subject): \(detail)."
+    }
+
+    /// What went wrong, without the subject: `expected Int, found string`, then the message;
+    /// the code's summary when there is nothing more specific.
+    package var detail: String {
+        var parts: [String] = []
         if let expectedType {
-            detail.append("expected \(expectedType)" + (foundKind.map { ", found \($0)" } ?? ""))
+            parts.append("expected \(expectedType)" + (foundKind.map { ", found \($0)" } ?? ""))
         } else if let foundKind {
-            detail.append("found \(foundKind)")
+            parts.append("found \(foundKind)")
         }
-        if let message { detail.append(message) }
-        if detail.isEmpty { detail.append(code.summary) }
-        return "\(subject): \(detail.joined(separator: ": "))."
+        if let message { parts.append(message) }
+        if parts.isEmpty { parts.append(code.summary) }
+        return parts.joined(separator: ": ")
     }
 
     /// Returns a copy with `key` and `path` filled in where they are still `nil`.

@@ -34,7 +34,10 @@ extension Bool: StoredValueConvertible {
 
 // MARK: - Integers
 
-extension StoredValueConvertible where Self: FixedWidthInteger {
+// Constrained to `Codable` as well, so that for the standard integers (which are Codable) this
+// extension is more specific than the `Codable` one and is the one chosen.
+
+extension StoredValueConvertible where Self: FixedWidthInteger & Codable {
     /// Reads `.int` in range, a `.double` holding a whole number in range, or decimal text.
     ///
     /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds, fractions, and numbers out
