@@ -142,11 +142,12 @@ extension StoreConformance {
         let scalarsEqual: @Sendable (String, String) -> Bool = { Array($0.unicodeScalars) == Array($1.unicodeScalars) }
         let strings: [(String, String, Limitations)] = [
             ("empty", "", []),
-            ("NUL", "a\u{0}b", .nulInStrings),
+            ("NUL", "a\u{0}b", .controlCharactersInStrings),
             ("emoji", "👩‍👩‍👧‍👦 🇸🇪 ✨", []),
             ("combining marks", "e\u{301} a\u{308}\u{332} \u{1100}\u{1161}", []),
             ("precomposed", "é", []),
-            ("control characters", "tab\tnewline\ncr\rescape\u{1B}del\u{7F}", []),
+            ("tab, newline, return", "tab\tnewline\ncr\r", []),
+            ("control characters", "escape\u{1B} bell\u{7} del\u{7F}", .controlCharactersInStrings),
             ("quotes and backslashes", "\"quoted\" \\ 'single' </tag> & ]]>", []),
             ("numeric text", "0042", []),
             ("100,000 characters", String(repeating: "abcdéfghi\u{1F600}", count: 10_000), []),

@@ -65,9 +65,10 @@ public struct StoreConformance: Sendable {
 
         /// NaN and infinities (JSON has no form for them).
         public static let nonFiniteNumbers = Limitations(rawValue: 1 << 0)
-        /// NUL characters in strings (XML property lists and Linux `UserDefaults` cannot hold
-        /// them).
-        public static let nulInStrings = Limitations(rawValue: 1 << 1)
+        /// NUL and the other control characters U+0001–U+001F except tab, newline and carriage
+        /// return, in strings (XML property lists cannot hold them; Linux `UserDefaults` cannot
+        /// hold NUL).
+        public static let controlCharactersInStrings = Limitations(rawValue: 1 << 1)
     }
 
     /// A check that did not pass: which check, and what went wrong.
@@ -179,9 +180,9 @@ extension StoreConformance {
     /// ``TemporaryFileStore/reopened()`` as the relaunch.
     ///
     /// - Parameter format: `.json` (which cannot hold NaN or infinities) or `.propertyList`
-    ///   (XML, which cannot hold NUL characters).
+    ///   (XML, which cannot hold NUL and most other control characters).
     public static func fileStore(format: FileStore.Format) -> StoreConformance {
-        let limitations: Limitations = format == .json ? [.nonFiniteNumbers] : [.nulInStrings]
+        let limitations: Limitations = format == .json ? [.nonFiniteNumbers] : [.controlCharactersInStrings]
         return StoreConformance(limitations: limitations) {
             let store = try TemporaryFileStore(fileName: format == .json ? "settings.json" : "settings.plist", format: format)
             return Subject(store: store, reopen: { try store.reopened() })
@@ -191,7 +192,7 @@ extension StoreConformance {
     /// The checks for `UserDefaultsStore` on a new suite per check (named with a UUID,
     /// removed after), with a new store instance on the same suite as the relaunch.
     public static var userDefaults: StoreConformance {
-        StoreConformance(limitations: [.nulInStrings]) {
+        StoreConformance(limitations: [.controlCharactersInStrings]) {
             let name = "StoreConformance-\(UUID().uuidString)"
             let store = try UserDefaultsStore(suiteName: name)
             return Subject(
