@@ -45,8 +45,8 @@ package enum CommandParser {
             throw UsageError("unknown command '\(first)'")
         }
         var rest = Array(arguments.dropFirst())
-        if verb == .help { return try parseHelp(rest) }
         if rest.contains("--help") || rest.contains("-h") { return .help(verb) }
+        if verb == .help { return try parseHelp(rest) }
 
         switch verb {
         case .read:

@@ -35,14 +35,15 @@ package enum HelpText {
         USAGE: stored COMMAND [ARGUMENTS]
 
         COMMANDS:
-          read TARGET [KEY]                    Print one value, or the whole store, as JSON.
-          write TARGET KEY [TYPE] VALUE        Store a value (a string unless TYPE says otherwise).
-          delete TARGET [KEY]                  Remove one key, or every key.
-          keys TARGET                          Print the keys, one per line.
-          export TARGET [--format json|plist]  Print the whole store as a file.
-          import TARGET FILE                   Merge the keys of a JSON or property-list file.
-          domains                              List the UserDefaults suites of this user.
-          help [COMMAND]                       Show this help, or the help of a command.
+          read TARGET [KEY]              Print one value, or the whole store, as JSON.
+          write TARGET KEY [TYPE] VALUE  Store a value; a string unless TYPE is given.
+          delete TARGET [KEY]            Remove one key, or every key.
+          keys TARGET                    Print the keys, one per line.
+          export TARGET [--format json|plist]
+                                         Print the whole store as a settings file.
+          import TARGET FILE             Merge in the keys of a JSON or plist file.
+          domains                        List the UserDefaults suites of this user.
+          help [COMMAND]                 Show this help, or the help of a command.
 
         \(targetSection)
 

@@ -18,8 +18,7 @@ enum ImportFile {
         do {
             data = file == "-" ? try input() : try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            let reason = (error as? CocoaError)?.underlying.map { String(describing: $0) } ?? Self.reason(error)
-            throw CommandFailure(.noInput, "stored: \(name): cannot read: \(reason).")
+            throw CommandFailure(.noInput, "stored: \(name): cannot read: \(Self.reason(error)).")
         }
         do {
             return try parse(data, isPropertyList: isPropertyList(file, data))
@@ -63,7 +62,11 @@ enum ImportFile {
     }
 
     private static func reason(_ error: Error) -> String {
-        if let error = error as? CocoaError, error.code == .fileReadNoSuchFile { return "no such file" }
+        if let error = error as? CocoaError {
+            if error.code == .fileReadNoSuchFile { return "no such file" }
+            if error.code == .fileReadNoPermission { return "permission denied" }
+            if let posix = error.underlying as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        }
         return (error as NSError).localizedDescription
     }
 }

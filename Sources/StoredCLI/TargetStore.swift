@@ -139,8 +139,17 @@ struct TargetStore {
 
     static func relabel(_ error: StorageError, storePath: String?, name: String) -> StorageError {
         var error = error
+        if let path = error.path, let storePath, path != storePath, storePath.hasPrefix(path + "/") {
+            // A folder on the way to the file: name the file, and the folder in the message.
+            error.message = "\(path): " + (error.message ?? error.code.name)
+            error.path = name
+        }
         if error.path == nil || error.path == storePath { error.path = name }
-        if error.key == nil, let first = error.codingPath.first {
+        // The description ends the sentence itself; parser messages often end with a period.
+        while let message = error.message, message.hasSuffix(".") { error.message = String(message.dropLast()) }
+        if let key = error.key, error.codingPath.first == key {
+            error.codingPath.removeFirst()
+        } else if error.key == nil, let first = error.codingPath.first {
             error.key = first
             error.codingPath.removeFirst()
         }
