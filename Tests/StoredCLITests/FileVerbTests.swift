@@ -117,3 +117,22 @@ struct FileVerbTests {
         expectSuccess(stored("export", copy, "--format", "plist"), output: exported.output)
     }
 }
+
+/// The examples in the documentation of `StoredCLI` and `ExitCode`, compiled and run.
+struct DocumentationExampleTests {
+    @Test func runsTheDocumentedExample() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.path("demo.json")
+
+        var output = "", errors = ""
+        let code = StoredCLI.run(
+            arguments: ["write", file, "autoReload", "-bool", "true"],
+            output: &output, error: &errors
+        )
+        #expect(code == .success)
+
+        let listed = StoredCLI.run(arguments: ["keys", file], output: &output, error: &errors)
+        if listed == .success { #expect(output == "autoReload\n") }
+        #expect(listed == .success && errors.isEmpty)
+    }
+}
