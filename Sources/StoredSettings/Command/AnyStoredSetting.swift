@@ -35,7 +35,7 @@ extension Stored: AnyStoredSetting {
     package var settingStore: any Storable { store }
 
     package var declaredTypeName: String {
-        ValueTypeInfo.isOptional(Value.self) ? codec.typeName + "?" : codec.typeName
+        ValueTypeInfo.sugared(ValueTypeInfo.isOptional(Value.self) ? codec.typeName + "?" : codec.typeName)
     }
 
     package var isBoolean: Bool {
