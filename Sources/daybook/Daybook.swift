@@ -106,7 +106,7 @@ enum Daybook {
             error.write("daybook: write needs the text of the entry.\n")
             return SettingsCommand.exitUsage
         }
-        let now = Date()
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))   // whole seconds, as the journal writes them
         do {
             try Journal(environment: environment).append(.init(date: now, text: text))
             try settings.$lastEntry.save(now)

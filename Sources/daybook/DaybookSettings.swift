@@ -19,7 +19,8 @@ struct Layout: Codable, Equatable, Sendable {
     var indent: Int
 }
 
-// Until the Codable opt-in lands in the value layer, convert by hand through JSON objects.
+// A hand-written conversion: a dictionary of two integers, also read from JSON object text
+// (how the environment and the command line spell it).
 extension Layout: StoredValueConvertible {
     init(storedValue: StoredValue) throws {
         var value = storedValue

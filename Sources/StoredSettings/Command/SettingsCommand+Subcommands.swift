@@ -42,7 +42,7 @@ extension SettingsCommand {
             }
         }
         guard keys.count == 1, let key = keys.first else { return context.usage("get needs one KEY") }
-        guard let (name, setting) = setting(named: key) else { return notFound(key, &context) }
+        guard let (_, setting) = setting(named: key) else { return notFound(key, &context) }
         let value: StoredValue?
         do {
             value = try setting.currentStoredValue() ?? setting.defaultStoredValue
@@ -52,7 +52,6 @@ extension SettingsCommand {
         guard let value else {
             return context.fail(Self.exitNotFound, "\(setting.key) is not set")
         }
-        _ = name
         context.print(setting.isSecret && !showSecret ? ValueText.redacted : ValueText.display(value))
         return Self.exitSuccess
     }

@@ -42,3 +42,18 @@ final class CapturedReports: Sendable {
 
 /// A fixed date with a fraction of a second.
 let sampleDate = Date(timeIntervalSinceReferenceDate: 760_000_000.25)
+
+/// Compile-only: every spelling of the help and secret initializers.
+struct EverySpellingOfHelpAndSecret: SettingsGroup {
+    @Stored(ToolKey.pageSize, default: 1, help: "Help.") var helpOnly: Int
+    @Stored(ToolKey.pageSize, default: 1, help: nil) var nilHelp: Int
+    @Stored(ToolKey.pageSize, default: 1, help: "Help.", secret: true) var helpAndSecret: Int
+    @Stored(ToolKey.pageSize, default: 1, secret: true) var secretOnly: Int
+    @Stored(ToolKey.pageSize, default: 1, help: "Help.", store: InMemoryStore()) var helpAndStore: Int
+    @Stored(ToolKey.pin, help: "Help.") var optionalHelp: Int?
+    @Stored(ToolKey.pin, help: "Help.", secret: true) var optionalHelpAndSecret: Int?
+    @Stored(ToolKey.pin, secret: true) var optionalSecret: Int?
+    @Stored(ToolKey.pin, secret: false, store: InMemoryStore()) var optionalSecretAndStore: Int?
+    @Stored(ToolKey.pageSize, default: 1) var plain: Int
+    @Stored(ToolKey.pin) var plainOptional: Int?
+}
