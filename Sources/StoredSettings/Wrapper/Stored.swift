@@ -180,6 +180,11 @@ public struct Stored<Value: Sendable>: Sendable {
                 }
                 let result = Result { try codec.decode(stored) }.mapError { storageError($0) }
                 cache.store(result, revision: revision)
+                // The revision counts changes to every key: report a failure only when this
+                // key's value or the error is new, so a broken value is reported once.
+                if reporting, case .failure(let error) = result, !cache.shouldReport(error, for: stored) {
+                    return defaultValue
+                }
                 return resolve(result, reporting: reporting)
             }
         default:
