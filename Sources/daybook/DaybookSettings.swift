@@ -19,28 +19,8 @@ struct Layout: Codable, Equatable, Sendable {
     var indent: Int
 }
 
-// A hand-written conversion: a dictionary of two integers, also read from JSON object text
-// (how the environment and the command line spell it).
-extension Layout: StoredValueConvertible {
-    init(storedValue: StoredValue) throws {
-        var value = storedValue
-        if case .string(let text) = storedValue, let data = text.data(using: .utf8),
-           let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
-            var items: [String: StoredValue] = [:]
-            for (key, item) in object { if let number = item as? Int { items[key] = .int(Int64(number)) } }
-            value = .dictionary(items)
-        }
-        guard case .dictionary(let items) = value,
-              let wrap = items["wrapColumn"], let indent = items["indent"] else {
-            throw StorageError.typeMismatch(Layout.self, found: storedValue)
-        }
-        self.init(wrapColumn: try Int(storedValue: wrap), indent: try Int(storedValue: indent))
-    }
-
-    func storedValue() -> StoredValue {
-        .dictionary(["wrapColumn": .int(Int64(wrapColumn)), "indent": .int(Int64(indent))])
-    }
-}
+// Codable types opt in with an empty conformance and are stored as a JSON object.
+extension Layout: StoredValueConvertible {}
 
 /// Everything daybook remembers between runs.
 struct DaybookSettings: SettingsGroup {
