@@ -3,9 +3,9 @@ import StoredSettings
 
 /// The daybook tool: a small journal that keeps its settings with StoredSettings.
 ///
-/// Settings come from, highest first: `DAYBOOK_*` environment variables, options on the command
-/// line (`--page-size 3`, `--no-show-dates`, `--set format=markdown`), the settings file
-/// (`$XDG_CONFIG_HOME/daybook/settings.json`), and the defaults in ``DaybookSettings``.
+/// Settings come from, highest first: options on the command line (`--page-size 3`,
+/// `--no-show-dates`, `--set format=markdown`), `DAYBOOK_*` environment variables, the settings
+/// file (`$XDG_CONFIG_HOME/daybook/settings.json`), and the defaults in ``DaybookSettings``.
 enum Daybook {
     static let help = """
         OVERVIEW: A tiny journal for the terminal.
@@ -24,8 +24,8 @@ enum Daybook {
           --format plain|markdown         How entries are printed.
           --set KEY=VALUE                 Any setting, such as --set layout='{"wrapColumn":60,"indent":4}'.
 
-        Settings can also be given as DAYBOOK_* environment variables (DAYBOOK_PAGE_SIZE=3),
-        which win over the command line and the settings file.
+        Settings can also be given as DAYBOOK_* environment variables (DAYBOOK_PAGE_SIZE=3).
+        Options win over environment variables, which win over the settings file.
 
         """
 
@@ -51,7 +51,7 @@ enum Daybook {
             return (problem as? StorageError)?.code == .dataCorrupted ? SettingsCommand.exitDataError : SettingsCommand.exitIOError
         }
         let store = LayeredStore(
-            [EnvironmentStore(prefix: "DAYBOOK", environment: environment), commandLine, file],
+            [commandLine, EnvironmentStore(prefix: "DAYBOOK", environment: environment), file],
             writingTo: file
         )
         let settings = DaybookSettings(store: store)

@@ -103,13 +103,14 @@ struct DaybookTests {
             """)
     }
 
-    @Test func anEnvironmentVariableOverridesTheFileAndCommandLine() throws {
+    @Test func optionsOverrideTheEnvironmentWhichOverridesTheFile() throws {
         let sandbox = try Sandbox()
         #expect(try sandbox.run("config", "set", "pageSize", "5").status == 0)
         #expect(try sandbox.run().output.contains("pageSize = 5\n"))
+        #expect(try sandbox.run(environment: ["DAYBOOK_PAGE_SIZE": "3"]).output.contains("pageSize = 3\n"))
         #expect(try sandbox.run("--page-size", "7").output.contains("pageSize = 7\n"))
         let overridden = try sandbox.run("--page-size", "7", environment: ["DAYBOOK_PAGE_SIZE": "3"])
-        #expect(overridden.output.contains("pageSize = 3\n"))
+        #expect(overridden.output.contains("pageSize = 7\n"))
         let note = try sandbox.run("config", "set", "pageSize", "6", environment: ["DAYBOOK_PAGE_SIZE": "3"])
         #expect(note.status == 0)
         #expect(note.error == "daybook config: note: pageSize is overridden by environment variable DAYBOOK_PAGE_SIZE\n")

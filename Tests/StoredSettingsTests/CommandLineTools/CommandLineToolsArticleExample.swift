@@ -42,7 +42,7 @@ func runNotes(
         return SettingsCommand.exitUsage
     }
     let store = LayeredStore(
-        [EnvironmentStore(prefix: "NOTES", environment: environment), commandLine, file],
+        [commandLine, EnvironmentStore(prefix: "NOTES", environment: environment), file],
         writingTo: file
     )
     let settings = NotesSettings(store: store)
