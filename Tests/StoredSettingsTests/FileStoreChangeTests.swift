@@ -11,24 +11,33 @@ struct FileStoreChangeTests {
         try writer.setValue(.int(0), forKey: "other")
         let reader = try FileStore(url: url)
         let (_, revisionBefore) = reader.valueWithRevision(forKey: "count")
-        let events = reader.changes()
-        let start = ContinuousClock.now
-        try writer.setValue(.int(1), forKey: "count")
-
         let collected = Lock<[StoredChange]>([])
+        let events = reader.changes()
         let listener = Task {
             for await change in events { collected.withLock { $0.append(change) } }
         }
-        while reader.value(forKey: "count") != .int(1), ContinuousClock.now - start < .seconds(2) {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(ContinuousClock.now - start < .seconds(1))
-        #expect(reader.value(forKey: "count") == .int(1))
+        try writer.setValue(.int(1), forKey: "count")
+        // Timed on a Dispatch thread: the test's own task may wait for a busy cooperative pool.
+        let delay = await timeUntil(deadline: .seconds(3)) { reader.value(forKey: "count") == .int(1) }
+        #expect(delay < .seconds(1), "the change became visible after \(delay)")
         #expect(reader.valueWithRevision(forKey: "count").revision != revisionBefore)
-        // Wait for two more checks to be sure no second event follows.
+        _ = await timeUntil(deadline: .seconds(3)) { !collected.value.isEmpty }
+        // Give a few more checks the chance to deliver a second event (they must not).
         try await Task.sleep(for: .milliseconds(700))
         listener.cancel()
         #expect(collected.value == [StoredChange(key: "count", value: .int(1))])
+    }
+
+    /// How long until `condition` holds (polled every millisecond on a Dispatch thread), or
+    /// `deadline` when it never does.
+    private func timeUntil(deadline: Duration, _ condition: @escaping @Sendable () -> Bool) async -> Duration {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let start = ContinuousClock.now
+                while !condition(), ContinuousClock.now - start < deadline { usleep(1000) }
+                continuation.resume(returning: ContinuousClock.now - start)
+            }
+        }
     }
 
     @Test func writeKeepsKeysAnotherStoreWroteMeanwhile() throws {

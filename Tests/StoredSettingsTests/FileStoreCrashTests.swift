@@ -22,7 +22,7 @@ struct FileStoreCrashTests {
             #expect(child.readLine() == "wrote")
             let cycle = ContinuousClock.now - start
             try await Task.sleep(for: cycle * Double.random(in: 0..<2, using: &generator))
-            child.kill()
+            child.sendKill()
             _ = await child.finish()
             if try folder.names().contains(where: { $0.hasPrefix(".settings.json.tmp-") }) { killedWhileWriting += 1 }
 
@@ -61,7 +61,7 @@ struct FileStoreCrashTests {
             _ = child.readLine()
             let cycle = ContinuousClock.now - start
             try await Task.sleep(for: cycle * Double.random(in: 0..<2, using: &generator))
-            child.kill()
+            child.sendKill()
             _ = await child.finish()
             let text = (try? Data(contentsOf: file))
                 .flatMap { try? PropertyListSerialization.propertyList(from: $0, format: nil) as? [String: Any] }

@@ -106,8 +106,8 @@ struct ChildProcess: Sendable {
     }
 
     /// Sends `SIGKILL`.
-    func kill() {
-        _ = Glibc.kill(pid, SIGKILL)
+    func sendKill() {
+        _ = kill(pid, SIGKILL)
     }
 
     /// Reads the rest of the output and waits for the child to exit, on a Dispatch thread

@@ -6,6 +6,13 @@ extension FileStore {
     /// changes once through ``changes()`` and bumping the revision. A file that does not parse
     /// is reported once per version and leaves the values in memory as they are.
     func checkForExternalChange() {
+        // The common case, nothing changed, costs one `lstat` and one `stat` and never waits
+        // for a write in progress.
+        if let target = try? FileSystem.resolvingSymbolicLinks(url.path),
+           let unchanged = try? FileSystem.fingerprint(atPath: target) == loadedFingerprint.value,
+           unchanged {
+            return
+        }
         var problem: StorageError?
         file.withLock { state in
             do {
@@ -32,20 +39,18 @@ extension FileStore {
 
 /// A repeating timer that runs a ``FileStore``'s check for external changes.
 ///
-/// Every watcher of the process runs on one shared serial utility queue, so a thousand stores
-/// cost a thousand timers, not a thousand threads. The handler holds the store weakly; the
+/// Every watcher runs on the shared default-priority global queue, so a thousand stores cost a
+/// thousand timers, not a thousand threads, and one slow check does not delay the others. The handler holds the store weakly; the
 /// store cancels its watcher when it is released, so nothing outlives it.
 final class FileWatcher: @unchecked Sendable {
     // Safe: `timer` is assigned once in `init` and never changed; Dispatch sources may be
     // resumed and cancelled from any thread.
     private let timer: DispatchSourceTimer
 
-    private static let queue = DispatchQueue(label: "StoredSettings.FileStore.changeCheck", qos: .utility)
-
     init(interval: Duration, handler: @escaping @Sendable () -> Void) {
         let (seconds, attoseconds) = interval.components
         let nanoseconds = max(1_000_000, Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000))
-        timer = DispatchSource.makeTimerSource(queue: Self.queue)
+        timer = DispatchSource.makeTimerSource(queue: .global(qos: .default))
         timer.schedule(
             deadline: .now() + .nanoseconds(nanoseconds),
             repeating: .nanoseconds(nanoseconds),

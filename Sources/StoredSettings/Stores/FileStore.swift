@@ -54,12 +54,18 @@ public final class FileStore: Storable {
     let storage: DictionaryStorage
     let file: Lock<FileState>
     let watcher = Lock<FileWatcher?>(nil)
+    let loadedFingerprint: Lock<FileFingerprint?>
 
     /// What the store knows about the file, guarded by ``file``, which also serializes this
     /// store's writes and reloads.
     struct FileState {
         /// The version of the file the values in memory come from; `nil` when there was none.
-        var fingerprint: FileFingerprint?
+        var fingerprint: FileFingerprint? {
+            didSet { loadedFingerprint.withLock { $0 = fingerprint } }
+        }
+        /// A copy of ``fingerprint`` that the change check reads without waiting for a write
+        /// in progress (the same object as the store's ``FileStore/loadedFingerprint``).
+        let loadedFingerprint: Lock<FileFingerprint?>
         /// The encoding a property-list file is rewritten in.
         var encoding: PropertyListValue.FileEncoding = .xml
         /// The cross-process lock, opened on first use.
@@ -99,7 +105,9 @@ public final class FileStore: Storable {
         let format = format ?? Format(pathExtension: url.pathExtension)
         self.format = format
         self.options = options
-        var state = FileState()
+        let loadedFingerprint = Lock<FileFingerprint?>(nil)
+        self.loadedFingerprint = loadedFingerprint
+        var state = FileState(loadedFingerprint: loadedFingerprint)
         var reports: [StorageError] = []
         let values = try Self.open(path: self.url.path, format: format, options: options, state: &state, reports: &reports)
         storage = DictionaryStorage(values)

@@ -9,9 +9,10 @@ extension PropertyListValue {
     /// Here:
     /// - doubles use their shortest round-trip form (`-0.0`, `5e-324`), NaN and infinities the
     ///   spellings Apple's parser reads (`nan`, `+infinity`, `-infinity`);
-    /// - whole-second dates are `<date>` elements; dates with fractional seconds are exact
-    ///   ISO 8601 text (``DateText``) in a `<string>`, which the value layer reads back as the
-    ///   same `Date` to the bit;
+    /// - whole-second dates from 1900 on are `<date>` elements; other dates (fractional seconds,
+    ///   or earlier years, where parsers disagree about calendars) are exact ISO 8601 text
+    ///   (``DateText``) in a `<string>`, which the value layer reads back as the same `Date` to
+    ///   the bit;
     /// - integers above `Int64.max` are already decimal strings in the tree.
     ///
     /// - Throws: ``StorageError/Code/encodingFailed`` for a string (or dictionary key) holding a
@@ -58,8 +59,11 @@ extension PropertyListValue {
                 guard let text = DateText.string(from: date) else {
                     throw StorageError(.encodingFailed, expectedType: "Date", message: "the date has no ISO 8601 form")
                 }
-                let wholeSeconds = date.timeIntervalSinceReferenceDate.rounded(.down) == date.timeIntervalSinceReferenceDate
-                if wholeSeconds, text.utf8.count == 20 {
+                // `<date>` only where every parser reads it back the same: whole seconds, and
+                // years 1900–9999 (earlier ones meet calendar reforms some parsers apply).
+                let interval = date.timeIntervalSinceReferenceDate
+                let wholeSeconds = interval.rounded(.down) == interval
+                if wholeSeconds, interval >= -3_187_296_000, text.utf8.count == 20 {
                     line(indent, "<date>\(text)</date>")
                 } else {
                     line(indent, "<string>\(text)</string>")

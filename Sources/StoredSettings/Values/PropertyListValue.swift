@@ -63,11 +63,9 @@ package enum PropertyListValue {
     package static func storedValue(from object: Any) -> StoredValue? {
         switch object {
         case let text as String: return .string(text)
-        case let number as NSNumber:
-            // Typed, so the call resolves to the `NSNumber` overload: with an optional result
-            // expected, the compiler would otherwise pick this `Any` overload and recurse.
-            let value: StoredValue = storedValue(from: number)
-            return value
+        // `as StoredValue` picks the NSNumber overload: without it the optional return type
+        // makes the compiler choose this `Any` overload again, recursing until the stack ends.
+        case let number as NSNumber: return storedValue(from: number) as StoredValue
         case let data as Data: return .data(data)
         case let date as Date: return .date(date)
         case let items as [Any]:
