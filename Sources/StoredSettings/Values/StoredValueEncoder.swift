@@ -176,7 +176,7 @@ final class StoredValueEncoding: Encoder, SingleValueEncodingContainer {
 
     /// Encodes `value` at the current level and returns what it produced.
     func encodeCurrent<T: Encodable>(_ value: T) throws -> EncodedSlot {
-        if let special = Self.special(value) { return .value(special) }
+        if let special = try Self.special(value) { return .value(special) }
         let saved = slot
         slot = nil
         defer { slot = saved }
@@ -186,7 +186,7 @@ final class StoredValueEncoding: Encoder, SingleValueEncodingContainer {
 
     /// Encodes `value`, under `key` of a container at `depth`, and returns what it produced.
     func encodeNested<T: Encodable, K: CodingKey>(_ value: T, depth: Int, key: K) throws -> EncodedSlot {
-        if let special = Self.special(value) { return .value(special) }
+        if let special = try Self.special(value) { return .value(special) }
         keys.append(key)
         defer { keys.removeLast() }
         if keys.count >= StoredValueEncoder.maximumDepth { try Self.checkDepth(keys) }
@@ -196,7 +196,7 @@ final class StoredValueEncoding: Encoder, SingleValueEncodingContainer {
     /// The stored form of types whose form is their ``StoredValueConvertible`` one (and, for
     /// speed, of the common scalars); `nil` for other types.
     @inline(__always)
-    static func special<T: Encodable>(_ value: T) -> StoredValue? {
+    static func special<T: Encodable>(_ value: T) throws -> StoredValue? {
         if T.self == String.self, let value = value as? String { return .string(value) }
         if T.self == Int.self, let value = value as? Int { return .int(Int64(value)) }
         if T.self == Double.self, let value = value as? Double { return .double(value) }
@@ -205,7 +205,7 @@ final class StoredValueEncoding: Encoder, SingleValueEncodingContainer {
         if T.self == Data.self, let value = value as? Data { return .data(value) }
         if T.self == URL.self, let value = value as? URL { return value.storedValue() }
         if T.self == UUID.self, let value = value as? UUID { return value.storedValue() }
-        if T.self == Decimal.self, let value = value as? Decimal { return value.storedValue() }
+        if T.self == Decimal.self, let value = value as? Decimal { return try value.storedValue() }
         return nil
     }
 
