@@ -4,8 +4,7 @@ import Foundation
 
 extension Data: StoredValueConvertible {
     /// Reads `.data`, or Base64 text (how JSON files hold bytes): white space and line breaks
-    /// anywhere are ignored (as `base64` wraps its output), `=` padding may be left out, and
-    /// the URL-safe alphabet (`-` and `_`) is read too.
+    /// anywhere are ignored (as `base64` wraps its output).
     ///
     /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds and for text that is not
     ///   Base64.
@@ -24,23 +23,12 @@ extension Data: StoredValueConvertible {
     /// `.data(self)`.
     public func storedValue() -> StoredValue { .data(self) }
 
-    /// The bytes of Base64 text in either alphabet, ignoring ASCII white space, with or
-    /// without padding; `nil` for anything else.
+    /// The bytes of padded Base64 text, ignoring ASCII white space and line breaks; `nil` for
+    /// anything else. (The URL-safe alphabet and missing padding are refused: with them, plain
+    /// words such as `sk-live-42` would read as bytes.)
     private static func lenientBase64(_ text: String) -> Data? {
         if let exact = Data(base64Encoded: text) { return exact }
-        var bytes = Array(text.utf8.filter { ![0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C].contains($0) })
-        let urlSafe = bytes.contains { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
-        if urlSafe {
-            guard !bytes.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/") }) else { return nil }
-            bytes = bytes.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0 }
-        }
-        switch bytes.count % 4 {
-        case 0: break
-        case 1: return nil
-        default:
-            guard !bytes.contains(UInt8(ascii: "=")) else { return nil }
-            bytes += Array(repeating: UInt8(ascii: "="), count: 4 - bytes.count % 4)
-        }
+        let bytes = text.utf8.filter { ![0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C].contains($0) }
         return Data(base64Encoded: Data(bytes))
     }
 }

@@ -37,7 +37,6 @@ struct AdversarialLenientTextTests {
         Case("2026-01-01T10:00:00Z\n", Date(timeIntervalSince1970: 1_767_261_600)),
         Case("e621e1f8-c36c-495a-93fc-0c247a3e6e5f\n", UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!),
         Case("AQID\n", Data([1, 2, 3])), Case("AQ ID", Data([1, 2, 3])), Case("AQIDBA==\n", Data([1, 2, 3, 4])),
-        Case("-_8", Data([0xFB, 0xFF])), Case("AQIDBA", Data([1, 2, 3, 4])),
         Case("12.5\n", Decimal(string: "12.5")!),
     ]
 
@@ -52,7 +51,8 @@ struct AdversarialLenientTextTests {
         Case("2026-01-01T10:00:00+05:30.5", Date()), Case("2026-01-01T10:00:00.Z", Date()),
         Case("2026-01-01T10:00:00.5.5Z", Date()), Case("2026-01-01", Date()), Case("T", Date()),
         Case("{e621e1f8-c36c-495a-93fc-0c247a3e6e5f}", UUID()),
-        Case("AQI!D", Data()), Case("A", Data()),
+        Case("AQI!D", Data()), Case("A", Data()), Case("-_8=", Data()), Case("AQIDBA", Data()),
+        Case("sk-live-4242-SECRET", Data()),
     ]
 
     @Test(arguments: accepted)
