@@ -157,4 +157,24 @@ struct AdversarialCommandTests {
         expectFailure(run, .ioError)
         #expect(run.errors.contains("two\\nlines.json"))
     }
+
+    @Test func importReadsAPipeLikeAShellsProcessSubstitution() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("s.json")
+        let pipe = Pipe()
+        try pipe.fileHandleForWriting.write(contentsOf: Data("{\"fromPipe\": 7}".utf8))
+        try pipe.fileHandleForWriting.close()
+        let run = stored("import", path, "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)")
+        expectSuccess(run)
+        #expect(stored("read", path, "fromPipe").output == "7\n")
+    }
+
+    @Test func importOfAFolderSaysSo() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path("in.json"), withIntermediateDirectories: false)
+        let run = stored("import", folder.path("s.json"), folder.path("in.json"))
+        expectFailure(run, .noInput)
+        #expect(run.errors.hasSuffix("cannot read: Is a directory.\n"), "\(run.errors)")
+        #expect(folder.contents("s.json") == nil)
+    }
 }
