@@ -213,3 +213,21 @@ struct AdversarialCodableTests {
         #expect(decoded.unit == "cm")
     }
 }
+
+/// Trees handed straight to a store, bypassing the encoder.
+struct AdversarialTreeTests {
+    @Test func jsonFileRefusesATreeItCouldNotReadBackAndKeepsEveryKey() throws {
+        let store = try TemporaryFileStore()
+        try store.setValue(.int(1), forKey: "keep")
+        let before = try Data(contentsOf: store.url)
+        var tree = StoredValue.int(1)
+        for _ in 0..<80 { tree = .array([tree]) }
+        #expect {
+            try store.setValue(tree, forKey: "deep")
+        } throws: { error in
+            (error as? StorageError)?.code == .nestingTooDeep
+        }
+        #expect(try Data(contentsOf: store.url) == before)
+        #expect(try store.reopened().value(forKey: "keep") == .int(1))
+    }
+}
