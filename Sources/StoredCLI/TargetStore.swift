@@ -98,11 +98,10 @@ struct TargetStore {
     func merge(_ values: [String: StoredValue?]) throws {
         switch backend {
         case .file(let store):
-            let current = allValues()
-            var merged = current
-            for (key, value) in values { merged[key] = value }
-            guard !StoredValue.dictionary(merged).isIdentical(to: .dictionary(current)) else { return }
-            try Self.write(merged, to: store)
+            // One lock, one write, or nothing: FileStore's batch.
+            try store.batch { batch in
+                for (key, value) in values { try batch.setValue(value, forKey: key) }
+            }
         case .domain(let store):
             for (key, value) in values {
                 try validateKeyName(key, path: store.location)
@@ -117,21 +116,6 @@ struct TargetStore {
             for (key, value) in values { try store.setValue(value, forKey: key) }
             try persist()
         }
-    }
-
-    /// Writes the whole file at once: the multi-key write ``FileStore`` does not offer, with
-    /// the same bytes its own writes produce (``StoredValueJSON`` or an XML property list,
-    /// through ``AtomicFile``).
-    private static func write(_ values: [String: StoredValue], to store: FileStore) throws {
-        for key in values.keys { try validateKeyName(key, path: store.url.path) }
-        let data: Data
-        switch store.format {
-        case .json:
-            data = try StoredValueJSON.data(from: .dictionary(values))
-        case .propertyList:
-            data = try propertyListData(.dictionary(values))
-        }
-        try AtomicFile.write(data, to: store.url)
     }
 
     /// The XML property-list bytes of `value`, dates kept as dates, as `.plist` settings files.
