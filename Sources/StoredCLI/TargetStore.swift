@@ -23,6 +23,7 @@ struct TargetStore {
         switch target {
         case .file(let path):
             name = path
+            try Self.checkIsRegularFileOrMissing(path)
             do {
                 backend = .file(try FileStore(url: URL(fileURLWithPath: path)))
             } catch let error as StorageError {
@@ -37,6 +38,29 @@ struct TargetStore {
                 throw CommandFailure(.usage, "stored: \(usage)")
             }
         }
+    }
+
+    /// Refuses a TARGET path that exists but is not a regular file (after following symbolic
+    /// links): a folder, a FIFO (which would block the command until someone writes to it),
+    /// a device such as `/dev/null`, a socket. Uses `stat(2)`, which opens nothing.
+    ///
+    /// - Throws: ``CommandFailure`` with ``ExitCode/ioError`` (74) naming the path and what it is.
+    static func checkIsRegularFileOrMissing(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            // Missing (an empty store), or not reachable: FileStore reports that with its errno text.
+            return
+        }
+        let kind: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: kind = "a folder"
+        case S_IFIFO: kind = "a FIFO"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        throw CommandFailure(.ioError, "stored: \(path): the settings file is \(kind), not a regular file.")
     }
 
     var store: any Storable {

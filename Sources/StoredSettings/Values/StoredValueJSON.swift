@@ -23,7 +23,8 @@ package enum StoredValueJSON {
     /// - Parameter pretty: Indent with two spaces and end with a newline (for files people
     ///   read); otherwise one line with no spaces.
     /// - Throws: ``StorageError/Code/encodingFailed`` for NaN or infinite doubles, and for
-    ///   dates outside the years ISO 8601 text can hold.
+    ///   dates outside the years ISO 8601 text can hold; ``StorageError/Code/nestingTooDeep``
+    ///   for containers nested deeper than ``maximumDepth`` (which ``parse(_:)`` refuses).
     package static func data(from value: StoredValue, pretty: Bool = true) throws -> Data {
         var writer = Writer(pretty: pretty)
         try writer.write(value, indent: 0)
@@ -64,6 +65,7 @@ package enum StoredValueJSON {
                 }
                 writeString(text)
             case .array(let items):
+                try checkNesting(indent)
                 if items.isEmpty { append("[]"); return }
                 bytes.append(UInt8(ascii: "["))
                 for (index, item) in items.enumerated() {
@@ -74,6 +76,7 @@ package enum StoredValueJSON {
                 newline(indent)
                 bytes.append(UInt8(ascii: "]"))
             case .dictionary(let items):
+                try checkNesting(indent)
                 if items.isEmpty { append("{}"); return }
                 bytes.append(UInt8(ascii: "{"))
                 for (index, key) in items.keys.sorted().enumerated() {
@@ -86,6 +89,13 @@ package enum StoredValueJSON {
                 newline(indent)
                 bytes.append(UInt8(ascii: "}"))
             }
+        }
+
+        /// Refuses a container `indent` containers deep when ``parse(_:)`` would refuse to read
+        /// it back: a file that cannot be read loses every key in it.
+        func checkNesting(_ indent: Int) throws {
+            guard indent >= maximumDepth else { return }
+            throw StorageError(.nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels")
         }
 
         mutating func newline(_ indent: Int) {
