@@ -122,6 +122,14 @@ struct AdversarialCommandTests {
         #expect(Set(originColumns).count == 1, "\(run.output)")
     }
 
+    @Test(arguments: [
+        ("abc", 3), ("", 0), ("日本語", 6), ("ｶﾀ", 2), ("Ｆ", 2), ("한국", 4), ("🎉", 2), ("❤️", 2), ("👨‍👩‍👧", 2),
+        ("e\u{301}", 1), ("\u{301}", 0), ("\u{200B}", 0), ("a🎉b", 4),
+    ])
+    func measuresTerminalColumns(_ text: String, _ columns: Int) {
+        #expect(SettingsCommand.terminalWidth(of: text) == columns)
+    }
+
     @Test func getReadsTheEffectiveValueInTheDeclaredForm() throws {
         let tool = try HostileTool(environment: ["HOSTILE_ENABLED": "YES", "HOSTILE_COUNT": "+5"])
         #expect(tool.run("get", "enabled").output == "true\n")
