@@ -96,7 +96,7 @@ struct AdversarialLayerTests {
     }
 
     @Test(arguments: [
-        ParseCase(arguments: ["--set", "a==b"], values: ["a": .string("=b")]),
+        ParseCase(arguments: ["--set", "title==b"], values: ["title": .string("=b")]),
         ParseCase(arguments: ["--set=", "x"], remaining: ["x"], errors: [.invalidArgument]),
         ParseCase(arguments: ["--set", "=x"], errors: [.invalidKey]),
         ParseCase(arguments: ["x", "--set"], remaining: ["x"], errors: [.invalidArgument]),
@@ -129,7 +129,8 @@ struct AdversarialLayerTests {
             let error = try #require(store.errors.first, "\(spelling)")
             #expect(error.code == .invalidKey)
             #expect(error.key == spelling)
-            #expect(error.description.contains("pageSize"), "\(error)")
+            let hint = spelling == "pagesize" || spelling.contains(where: { "-_".contains($0) }) ? "; did you mean 'pageSize'?" : ""
+            #expect(error.description == "Setting '\(spelling)' in command line: --set names no declared setting\(hint).")
         }
     }
 
