@@ -11,7 +11,7 @@ struct DaybookTests {
     }
 
     /// A fresh `XDG_CONFIG_HOME` and `XDG_DATA_HOME` for one test, removed afterwards.
-    final class Sandbox {
+    final class Sandbox: Sendable {
         let folder: URL
 
         init() throws {
@@ -26,6 +26,10 @@ struct DaybookTests {
         }
 
         func run(_ arguments: String..., environment extra: [String: String] = [:]) throws -> Run {
+            try run(arguments, environment: extra)
+        }
+
+        func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
             let executable = try DaybookTests.executable()
             let process = Process()
             process.executableURL = executable
