@@ -179,6 +179,21 @@ struct AdversarialLayerTests {
         #expect(tool.fileBytes == before)
     }
 
+    @Test(arguments: ["environment", "command line", "file"])
+    func anUpdateErrorNamesTheSameSourceAsTheGetterReport(_ layer: String) throws {
+        let tool = try HostileTool(
+            environment: layer == "environment" ? ["HOSTILE_COUNT": "lots"] : [:],
+            arguments: layer == "command line" ? ["--count", "lots"] : []
+        )
+        if layer == "file" { try tool.file.setValue(.string("lots"), forKey: "count") }
+        let reports = CapturedReports()
+        _ = reports.capture { tool.settings.count }
+        let reported = try #require(reports.all.first)
+        let thrown = try #require(throws: StorageError.self) { try tool.settings.$count.update { $0 += 1 } }
+        #expect(thrown.path == reported.path)
+        #expect(thrown.path == tool.store.origin(forKey: "count"))
+    }
+
     @Test func manyTasksUpdatingThroughTheLayersCountExactly() async throws {
         let tool = try HostileTool(environment: ["HOSTILE_TITLE": "kept"])
         let settings = tool.settings
