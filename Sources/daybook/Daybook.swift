@@ -58,13 +58,15 @@ enum Daybook {
 
         var arguments = commandLine.remainingArguments
         // `--` only ends the options: what follows is taken as it is (`daybook write -- --text`).
-        if let terminator = arguments.firstIndex(of: "--") { arguments.remove(at: terminator) }
+        let terminator = arguments.firstIndex(of: "--")
+        let options = arguments[..<(terminator ?? arguments.endIndex)]
+        if let terminator { arguments.remove(at: terminator) }
         let command = arguments.isEmpty ? "status" : arguments.removeFirst()
         if command == "config" {
             return SettingsCommand(settings, toolName: "daybook")
                 .run(arguments: arguments, output: &output, error: &error)
         }
-        if command == "--help" || command == "-h" || command == "help" {
+        if command == "help" || options.contains("--help") || options.contains("-h") {
             output.write(help)
             return 0
         }

@@ -66,6 +66,22 @@ struct DaybookAdversarialTests {
         #expect(shown.output == "  --page-size is text\n  second\n")
     }
 
+    @Test(arguments: [["--help"], ["-h"], ["help"], ["write", "--help"], ["show", "-h"], ["--page-size", "3", "status", "--help"]])
+    func helpAfterAnyCommandPrintsHelpWithoutWritingOrCounting(_ arguments: [String]) throws {
+        let sandbox = try Sandbox()
+        let run = try sandbox.run(arguments)
+        #expect(run.status == 0)
+        #expect(run.output.hasPrefix("OVERVIEW: A tiny journal for the terminal."))
+        #expect(try sandbox.run("config", "get", "launchCount").output == "0\n")
+        #expect(try sandbox.run("--no-show-dates", "show").output == "")
+    }
+
+    @Test func helpAfterADoubleDashIsText() throws {
+        let sandbox = try Sandbox()
+        #expect(try sandbox.run("write", "--", "--help").status == 0)
+        #expect(try sandbox.run("--no-show-dates", "show").output == "  --help\n")
+    }
+
     @Test func unknownCommandsAndOptionsFailWithoutCountingALaunch() throws {
         let sandbox = try Sandbox()
         let command = try sandbox.run("fly")
@@ -108,14 +124,19 @@ struct DaybookAdversarialTests {
         #expect(get.status == 65)
     }
 
-    @Test func parallelLaunchesCountEveryLaunch() async throws {
+    @Test func parallelLaunchesCountEveryLaunch() throws {
         let sandbox = try Sandbox()
         let runs = 8
-        try await withThrowingTaskGroup(of: Int32.self) { group in
-            for _ in 0..<runs {
-                group.addTask { try sandbox.run("status").status }
-            }
-            for try await status in group { #expect(status == 0) }
+        // All started before any is waited for, so they really overlap.
+        let processes = try (0..<runs).map { _ in try sandbox.process(["status"]) }
+        for process in processes {
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+        for process in processes {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
         }
         #expect(try sandbox.run("config", "get", "launchCount").output == "\(runs)\n")
     }
