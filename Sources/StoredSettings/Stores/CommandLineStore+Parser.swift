@@ -12,7 +12,8 @@ struct CommandLineParser {
 
     init(options: [CommandLineStore.Option], declaredKeys: [String]? = nil) {
         var byName: [String: CommandLineStore.Option] = [:]
-        for option in options where option.name != "set" && byName[option.name] == nil {
+        // `--set` is the store's own; `--help` stays the tool's, whatever a setting is named.
+        for option in options where !["set", "help", "no-help"].contains(option.name) && byName[option.name] == nil {
             byName[option.name] = option
         }
         self.options = byName

@@ -22,7 +22,9 @@ import Foundation
 /// | `--` | ends the options: it and everything after it are left alone |
 ///
 /// Option names follow the words of ``EnvironmentStore``'s mapping, in lowercase joined by `-`
-/// (`editor.fontSize` → `--editor-font-size`, `httpURL` → `--http-url`). When a key is given
+/// (`editor.fontSize` → `--editor-font-size`, `httpURL` → `--http-url`). A setting named `set`
+/// or `help` gets no option of its own (use `--set help=…`): `--set` and `--help` keep their
+/// meaning. When two keys map to the same option, the first declared gets it. When a key is given
 /// twice, the last one wins. Values are ``StoredValue/string(_:)``s (the value layer reads
 /// them leniently, JSON text for structures); the Bool flags are ``StoredValue/bool(_:)``.
 ///

@@ -134,6 +134,22 @@ struct AdversarialLayerTests {
         }
     }
 
+    struct HelpNamedSettings: SettingsGroup {
+        @Stored(HelpKey.help, default: "") var help: String
+        @Stored(HelpKey.set, default: false) var set: Bool
+    }
+
+    enum HelpKey: String, StorageKey {
+        case help, set
+    }
+
+    @Test func settingsNamedHelpOrSetDoNotTakeOverThoseOptions() {
+        let store = CommandLineStore(arguments: ["--help", "--set", "help=x", "--no-set"], declaredBy: HelpNamedSettings.self)
+        #expect(store.remainingArguments == ["--help", "--no-set"])
+        #expect(store.value(forKey: "help") == .string("x"))
+        #expect(store.errors.isEmpty)
+    }
+
     @Test func anUndeclaredSetKeyIsAnError() throws {
         let store = CommandLineStore(arguments: ["--set", "nope=1"], declaredBy: ToolSettings.self)
         let error = try #require(store.errors.first)
