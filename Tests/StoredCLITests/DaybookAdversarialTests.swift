@@ -101,7 +101,7 @@ struct DaybookAdversarialTests {
         let sandbox = try Sandbox()
         let run = try sandbox.run("--set", "page-size=3", "status")
         #expect(run.status == 64)
-        #expect(run.error == "daybook: Setting 'page-size' in command line: --set names no declared setting; did you mean 'pageSize'?.\n")
+        #expect(run.error == "daybook: Setting 'page-size' in command line: --set names no declared setting; it is spelled 'pageSize'.\n")
     }
 
     @Test func optionsAfterTheConfigSubcommandStillApply() throws {

@@ -29,7 +29,7 @@ struct CommandLineParser {
         }
         var message = "--set names no declared setting"
         if let match = declaredKeys.first(where: { squeezed($0) == squeezed(key) }) {
-            message += "; did you mean '\(match)'?"
+            message += "; it is spelled '\(match)'"
         }
         return StorageError(.invalidKey, key: key, path: "command line", message: message)
     }

@@ -129,7 +129,7 @@ struct AdversarialLayerTests {
             let error = try #require(store.errors.first, "\(spelling)")
             #expect(error.code == .invalidKey)
             #expect(error.key == spelling)
-            let hint = spelling == "pagesize" || spelling.contains(where: { "-_".contains($0) }) ? "; did you mean 'pageSize'?" : ""
+            let hint = spelling == "pagesize" || spelling.contains(where: { "-_".contains($0) }) ? "; it is spelled 'pageSize'" : ""
             #expect(error.description == "Setting '\(spelling)' in command line: --set names no declared setting\(hint).")
         }
     }
