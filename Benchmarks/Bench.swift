@@ -4,11 +4,14 @@ import Foundation
 final class Bench {
     let harness: Harness
     let json: Bool
+    /// When set, only cases whose name contains it run (for profiling one case).
+    let only: String?
     private(set) var report: Report
 
-    init(options: RunOptions, json: Bool, mode: String) {
+    init(options: RunOptions, json: Bool, mode: String, only: String? = nil) {
         self.harness = Harness(options: options)
         self.json = json
+        self.only = only
         self.report = Report(machine: machineDescription(), mode: mode)
     }
 
@@ -18,6 +21,7 @@ final class Bench {
     func compare(
         _ subject: Workload, against baseline: Workload, target: Double?, slow: Bool = false, note: String? = nil
     ) throws {
+        if let only, !subject.name.contains(only) { return }
         progress(subject.name)
         let (subjectTiming, baselineTiming) = try harness.compare(subject, baseline, slow: slow)
         add(ComparisonResult(

@@ -8,6 +8,7 @@ let usage = """
     usage: stored-benchmarks [--quick] [--json]
       --quick  a few seconds in all, for a CI smoke run (fewer, shorter samples)
       --json   print the results as JSON on standard output (progress goes to standard error)
+      --only TEXT  run only the cases whose name contains TEXT (to profile one case)
     """
 
 var quick = false
@@ -22,8 +23,16 @@ if arguments.count == 2, arguments[0] == "--memory-probe" {
         exit(1)
     }
 }
-for argument in arguments {
+var only: String?
+var remaining = arguments[...]
+while let argument = remaining.popFirst() {
     switch argument {
+    case "--only":
+        guard let text = remaining.popFirst() else {
+            FileHandle.standardError.write(Data("stored-benchmarks: --only needs a text\n\(usage)\n".utf8))
+            exit(64)
+        }
+        only = text
     case "--quick": quick = true
     case "--json": json = true
     case "--help", "-h":
@@ -35,7 +44,7 @@ for argument in arguments {
     }
 }
 
-let bench = Bench(options: quick ? .quick : .full, json: json, mode: quick ? "quick" : "full")
+let bench = Bench(options: quick ? .quick : .full, json: json, mode: quick ? "quick" : "full", only: only)
 do {
     if !json {
         print("Machine: \(bench.report.machine); \(bench.report.mode) run")
@@ -44,8 +53,10 @@ do {
     }
     try runReadCases(bench)
     try runWriteCases(bench)
-    try runScaling(bench)
-    try runMemory(bench)
+    if only == nil {
+        try runScaling(bench)
+        try runMemory(bench)
+    }
     if json {
         print(try jsonText(bench.report))
     } else {
