@@ -125,9 +125,6 @@ package enum StoredValueJSON {
     ///   parsing, so no depth can crash the process), ``StorageError/Code/dataCorrupted`` with
     ///   the parser's message for text that is not JSON.
     package static func parse(_ data: Data) throws -> StoredValue {
-        // The fast path takes strict JSON; anything else (and every error) goes the
-        // JSONSerialization way below.
-        if let value = parseStrict(data) { return value }
         try checkDepth(data)
         let object: Any
         do {
