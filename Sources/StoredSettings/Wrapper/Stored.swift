@@ -197,7 +197,11 @@ public struct Stored<Value: Sendable>: Sendable {
         } catch {
             let storageError = storageError(error)
             cache.store(failure: storageError, revision: revision)
-            if reporting { StorageErrorReporter.report(storageError) }
+            // The revision counts changes to every key: report a failure only when this key's
+            // value or the error is new, so a broken value is reported once.
+            if reporting, cache.shouldReport(storageError, for: stored) {
+                StorageErrorReporter.report(storageError)
+            }
             return defaultValue
         }
     }
