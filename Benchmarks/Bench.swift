@@ -40,10 +40,10 @@ final class Bench {
         if !json { printComparison(result) }
     }
 
-    func addScaling(_ operation: String, keys: Int, _ timing: Timing) {
+    func addScaling(_ operation: String, keys: Int, perKey: Bool = true, _ timing: Timing) {
         report.scaling.append(ScalingResult(
             operation: operation, keys: keys, nanoseconds: timing.median,
-            nanosecondsPerKey: timing.median / Double(keys)
+            nanosecondsPerKey: perKey ? timing.median / Double(keys) : nil
         ))
     }
 

@@ -47,8 +47,8 @@ struct ScalingResult: Encodable {
     var operation: String
     var keys: Int
     var nanoseconds: Double
-    /// Nanoseconds divided by the key count (how writes and opens grow).
-    var nanosecondsPerKey: Double
+    /// Nanoseconds divided by the key count (how writes and opens grow); `nil` for reads.
+    var nanosecondsPerKey: Double?
 }
 
 /// One memory figure.
@@ -108,7 +108,7 @@ func printScaling(_ rows: [ScalingResult]) {
     print("| FileStore operation | keys | median | per key |")
     print("|---|---:|---:|---:|")
     for row in rows {
-        print("| \(row.operation) | \(row.keys) | \(formatDuration(row.nanoseconds)) | \(formatDuration(row.nanosecondsPerKey)) |")
+        print("| \(row.operation) | \(row.keys) | \(formatDuration(row.nanoseconds)) | \(row.nanosecondsPerKey.map { formatDuration($0) } ?? "–") |")
     }
 }
 

@@ -25,7 +25,11 @@ func runScaling(_ bench: Bench) throws {
         bench.addScaling("open", keys: count, try bench.harness.measure(Workload("open") { n in
             for _ in 0..<n { blackHole(try FileStore(url: url)) }
         }, slow: true))
-        bench.addScaling("@Stored<Bool> read", keys: count, try bench.harness.measure(storedBoolRead("read", flag)))
+        let tree = StoredValue.dictionary(values)
+        bench.addScaling("JSON serialization (part of write)", keys: count, try bench.harness.measure(Workload("serialize") { n in
+            for _ in 0..<n { blackHole(try StoredValueJSON.data(from: tree)) }
+        }, slow: true))
+        bench.addScaling("@Stored<Bool> read", keys: count, perKey: false, try bench.harness.measure(storedBoolRead("read", flag)))
     }
     if !bench.json { printScaling(bench.report.scaling) }
 }
