@@ -15,6 +15,11 @@ struct ComparisonResult: Encodable {
     /// Median nanoseconds per operation of the case; `nil` when unavailable.
     var nanoseconds: Double?
     var baselineNanoseconds: Double?
+    /// Interquartile ranges of the samples, nanoseconds per operation.
+    var spread: [Double]?
+    var baselineSpread: [Double]?
+    /// Samples taken of each side.
+    var samples: Int?
     var ratio: Double?
     /// The largest ratio that meets the target; `nil` when only reported.
     var target: Double?
@@ -26,6 +31,9 @@ struct ComparisonResult: Encodable {
         self.baseline = baseline
         self.nanoseconds = subject.median
         self.baselineNanoseconds = baselineTiming.median
+        self.spread = [subject.lowerQuartile, subject.upperQuartile]
+        self.baselineSpread = [baselineTiming.lowerQuartile, baselineTiming.upperQuartile]
+        self.samples = subject.samples
         let ratio = subject.median / baselineTiming.median
         self.ratio = ratio
         self.target = target

@@ -5,9 +5,9 @@ import Foundation
 // because a target is missed.
 
 let usage = """
-    usage: stored-benchmarks [--quick] [--json]
-      --quick  a few seconds in all, for a CI smoke run (fewer, shorter samples)
-      --json   print the results as JSON on standard output (progress goes to standard error)
+    usage: stored-benchmarks [--quick] [--json] [--only TEXT]
+      --quick      a few seconds in all, for a CI smoke run (fewer, shorter samples)
+      --json       print the results as JSON on standard output (progress on standard error)
       --only TEXT  run only the cases whose name contains TEXT (to profile one case)
     """
 
