@@ -61,7 +61,9 @@ package enum PropertyListValue {
     package static func storedValue(from object: Any) -> StoredValue? {
         switch object {
         case let text as String: return .string(text)
-        case let number as NSNumber: return storedValue(from: number) as StoredValue // the NSNumber overload, not this one
+        // `as StoredValue` picks the NSNumber overload: without it the optional return type
+        // makes the compiler choose this `Any` overload again, recursing until the stack ends.
+        case let number as NSNumber: return storedValue(from: number) as StoredValue
         case let data as Data: return .data(data)
         case let date as Date: return .date(date)
         case let items as [Any]:
