@@ -60,27 +60,38 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
         self.message = message
     }
 
-    /// One sentence: `Setting 'launchCount' in /path/settings.json: expected Int, found string.`
+    /// One sentence naming the setting, the place inside a structured value, the file or
+    /// domain, and what is wrong; never the stored value itself:
+    ///
+    /// - `Setting 'launchCount' in /path/settings.json: expected Int, found string.`
+    /// - `Setting 'profile' at 'address.zip' in memory: expected String, found nothing: the field is missing.`
+    /// - `/path/settings.json: the data is corrupted.` (no key)
+    /// - `Setting at 'tags.1': nil cannot be stored inside an array.` (no key, no path)
     public var description: String {
-        var subject: String
+        let at = codingPath.isEmpty ? "" : " at '\(codingPath.joined(separator: "."))'"
+        let subject: String
         if let key {
-            subject = "Setting '\(key)'"
-            if !codingPath.isEmpty { subject += " at '\(codingPath.joined(separator: "."))'" }
-            if let path { subject += " in \(path)" }
+            subject = "Setting '\(key)'" + at + (path.map { " in \($0)" } ?? "")
         } else if let path {
-            subject = path
+            subject = path + at
         } else {
-            subject = "Settings"
+            subject = at.isEmpty ? "Settings" : "Setting" + at
         }
-        var detail: [String] = []
+        return "\(subject): \(detail)."
+    }
+
+    /// What went wrong, without the subject: `expected Int, found string`, then the message;
+    /// the code's summary when there is nothing more specific.
+    package var detail: String {
+        var parts: [String] = []
         if let expectedType {
-            detail.append("expected \(expectedType)" + (foundKind.map { ", found \($0)" } ?? ""))
+            parts.append("expected \(expectedType)" + (foundKind.map { ", found \($0)" } ?? ""))
         } else if let foundKind {
-            detail.append("found \(foundKind)")
+            parts.append("found \(foundKind)")
         }
-        if let message { detail.append(message) }
-        if detail.isEmpty { detail.append(code.summary) }
-        return "\(subject): \(detail.joined(separator: ": "))."
+        if let message { parts.append(message) }
+        if parts.isEmpty { parts.append(code.summary) }
+        return parts.joined(separator: ": ")
     }
 
     /// Returns a copy with `key` and `path` filled in where they are still `nil`.

@@ -93,11 +93,17 @@ extension UUID: StoredValueConvertible {
 extension Decimal: StoredValueConvertible {
     /// Reads the decimal text (exact), or an `.int` or `.double` (converted).
     ///
+    /// The text is a plain decimal number: an optional sign, digits with an optional `.` and
+    /// fraction, and an optional exponent (`-12.5`, `1e-3`). Text with anything else (`12abc`,
+    /// `1,5`, `nan`) is refused rather than read up to the first bad character.
+    ///
     /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds and unparsable text.
     public init(storedValue: StoredValue) throws {
         switch storedValue {
         case .string(let text):
-            guard let value = Decimal(string: text.trimmingCharacters(in: .whitespaces), locale: Locale(identifier: "en_US_POSIX")) else {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard Self.isPlainDecimal(trimmed),
+                  let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")) else {
                 throw StorageError.typeMismatch(Decimal.self, found: storedValue)
             }
             self = value
@@ -109,4 +115,28 @@ extension Decimal: StoredValueConvertible {
 
     /// `.string` holding the exact decimal text (a `Double` would round it).
     public func storedValue() -> StoredValue { .string(description) }
+
+    /// Whether `text` is `[+-]digits[.digits][(e|E)[+-]digits]`, with at least one digit
+    /// before or after the point.
+    private static func isPlainDecimal(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        func digits() -> Int {
+            let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        var mantissa = digits()
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if let first = bytes.first, first == UInt8(ascii: "e") || first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
+    }
 }

@@ -34,7 +34,10 @@ extension Bool: StoredValueConvertible {
 
 // MARK: - Integers
 
-extension StoredValueConvertible where Self: FixedWidthInteger {
+// Constrained to `Codable` as well, so that for the standard integers (which are Codable) this
+// extension is more specific than the `Codable` one and is the one chosen.
+
+extension StoredValueConvertible where Self: FixedWidthInteger & Codable {
     /// Reads `.int` in range, a `.double` holding a whole number in range, or decimal text.
     ///
     /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds, fractions, and numbers out
@@ -48,8 +51,15 @@ extension StoredValueConvertible where Self: FixedWidthInteger {
             guard let exact = Self(exactly: value) else { throw Self.outOfRange(storedValue) }
             self = exact
         case .string(let text):
-            guard let exact = Self(text.trimmingCharacters(in: .whitespaces), radix: 10) else {
-                throw Self.outOfRange(storedValue)
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard let exact = Self(trimmed, radix: 10) else {
+                // Integer text too large for this type is out of range; other text is not a
+                // number at all.
+                let digits = trimmed.drop { $0 == "-" || $0 == "+" }
+                if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), trimmed.count - digits.count <= 1 {
+                    throw Self.outOfRange(storedValue)
+                }
+                throw StorageError.typeMismatch(Self.self, found: storedValue)
             }
             self = exact
         default:

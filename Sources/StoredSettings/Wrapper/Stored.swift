@@ -47,15 +47,27 @@ public struct Stored<Value: Sendable>: Sendable {
     /// The store the value is kept in, fixed when the wrapper was created.
     public let store: any Storable
 
+    /// A sentence for people about what the setting does, given in the declaration; shown by
+    /// `SettingsCommand` and ``SettingsGroup/settingDescriptions()``.
+    public let help: String?
+    /// Whether the value is a secret (a token, a password): listings and messages show it as
+    /// `<redacted>`.
+    public let isSecret: Bool
+
     let codec: StoredCodec<Value>
     let cache: DecodedCache<Value>
 
-    init(key: String, defaultValue: Value, store: (any Storable)?, codec: StoredCodec<Value>) {
+    init(
+        key: String, defaultValue: Value, store: (any Storable)?, codec: StoredCodec<Value>,
+        help: String? = nil, isSecret: Bool = false
+    ) {
         self.key = key
         self.defaultValue = defaultValue
         self.store = store ?? StoreContext.resolvedStore
         self.codec = codec
         self.cache = DecodedCache(placeholder: defaultValue)
+        self.help = help
+        self.isSecret = isSecret
     }
 
     /// The current value: the stored value decoded as `Value`, or the default.
@@ -225,7 +237,7 @@ public struct Stored<Value: Sendable>: Sendable {
             )
         }
         if storageError.key == nil { storageError.key = key }
-        if storageError.path == nil { storageError.path = store.location }
+        if storageError.path == nil { storageError.path = store.origin(ofKey: key) ?? store.location }
         if storageError.code == .typeMismatch, storageError.codingPath.isEmpty {
             storageError.expectedType = codec.typeName
         }
