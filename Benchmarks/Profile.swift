@@ -18,12 +18,7 @@ struct Profile: Codable, Equatable, Sendable {
         id: 42, name: "Ada Lovelace", email: "ada@example.com", age: 36, height: 1.65,
         isAdmin: true, theme: "dark", fontSize: 13.5, launchCount: 1_843, tags: ["math", "engines", "poetry"]
     )
-
-    /// The profile's stored tree, as the Codable bridge stores it: a dictionary by field name.
-    static let sampleTree: StoredValue = .dictionary([
-        "id": .int(42), "name": .string("Ada Lovelace"), "email": .string("ada@example.com"),
-        "age": .int(36), "height": .double(1.65), "isAdmin": .bool(true), "theme": .string("dark"),
-        "fontSize": .double(13.5), "launchCount": .int(1_843),
-        "tags": .array([.string("math"), .string("engines"), .string("poetry")]),
-    ])
 }
+
+/// Stored as a structured tree through the package's Codable bridge.
+extension Profile: StoredValueConvertible {}

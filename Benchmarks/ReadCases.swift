@@ -73,7 +73,7 @@ func runReadCases(_ bench: Bench) throws {
 
 /// The repeated structured read, and the uncached decode against `JSONDecoder`.
 func runProfileCases(_ bench: Bench, memory: InMemoryStore) throws {
-    let store = InMemoryStore(["profile": Profile.sampleTree, flagKey: .bool(true)])
+    let store = InMemoryStore(["profile": try Profile.sample.storedValue(), flagKey: .bool(true)])
     let profile = Stored("profile", default: Profile.sample, store: store)
     guard profile.wrappedValue == Profile.sample else { throw BenchmarkError("Profile does not round-trip") }
     try bench.compare(
