@@ -76,13 +76,12 @@ package enum StoredValueJSON {
             case .dictionary(let items):
                 if items.isEmpty { append("{}"); return }
                 bytes.append(UInt8(ascii: "{"))
-                for (index, key) in sortedByUTF8(items.keys).enumerated() {
-                    guard let item = items[key] else { continue }
+                for (index, key) in items.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
                     if index > 0 { bytes.append(UInt8(ascii: ",")) }
                     newline(indent + 1)
                     writeString(key)
                     append(pretty ? ": " : ":")
-                    try StorageError.prefixingCodingPath(key) { try write(item, indent: indent + 1) }
+                    try StorageError.prefixingCodingPath(key) { try write(items[key]!, indent: indent + 1) }
                 }
                 newline(indent)
                 bytes.append(UInt8(ascii: "}"))
