@@ -79,7 +79,7 @@ package enum HelpText {
         stored as a string, as with 'defaults write'.
 
         TYPE:
-          -bool      true, false, yes, no, 1 or 0
+          -bool      true, false, yes, no, on, off, 1 or 0
           -int       a whole number
           -float     a number, such as 0.5 or 1e-3
           -string    any text (the default)

@@ -16,7 +16,7 @@ enum ImportFile {
         let name = file == "-" ? "standard input" : file
         let data: Data
         do {
-            data = file == "-" ? try input() : try Data(contentsOf: URL(fileURLWithPath: file))
+            data = file == "-" ? try input() : try contents(of: file)
         } catch {
             throw CommandFailure(.noInput, "stored: \(name): cannot read: \(Self.reason(error)).")
         }
@@ -25,6 +25,27 @@ enum ImportFile {
         } catch let error as StorageError {
             throw CommandFailure(TargetStore.relabel(error, storePath: nil, name: name))
         }
+    }
+
+    /// The bytes of `file`. A regular file is read with `Data(contentsOf:)`; a pipe or a
+    /// character device (`/dev/stdin`, the `/dev/fd/N` of a shell's `<(command)`) is read to
+    /// its end through a `FileHandle`, which `Data(contentsOf:)` on Linux refuses as
+    /// "permission denied".
+    private static func contents(of file: String) throws -> Data {
+        var info = stat()
+        if stat(file, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                throw POSIXError(.EISDIR)
+            case S_IFIFO, S_IFCHR:
+                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
+                defer { try? handle.close() }
+                return try handle.readToEnd() ?? Data()
+            default:
+                break
+            }
+        }
+        return try Data(contentsOf: URL(fileURLWithPath: file))
     }
 
     static func parse(_ data: Data, isPropertyList: Bool) throws -> [String: StoredValue] {
@@ -62,6 +83,7 @@ enum ImportFile {
     }
 
     private static func reason(_ error: Error) -> String {
+        if let error = error as? POSIXError { return String(cString: strerror(error.code.rawValue)) }
         if let error = error as? CocoaError {
             if error.code == .fileReadNoSuchFile { return "no such file" }
             if error.code == .fileReadNoPermission { return "permission denied" }

@@ -40,24 +40,24 @@ public enum StoredCLI {
         error: inout some TextOutputStream,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> ExitCode {
+        let failure: CommandFailure
         do {
             let command = try CommandParser.parse(arguments)
             try execute(command, input: input, output: &output, environment: environment)
             return .success
-        } catch let failure as UsageError {
-            error.write("stored: \(failure)\n")
-            return .usage
-        } catch let failure as CommandFailure {
-            error.write(failure.line + "\n")
-            return failure.exitCode
-        } catch let failure as StorageError {
-            let failure = CommandFailure(failure)
-            error.write(failure.line + "\n")
-            return failure.exitCode
-        } catch let failure {
-            error.write("stored: \(failure.localizedDescription)\n")
-            return .ioError
+        } catch let usage as UsageError {
+            failure = CommandFailure(.usage, "stored: \(usage)")
+        } catch let commandFailure as CommandFailure {
+            failure = commandFailure
+        } catch let storageError as StorageError {
+            failure = CommandFailure(storageError)
+        } catch let other {
+            failure = CommandFailure(.ioError, "stored: \(other.localizedDescription)")
         }
+        // One line, whatever the arguments, paths or parser messages it quotes hold: a line
+        // break or a terminal escape in them is written as an escape (`\n`, `\u{1B}`).
+        error.write(StorageError.escapingControlCharacters(failure.line) + "\n")
+        return failure.exitCode
     }
 
     private static func execute(

@@ -23,6 +23,7 @@ struct TargetStore {
         switch target {
         case .file(let path):
             name = path
+            try Self.checkIsRegularFileOrMissing(path)
             do {
                 backend = .file(try FileStore(url: URL(fileURLWithPath: path)))
             } catch let error as StorageError {
@@ -37,6 +38,29 @@ struct TargetStore {
                 throw CommandFailure(.usage, "stored: \(usage)")
             }
         }
+    }
+
+    /// Refuses a TARGET path that exists but is not a regular file (after following symbolic
+    /// links): a folder, a FIFO (which would block the command until someone writes to it),
+    /// a device such as `/dev/null`, a socket. Uses `stat(2)`, which opens nothing.
+    ///
+    /// - Throws: ``CommandFailure`` with ``ExitCode/ioError`` (74) naming the path and what it is.
+    static func checkIsRegularFileOrMissing(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            // Missing (an empty store), or not reachable: FileStore reports that with its errno text.
+            return
+        }
+        let kind: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: kind = "a folder"
+        case S_IFIFO: kind = "a FIFO"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        throw CommandFailure(.ioError, "stored: \(path): the settings file is \(kind), not a regular file.")
     }
 
     var store: any Storable {
@@ -74,11 +98,10 @@ struct TargetStore {
     func merge(_ values: [String: StoredValue?]) throws {
         switch backend {
         case .file(let store):
-            let current = allValues()
-            var merged = current
-            for (key, value) in values { merged[key] = value }
-            guard !StoredValue.dictionary(merged).isIdentical(to: .dictionary(current)) else { return }
-            try Self.write(merged, to: store)
+            // One lock, one write, or nothing: FileStore's batch.
+            try store.batch { batch in
+                for (key, value) in values { try batch.setValue(value, forKey: key) }
+            }
         case .domain(let store):
             for (key, value) in values {
                 try validateKeyName(key, path: store.location)
@@ -93,21 +116,6 @@ struct TargetStore {
             for (key, value) in values { try store.setValue(value, forKey: key) }
             try persist()
         }
-    }
-
-    /// Writes the whole file at once: the multi-key write ``FileStore`` does not offer, with
-    /// the same bytes its own writes produce (``StoredValueJSON`` or an XML property list,
-    /// through ``AtomicFile``).
-    private static func write(_ values: [String: StoredValue], to store: FileStore) throws {
-        for key in values.keys { try validateKeyName(key, path: store.url.path) }
-        let data: Data
-        switch store.format {
-        case .json:
-            data = try StoredValueJSON.data(from: .dictionary(values))
-        case .propertyList:
-            data = try propertyListData(.dictionary(values))
-        }
-        try AtomicFile.write(data, to: store.url)
     }
 
     /// The XML property-list bytes of `value`, dates kept as dates, as `.plist` settings files.

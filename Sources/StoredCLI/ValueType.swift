@@ -5,9 +5,9 @@ import StoredSettings
 ///
 /// | Flag | Stored as | Accepted text |
 /// | --- | --- | --- |
-/// | `-bool` | `bool` | `true`, `false`, `yes`, `no`, `1`, `0` (any case) |
+/// | `-bool` | `bool` | `true`, `false`, `yes`, `no`, `on`, `off`, `1`, `0` (any case) |
 /// | `-int` | `int` | a whole number in `Int64`; up to `UInt64.max` as decimal text, as `UInt64` settings keep it |
-/// | `-float` | `double` | a number `Double(_:)` reads, such as `0.5` or `1e-3` |
+/// | `-float` | `double` | a decimal number such as `0.5` or `1e-3` (not hexadecimal, not beyond `Double`'s range) |
 /// | `-string` | `string` | any text (the default without a flag) |
 /// | `-date` | `date` | ISO 8601 with a time, such as `2026-03-01T09:30:00Z` or `…09:30:00.25+01:00` |
 /// | `-data` | `data` | hex digits (`0x` prefix optional, as `defaults -data`), or `base64:` then Base64 |
@@ -48,11 +48,8 @@ package enum ValueType: String, CaseIterable, Sendable {
         case .string:
             return .string(text)
         case .bool:
-            switch text.lowercased() {
-            case "true", "yes", "1": return .bool(true)
-            case "false", "no", "0": return .bool(false)
-            default: throw mismatch(text, "not true, false, yes, no, 1 or 0")
-            }
+            guard let flag = Bool(lenientText: text) else { throw mismatch(text, "not true, false, yes, no, on, off, 1 or 0") }
+            return .bool(flag)
         case .int:
             if let number = Int64(text) { return .int(number) }
             if let number = UInt64(text) { return .string(String(number)) }
@@ -62,7 +59,12 @@ package enum ValueType: String, CaseIterable, Sendable {
             }
             throw mismatch(text, "not a whole number")
         case .float:
-            guard let number = Double(text) else { throw mismatch(text, "not a number") }
+            // The library's reading of number text: decimal only (`0x10` is refused) and never
+            // beyond Double's range (`1e400` is not infinity).
+            guard let number = try? Double(storedValue: .string(text)) else {
+                let beyond = isPlainDecimalText(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                throw mismatch(text, beyond ? "beyond the range of Double" : "not a number")
+            }
             return .double(number)
         case .date:
             guard let date = DateText.date(from: text) else {

@@ -62,7 +62,7 @@ struct ValueTypeTests {
     }
 
     static let badCases: [BadCase] = [
-        BadCase(type: .bool, text: "maybe", code: .typeMismatch, description: "Settings: expected Bool, found string: \"maybe\" is not true, false, yes, no, 1 or 0."),
+        BadCase(type: .bool, text: "maybe", code: .typeMismatch, description: "Settings: expected Bool, found string: \"maybe\" is not true, false, yes, no, on, off, 1 or 0."),
         BadCase(type: .int, text: "abc", code: .typeMismatch, description: "Settings: expected Int, found string: \"abc\" is not a whole number."),
         BadCase(type: .int, text: "1.5", code: .typeMismatch, description: "Settings: expected Int, found string: \"1.5\" is not a whole number."),
         BadCase(type: .int, text: "99999999999999999999", code: .typeMismatch, description: "Settings: expected Int, found string: \"99999999999999999999\" is outside -9223372036854775808...18446744073709551615."),

@@ -67,7 +67,16 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
     /// - `Setting 'profile' at 'address.zip' in memory: expected String, found nothing: the field is missing.`
     /// - `/path/settings.json: the data is corrupted.` (no key)
     /// - `Setting at 'tags.1': nil cannot be stored inside an array.` (no key, no path)
+    ///
+    /// The description is always one line: control characters in a path, a coding-path
+    /// component or a message (a file named with a line break, a parser's multi-line text)
+    /// are written as escapes such as `\n` and `\u{1B}`, so a log line or a terminal shows
+    /// the sentence and nothing else.
     public var description: String {
+        Self.escapingControlCharacters(sentence)
+    }
+
+    private var sentence: String {
         let at = codingPath.isEmpty ? "" : " at '\(codingPath.joined(separator: "."))'"
         let subject: String
         if let key {
@@ -92,6 +101,28 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
         if let message { parts.append(message) }
         if parts.isEmpty { parts.append(code.summary) }
         return parts.joined(separator: ": ")
+    }
+
+    /// `text` with every control character (C0, DEL, C1, and the Unicode line and paragraph
+    /// separators) replaced by an escape: `\n`, `\r`, `\t`, else `\u{XX}`.
+    package static func escapingControlCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where isControl(scalar): result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     /// Returns a copy with `key` and `path` filled in where they are still `nil`.

@@ -19,15 +19,17 @@ package enum PropertyListValue {
     ///
     /// - Parameter nativeDates: Keep dates as `Date` objects (property-list files), rather than
     ///   following ``keepsDatesExactly`` (UserDefaults).
-    /// - Throws: ``StorageError/Code/encodingFailed`` for strings with NUL characters, which
-    ///   XML property lists cannot hold, and for dates with no ISO 8601 form.
-    package static func object(from value: StoredValue, nativeDates: Bool = keepsDatesExactly) throws -> Any {
+    /// - Parameter allowingNUL: Accept strings with NUL characters (binary property lists hold
+    ///   them; `UserDefaults` and XML property lists do not).
+    /// - Throws: ``StorageError/Code/encodingFailed`` for strings with NUL characters unless
+    ///   `allowingNUL`, and for dates with no ISO 8601 form.
+    package static func object(from value: StoredValue, nativeDates: Bool = keepsDatesExactly, allowingNUL: Bool = false) throws -> Any {
         switch value {
         case .bool(let flag): return flag
         case .int(let number): return NSNumber(value: number)
         case .double(let number): return NSNumber(value: number)
         case .string(let text):
-            if text.utf8.contains(0) {
+            if !allowingNUL, text.utf8.contains(0) {
                 throw StorageError(.encodingFailed, expectedType: "String", message: "a property list cannot hold a NUL character")
             }
             return text
@@ -41,7 +43,7 @@ package enum PropertyListValue {
         case .array(let items):
             return try items.enumerated().map { index, item -> Any in
                 try StorageError.prefixingCodingPath(String(index)) { () -> Any in
-                    try object(from: item, nativeDates: nativeDates)
+                    try object(from: item, nativeDates: nativeDates, allowingNUL: allowingNUL)
                 }
             }
         case .dictionary(let items):
@@ -49,7 +51,7 @@ package enum PropertyListValue {
             result.reserveCapacity(items.count)
             for (key, item) in items {
                 result[key] = try StorageError.prefixingCodingPath(key) { () -> Any in
-                    try object(from: item, nativeDates: nativeDates)
+                    try object(from: item, nativeDates: nativeDates, allowingNUL: allowingNUL)
                 }
             }
             return result

@@ -73,11 +73,15 @@ final class StoredValueDecoding: Decoder, SingleValueDecodingContainer {
     /// The coding path of the current level.
     var keys: [any CodingKey]
     let info: [CodingUserInfoKey: any Sendable]
+    /// How many `init(from:)` calls are running on this decoder: nested values, and values
+    /// read through single-value containers, which add no key.
+    var recursion: Int
 
-    init(value: StoredValue, keys: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
+    init(value: StoredValue, keys: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable], recursion: Int = 0) {
         self.value = value
         self.keys = keys
         self.info = userInfo
+        self.recursion = recursion
     }
 
     var codingPath: [any CodingKey] { keys }
@@ -92,12 +96,13 @@ final class StoredValueDecoding: Decoder, SingleValueDecodingContainer {
     /// A decoder for a child value with its own path: for nested containers and
     /// `superDecoder`, which may be used out of order.
     func child(_ value: StoredValue, depth: Int, key: any CodingKey) -> StoredValueDecoding {
-        StoredValueDecoding(value: value, keys: path(depth) + [key], userInfo: info)
+        StoredValueDecoding(value: value, keys: path(depth) + [key], userInfo: info, recursion: recursion)
     }
 
     // MARK: - Containers
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try checkDepth()
         if case .dictionary(let items) = value {
             return KeyedDecodingContainer(StoredKeyedDecodingContainer(decoder: self, items: items, depth: keys.count))
         }
@@ -108,6 +113,7 @@ final class StoredValueDecoding: Decoder, SingleValueDecodingContainer {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try checkDepth()
         if case .array(let items) = value {
             return StoredUnkeyedDecodingContainer(decoder: self, items: items, depth: keys.count)
         }
@@ -127,6 +133,9 @@ final class StoredValueDecoding: Decoder, SingleValueDecodingContainer {
         if let special = try decodeSpecial(T.self, from: value, depth: keys.count, key: nil as IndexCodingKey?) {
             return special
         }
+        try checkDepth()
+        recursion += 1
+        defer { recursion -= 1 }
         do {
             return try T(from: self)
         } catch {
@@ -143,10 +152,13 @@ final class StoredValueDecoding: Decoder, SingleValueDecodingContainer {
         let saved = value
         value = child
         keys.append(key)
+        recursion += 1
         defer {
             value = saved
             keys.removeLast()
+            recursion -= 1
         }
+        try checkDepth()
         do {
             return try T(from: self)
         } catch {
@@ -191,6 +203,19 @@ final class StoredValueDecoding: Decoder, SingleValueDecodingContainer {
     }
 
     // MARK: - Errors
+
+    /// Throws ``StorageError/Code/nestingTooDeep`` when the containers being read nest deeper
+    /// than settings files allow, or `init(from:)` calls recurse deeper than the encoder
+    /// allows: a tree built in memory can be deeper than any file, and must not overflow the
+    /// stack.
+    @inline(__always)
+    private func checkDepth() throws {
+        guard keys.count > StoredValueJSON.maximumDepth || recursion >= StoredValueEncoding.maximumRecursion else { return }
+        let storageError = StorageError(.nestingTooDeep, message: "nesting deeper than \(StoredValueJSON.maximumDepth) levels")
+        throw DecodingError.dataCorrupted(DecodingError.Context(
+            codingPath: keys, debugDescription: storageError.detail, underlyingError: storageError
+        ))
+    }
 
     /// A `DecodingError` carrying the ``StorageError`` that says what was expected and found.
     static func decodingError(_ error: any Error, _ type: Any.Type, _ value: StoredValue, path: [any CodingKey]) -> DecodingError {

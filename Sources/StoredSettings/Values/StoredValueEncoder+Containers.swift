@@ -56,13 +56,13 @@ struct StoredKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
     }
 
     mutating func superEncoder() -> any Encoder {
-        let child = StoredValueEncoding(keys: encoder.path(depth) + [SuperCodingKey()], userInfo: encoder.info)
+        let child = StoredValueEncoding(keys: encoder.path(depth) + [SuperCodingKey()], userInfo: encoder.info, recursion: encoder.recursion)
         object.items["super"] = .encoder(child)
         return child
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        let child = StoredValueEncoding(keys: encoder.path(depth) + [key], userInfo: encoder.info)
+        let child = StoredValueEncoding(keys: encoder.path(depth) + [key], userInfo: encoder.info, recursion: encoder.recursion)
         object.items[key.stringValue] = .encoder(child)
         return child
     }
@@ -130,7 +130,7 @@ struct StoredUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     }
 
     mutating func superEncoder() -> any Encoder {
-        let child = StoredValueEncoding(keys: encoder.path(depth) + [IndexCodingKey(index: count)], userInfo: encoder.info)
+        let child = StoredValueEncoding(keys: encoder.path(depth) + [IndexCodingKey(index: count)], userInfo: encoder.info, recursion: encoder.recursion)
         array.items.append(.encoder(child))
         return child
     }

@@ -51,7 +51,7 @@ public struct StoredValueEncoder: Sendable {
     public func encode<T: Encodable>(_ value: T) throws -> StoredValue {
         let encoder = StoredValueEncoding(keys: [], userInfo: userInfo)
         do {
-            guard let stored = try encoder.encodeCurrent(value).resolve() else {
+            guard let stored = try encoder.encodeCurrent(value).resolve(depth: 0) else {
                 throw StorageError(.encodingFailed, expectedType: typeName(T.self), message: "nil has no stored form of its own")
             }
             return stored
@@ -72,8 +72,17 @@ enum EncodedSlot {
 
     /// The finished tree; `nil` for `nil`.
     ///
-    /// - Throws: ``StorageError/Code/encodingFailed`` for `nil` inside an array, with its path.
-    func resolve() throws -> StoredValue? {
+    /// - Parameter depth: How many containers enclose this slot.
+    /// - Throws: ``StorageError/Code/encodingFailed`` for `nil` inside an array, with its path;
+    ///   ``StorageError/Code/nestingTooDeep`` for containers nested deeper than
+    ///   ``StoredValueEncoder/maximumDepth`` (also those a custom `encode(to:)` nests by hand).
+    func resolve(depth: Int) throws -> StoredValue? {
+        switch self {
+        case .object, .array:
+            if depth >= StoredValueEncoder.maximumDepth { throw StorageError.tooDeep }
+        default:
+            break
+        }
         switch self {
         case .value(let value):
             return value
@@ -83,7 +92,7 @@ enum EncodedSlot {
             var result: [String: StoredValue] = [:]
             result.reserveCapacity(object.items.count)
             for (key, slot) in object.items {
-                result[key] = try StorageError.prefixingCodingPath(key) { try slot.resolve() }
+                result[key] = try StorageError.prefixingCodingPath(key) { try slot.resolve(depth: depth + 1) }
             }
             return .dictionary(result)
         case .array(let array):
@@ -91,13 +100,13 @@ enum EncodedSlot {
             result.reserveCapacity(array.items.count)
             for (index, slot) in array.items.enumerated() {
                 result.append(try StorageError.prefixingCodingPath(String(index)) {
-                    guard let value = try slot.resolve() else { throw StorageError.nilInArray }
+                    guard let value = try slot.resolve(depth: depth + 1) else { throw StorageError.nilInArray }
                     return value
                 })
             }
             return .array(result)
         case .encoder(let encoder):
-            return try (encoder.slot ?? .value(.dictionary([:]))).resolve()
+            return try (encoder.slot ?? .value(.dictionary([:]))).resolve(depth: depth)
         }
     }
 }
@@ -114,6 +123,12 @@ final class EncodedArray {
 }
 
 extension StorageError {
+    /// Containers nested deeper than ``StoredValueEncoder/maximumDepth``, or encoding that
+    /// recurses deeper than ``StoredValueEncoding/maximumRecursion`` levels.
+    static var tooDeep: StorageError {
+        StorageError(.nestingTooDeep, message: "nesting deeper than \(StoredValueEncoder.maximumDepth) levels")
+    }
+
     /// `nil` inside an array, which no stored tree can hold.
     static var nilInArray: StorageError {
         StorageError(.encodingFailed, message: "nil cannot be stored inside an array")
@@ -130,10 +145,19 @@ final class StoredValueEncoding: Encoder, SingleValueEncodingContainer {
     var slot: EncodedSlot?
     var keys: [any CodingKey]
     let info: [CodingUserInfoKey: any Sendable]
+    /// How many `encode(to:)` calls are running on this encoder: nested values, and values
+    /// wrapped in single-value containers, which add no key.
+    var recursion: Int
 
-    init(keys: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
+    /// The deepest recursion of `encode(to:)` calls accepted: containers are limited to
+    /// ``StoredValueEncoder/maximumDepth`` anyway; this bounds the stack used by values that
+    /// wrap values in single-value containers, so no value can overflow the stack.
+    static let maximumRecursion = 8 * StoredValueEncoder.maximumDepth
+
+    init(keys: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable], recursion: Int = 0) {
         self.keys = keys
         self.info = userInfo
+        self.recursion = recursion
     }
 
     var codingPath: [any CodingKey] { keys }
@@ -143,7 +167,7 @@ final class StoredValueEncoding: Encoder, SingleValueEncodingContainer {
 
     /// An encoder for a child value with its own path (nested containers, `superEncoder`).
     func child(depth: Int, key: any CodingKey) -> StoredValueEncoding {
-        StoredValueEncoding(keys: path(depth) + [key], userInfo: info)
+        StoredValueEncoding(keys: path(depth) + [key], userInfo: info, recursion: recursion)
     }
 
     // MARK: - Containers
@@ -176,17 +200,22 @@ final class StoredValueEncoding: Encoder, SingleValueEncodingContainer {
 
     /// Encodes `value` at the current level and returns what it produced.
     func encodeCurrent<T: Encodable>(_ value: T) throws -> EncodedSlot {
-        if let special = Self.special(value) { return .value(special) }
+        if let special = try Self.special(value) { return .value(special) }
+        guard recursion < Self.maximumRecursion else { throw Self.tooDeepError(keys) }
         let saved = slot
         slot = nil
-        defer { slot = saved }
+        recursion += 1
+        defer {
+            slot = saved
+            recursion -= 1
+        }
         try value.encode(to: self)
         return slot ?? .value(.dictionary([:]))
     }
 
     /// Encodes `value`, under `key` of a container at `depth`, and returns what it produced.
     func encodeNested<T: Encodable, K: CodingKey>(_ value: T, depth: Int, key: K) throws -> EncodedSlot {
-        if let special = Self.special(value) { return .value(special) }
+        if let special = try Self.special(value) { return .value(special) }
         keys.append(key)
         defer { keys.removeLast() }
         if keys.count >= StoredValueEncoder.maximumDepth { try Self.checkDepth(keys) }
@@ -196,7 +225,7 @@ final class StoredValueEncoding: Encoder, SingleValueEncodingContainer {
     /// The stored form of types whose form is their ``StoredValueConvertible`` one (and, for
     /// speed, of the common scalars); `nil` for other types.
     @inline(__always)
-    static func special<T: Encodable>(_ value: T) -> StoredValue? {
+    static func special<T: Encodable>(_ value: T) throws -> StoredValue? {
         if T.self == String.self, let value = value as? String { return .string(value) }
         if T.self == Int.self, let value = value as? Int { return .int(Int64(value)) }
         if T.self == Double.self, let value = value as? Double { return .double(value) }
@@ -205,14 +234,19 @@ final class StoredValueEncoding: Encoder, SingleValueEncodingContainer {
         if T.self == Data.self, let value = value as? Data { return .data(value) }
         if T.self == URL.self, let value = value as? URL { return value.storedValue() }
         if T.self == UUID.self, let value = value as? UUID { return value.storedValue() }
-        if T.self == Decimal.self, let value = value as? Decimal { return value.storedValue() }
+        if T.self == Decimal.self, let value = value as? Decimal { return try value.storedValue() }
         return nil
     }
 
     static func checkDepth(_ keys: [any CodingKey]) throws {
         guard keys.count >= StoredValueEncoder.maximumDepth else { return }
-        let storageError = StorageError(.nestingTooDeep, message: "nesting deeper than \(StoredValueEncoder.maximumDepth) levels")
-        throw EncodingError.invalidValue(0, EncodingError.Context(codingPath: keys, debugDescription: storageError.detail, underlyingError: storageError))
+        throw tooDeepError(keys)
+    }
+
+    /// The error for a value nested or recursing too deeply at `keys`.
+    static func tooDeepError(_ keys: [any CodingKey]) -> EncodingError {
+        let storageError = StorageError.tooDeep
+        return EncodingError.invalidValue(0, EncodingError.Context(codingPath: keys, debugDescription: storageError.detail, underlyingError: storageError))
     }
 
     // MARK: - SingleValueEncodingContainer
