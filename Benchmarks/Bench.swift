@@ -23,10 +23,10 @@ final class Bench {
     ) throws {
         if let only, !subject.name.contains(only) { return }
         progress(subject.name)
-        let (subjectTiming, baselineTiming) = try harness.compare(subject, baseline, slow: slow)
+        let (subjectTiming, baselineTiming, ratio) = try harness.compare(subject, baseline, slow: slow)
         add(ComparisonResult(
             name: subject.name, baseline: baseline.name, subject: subjectTiming,
-            baselineTiming: baselineTiming, target: target, note: note
+            baselineTiming: baselineTiming, ratio: ratio, target: target, note: note
         ))
     }
 

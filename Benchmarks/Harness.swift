@@ -110,7 +110,10 @@ struct Harness {
 
     /// Times `subject` and `baseline` with samples interleaved (ABBA order), so drift in the
     /// machine's load affects both sides alike.
-    func compare(_ subject: Workload, _ baseline: Workload, slow: Bool = false) throws -> (Timing, Timing) {
+    ///
+    /// - Returns: Both timings, and the median of the ratios of each round's two samples (taken
+    ///   back to back, so under the same load): the figure the targets are checked against.
+    func compare(_ subject: Workload, _ baseline: Workload, slow: Bool = false) throws -> (Timing, Timing, ratio: Double) {
         let subjectIterations = try calibrate(subject)
         let baselineIterations = try calibrate(baseline)
         let count = slow ? options.slowSamples : options.samples
@@ -126,9 +129,11 @@ struct Harness {
                 subjectSamples.append(try sample(subject, iterations: subjectIterations))
             }
         }
+        let ratios = zip(subjectSamples, baselineSamples).map { $0 / $1 }
         return (
             Timing(subjectSamples, iterationsPerSample: subjectIterations),
-            Timing(baselineSamples, iterationsPerSample: baselineIterations)
+            Timing(baselineSamples, iterationsPerSample: baselineIterations),
+            Timing(ratios, iterationsPerSample: 1).median
         )
     }
 

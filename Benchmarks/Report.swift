@@ -20,13 +20,17 @@ struct ComparisonResult: Encodable {
     var baselineSpread: [Double]?
     /// Samples taken of each side.
     var samples: Int?
+    /// The median of the ratios of the case and baseline samples taken back to back.
     var ratio: Double?
     /// The largest ratio that meets the target; `nil` when only reported.
     var target: Double?
     var status: Status
     var note: String?
 
-    init(name: String, baseline: String, subject: Timing, baselineTiming: Timing, target: Double?, note: String? = nil) {
+    init(
+        name: String, baseline: String, subject: Timing, baselineTiming: Timing, ratio: Double,
+        target: Double?, note: String? = nil
+    ) {
         self.name = name
         self.baseline = baseline
         self.nanoseconds = subject.median
@@ -34,7 +38,6 @@ struct ComparisonResult: Encodable {
         self.spread = [subject.lowerQuartile, subject.upperQuartile]
         self.baselineSpread = [baselineTiming.lowerQuartile, baselineTiming.upperQuartile]
         self.samples = subject.samples
-        let ratio = subject.median / baselineTiming.median
         self.ratio = ratio
         self.target = target
         if let target { status = ratio <= target ? .met : .missed } else { status = .reported }
@@ -96,6 +99,11 @@ func formatBytes(_ bytes: Int) -> String {
     }
 }
 
+/// `text` as Markdown code when it holds `<`, so generic types survive rendering.
+private func code(_ text: String) -> String {
+    text.contains("<") ? "`\(text)`" : text
+}
+
 /// Prints one comparison as soon as it is measured, as a Markdown table row.
 func printComparisonHeader() {
     print("| case | median | baseline | baseline median | ratio | target | |")
@@ -107,7 +115,7 @@ func printComparison(_ result: ComparisonResult) {
     let target = result.target.map { String(format: "≤ %.1f×", $0) } ?? "report"
     var status = result.status.rawValue
     if let note = result.note { status += " (\(note))" }
-    print("| \(result.name) | \(formatDuration(result.nanoseconds)) | \(result.baseline) | \(formatDuration(result.baselineNanoseconds)) | \(ratio) | \(target) | \(status) |")
+    print("| \(code(result.name)) | \(formatDuration(result.nanoseconds)) | \(code(result.baseline)) | \(formatDuration(result.baselineNanoseconds)) | \(ratio) | \(target) | \(status) |")
     fflush(nil)
 }
 
@@ -116,7 +124,7 @@ func printScaling(_ rows: [ScalingResult]) {
     print("| FileStore operation | keys | median | per key |")
     print("|---|---:|---:|---:|")
     for row in rows {
-        print("| \(row.operation) | \(row.keys) | \(formatDuration(row.nanoseconds)) | \(row.nanosecondsPerKey.map { formatDuration($0) } ?? "–") |")
+        print("| \(code(row.operation)) | \(row.keys) | \(formatDuration(row.nanoseconds)) | \(row.nanosecondsPerKey.map { formatDuration($0) } ?? "–") |")
     }
 }
 
@@ -126,7 +134,7 @@ func printMemory(_ rows: [MemoryResult]) {
     print("|---|---:|---|")
     for row in rows {
         let size = row.name.hasPrefix("MemoryLayout") ? "\(row.bytes) B" : formatBytes(row.bytes)
-        print("| \(row.name) | \(size) | \(row.note ?? "") |")
+        print("| \(code(row.name)) | \(size) | \(row.note ?? "") |")
     }
 }
 

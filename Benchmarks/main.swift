@@ -63,7 +63,7 @@ do {
         let scored = bench.report.comparisons.filter { $0.target != nil && $0.status != .unavailable }
         let met = scored.filter { $0.status == .met }.count
         print("")
-        print("\(met) of \(scored.count) targets met; ratios are case median ÷ baseline median, measured in this run.")
+        print("\(met) of \(scored.count) targets met; each ratio is the median of case ÷ baseline over samples taken back to back in this run.")
     }
 } catch {
     FileHandle.standardError.write(Data("stored-benchmarks: error: \(error)\n".utf8))
