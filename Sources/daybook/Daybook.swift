@@ -57,14 +57,35 @@ enum Daybook {
         let settings = DaybookSettings(store: store)
 
         var arguments = commandLine.remainingArguments
+        // `--` only ends the options: what follows is taken as it is (`daybook write -- --text`).
+        let terminator = arguments.firstIndex(of: "--")
+        let options = arguments[..<(terminator ?? arguments.endIndex)]
+        if let terminator { arguments.remove(at: terminator) }
         let command = arguments.isEmpty ? "status" : arguments.removeFirst()
         if command == "config" {
             return SettingsCommand(settings, toolName: "daybook")
                 .run(arguments: arguments, output: &output, error: &error)
         }
-        if command == "--help" || command == "-h" || command == "help" {
+        if command == "help" || options.contains("--help") || options.contains("-h") {
             output.write(help)
             return 0
+        }
+        // Only a run that does something counts as a launch.
+        switch command {
+        case "write":
+            guard !arguments.joined().isEmpty else {
+                error.write("daybook: write needs the text of the entry.\n")
+                return SettingsCommand.exitUsage
+            }
+        case "status", "show":
+            if let extra = arguments.first {
+                error.write("daybook: \(command) takes no arguments, got '\(extra)'. See 'daybook --help'.\n")
+                return SettingsCommand.exitUsage
+            }
+        default:
+            let kind = command.hasPrefix("-") ? "option" : "command"
+            error.write("daybook: unknown \(kind) '\(command)'. See 'daybook --help'.\n")
+            return SettingsCommand.exitUsage
         }
 
         // Count this launch, atomically even when several daybooks start at once.
@@ -75,15 +96,12 @@ enum Daybook {
         }
 
         switch command {
-        case "status":
-            return status(settings, output: &output)
         case "write":
             return write(arguments.joined(separator: " "), settings, environment, error: &error)
         case "show":
             return show(settings, environment, output: &output, error: &error)
         default:
-            error.write("daybook: unknown command '\(command)'. See 'daybook --help'.\n")
-            return SettingsCommand.exitUsage
+            return status(settings, output: &output)
         }
     }
 
@@ -130,12 +148,15 @@ enum Daybook {
         }
         let layout = settings.layout
         let indent = String(repeating: " ", count: max(0, min(layout.indent, 40)))
+        // Any Int can come from the settings: clamp before the arithmetic, which would
+        // otherwise overflow at Int.min.
+        let width = max(10, min(max(layout.wrapColumn, 0), 10_000) - indent.count)
         for entry in entries.suffix(max(0, settings.pageSize)) {
             let date = Date.ISO8601FormatStyle().format(entry.date)
             switch settings.format {
             case .plain:
                 if settings.showDates { output.write("\(date)\n") }
-                for line in wrap(entry.text, width: max(10, layout.wrapColumn - indent.count)) {
+                for line in wrap(entry.text, width: width) {
                     output.write("\(indent)\(line)\n")
                 }
             case .markdown:

@@ -11,7 +11,7 @@ struct DaybookTests {
     }
 
     /// A fresh `XDG_CONFIG_HOME` and `XDG_DATA_HOME` for one test, removed afterwards.
-    final class Sandbox {
+    final class Sandbox: Sendable {
         let folder: URL
 
         init() throws {
@@ -26,18 +26,11 @@ struct DaybookTests {
         }
 
         func run(_ arguments: String..., environment extra: [String: String] = [:]) throws -> Run {
-            let executable = try DaybookTests.executable()
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            var environment = [
-                "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path,
-                "XDG_DATA_HOME": folder.appendingPathComponent("data").path,
-                "HOME": folder.path,
-                "PATH": "/usr/bin:/bin",
-            ]
-            environment.merge(extra) { $1 }
-            process.environment = environment
+            try run(arguments, environment: extra)
+        }
+
+        func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
+            let process = try self.process(arguments, environment: extra)
             let output = Pipe()
             let error = Pipe()
             process.standardOutput = output
@@ -51,6 +44,23 @@ struct DaybookTests {
                 output: String(decoding: outputData, as: UTF8.self),
                 error: String(decoding: errorData, as: UTF8.self)
             )
+        }
+
+        /// A daybook process for this sandbox, not started yet.
+        func process(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
+            let executable = try DaybookTests.executable()
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            var environment = [
+                "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path,
+                "XDG_DATA_HOME": folder.appendingPathComponent("data").path,
+                "HOME": folder.path,
+                "PATH": "/usr/bin:/bin",
+            ]
+            environment.merge(extra) { $1 }
+            process.environment = environment
+            return process
         }
     }
 

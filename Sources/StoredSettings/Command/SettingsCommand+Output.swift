@@ -33,19 +33,20 @@ extension SettingsCommand {
         return text
     }
 
-    /// Rows as columns separated by two spaces, each as wide as its widest cell; no trailing
-    /// spaces.
+    /// Rows as columns separated by two spaces, each as wide as its widest cell on a terminal
+    /// (see ``terminalWidth(of:)``); no trailing spaces.
     static func table(_ rows: [[String]]) -> String {
         let columns = rows.map(\.count).max() ?? 0
         var widths = [Int](repeating: 0, count: columns)
         for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], terminalWidth(of: cell)) }
         }
         var text = ""
         for row in rows {
             var line = ""
             for (index, cell) in row.enumerated() {
-                line += index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count + 2)
+                let padding = widths[index] - terminalWidth(of: cell) + 2
+                line += index == row.count - 1 ? cell : cell + String(repeating: " ", count: padding)
             }
             while line.last == " " { line.removeLast() }
             text += line + "\n"
@@ -86,5 +87,41 @@ extension SettingsCommand {
     /// `value`, or its text when JSON has no form for it (NaN, infinity).
     private static func jsonSafe(_ value: StoredValue) -> StoredValue {
         (try? StoredValueJSON.data(from: value, pretty: false)) != nil ? value : .string(ValueText.display(value))
+    }
+}
+
+extension SettingsCommand {
+    /// The columns `text` takes on a terminal: 2 for each East Asian wide or fullwidth
+    /// character and each emoji shown as a picture, 0 for a cluster of combining marks or
+    /// format characters alone, 1 for every other character (a grapheme cluster, so `é` and
+    /// a family emoji count once).
+    package static func terminalWidth(of text: String) -> Int {
+        text.reduce(0) { total, character in
+            let scalars = character.unicodeScalars
+            if scalars.contains(where: { isWide($0) }) || (scalars.count > 1 && scalars.contains("\u{FE0F}")) {
+                return total + 2
+            }
+            let invisible = scalars.allSatisfy { scalar in
+                switch scalar.properties.generalCategory {
+                case .nonspacingMark, .enclosingMark, .format: return true
+                default: return false
+                }
+            }
+            return total + (invisible ? 0 : 1)
+        }
+    }
+
+    /// Whether `scalar` is shown two columns wide: an emoji with picture presentation or an
+    /// East Asian wide or fullwidth character (Hangul, CJK, kana, fullwidth forms).
+    private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.properties.isEmojiPresentation { return true }
+        switch scalar.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19,
+             0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
     }
 }

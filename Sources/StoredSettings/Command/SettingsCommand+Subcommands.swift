@@ -68,6 +68,11 @@ extension SettingsCommand {
             var message = "\(setting.key) expects \(ValueTypeInfo.withArticle(setting.declaredTypeName.trimmingSuffix("?")))"
             if let hint = setting.valueHint { message += " (\(hint))" }
             message += ", got " + (setting.isSecret ? ValueText.redacted : ValueText.quoted(text))
+            // Inside a structure, say where it went wrong (field names are not values, but a
+            // secret's structure stays hidden too).
+            if !setting.isSecret, let problem = error as? StorageError, !problem.codingPath.isEmpty {
+                message += ": at '\(problem.codingPath.joined(separator: "."))': \(problem.detail)"
+            }
             return context.fail(Self.exitDataError, message)
         }
         do {

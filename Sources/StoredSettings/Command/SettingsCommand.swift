@@ -30,6 +30,8 @@ import Foundation
 /// - `unset` and `reset` remove stored values, so the defaults apply; `reset --all` removes
 ///   every declared setting's value (other keys in the file are left alone).
 /// - `path` prints the settings file that writes go to.
+/// - `--help` (or `-h`) prints the help text after any subcommand, except as the VALUE of
+///   `set`: `config set title --help` stores the text `--help`.
 ///
 /// Exit status follows sysexits: 0 success, 1 no such setting (or an unset optional for
 /// `get`), 64 usage error, 65 a value that does not fit its type, 74 a write that failed.
@@ -124,7 +126,13 @@ public struct SettingsCommand: Sendable {
             return Self.exitUsage
         }
         let rest = Array(arguments.dropFirst())
-        if ["--help", "-h", "help"].contains(verb) || rest.contains("--help") || rest.contains("-h") {
+        // `set KEY VALUE` stores any text, `-h` and `--help` included: only right after `set`
+        // do they ask for help.
+        let helpOptions = ["--help", "-h"]
+        let asksForHelp = verb == "set"
+            ? rest.first.map(helpOptions.contains) ?? false
+            : rest.contains(where: helpOptions.contains)
+        if ["--help", "-h", "help"].contains(verb) || asksForHelp {
             context.output += helpText
             return Self.exitSuccess
         }

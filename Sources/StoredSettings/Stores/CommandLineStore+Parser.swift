@@ -7,13 +7,31 @@ struct CommandLineParser {
     }
 
     private let options: [String: CommandLineStore.Option]
+    /// The keys `--set` accepts, or `nil` for any key.
+    private let declaredKeys: [String]?
 
-    init(options: [CommandLineStore.Option]) {
+    init(options: [CommandLineStore.Option], declaredKeys: [String]? = nil) {
         var byName: [String: CommandLineStore.Option] = [:]
-        for option in options where option.name != "set" && byName[option.name] == nil {
+        // `--set` is the store's own; `--help` stays the tool's, whatever a setting is named.
+        for option in options where !["set", "help", "no-help"].contains(option.name) && byName[option.name] == nil {
             byName[option.name] = option
         }
         self.options = byName
+        self.declaredKeys = declaredKeys
+    }
+
+    /// The error for a `--set` key the group does not declare, naming the declared key it is
+    /// another spelling of (`page-size`, `PAGE_SIZE`, `pagesize` for `pageSize`).
+    private func undeclaredKeyError(_ key: String) -> StorageError? {
+        guard let declaredKeys, !declaredKeys.contains(key) else { return nil }
+        func squeezed(_ text: String) -> String {
+            String(text.lowercased().unicodeScalars.filter { !".-_/: ".unicodeScalars.contains($0) })
+        }
+        var message = "--set names no declared setting"
+        if let match = declaredKeys.first(where: { squeezed($0) == squeezed(key) }) {
+            message += "; it is spelled '\(match)'"
+        }
+        return StorageError(.invalidKey, key: key, path: "command line", message: message)
     }
 
     func parse(_ arguments: [String]) -> Result {
@@ -63,6 +81,10 @@ struct CommandLineParser {
                     result.errors.append(error)
                     continue
                 } catch {
+                    continue
+                }
+                if let error = undeclaredKeyError(key) {
+                    result.errors.append(error)
                     continue
                 }
                 result.entries[key] = CommandLineStore.Entry(

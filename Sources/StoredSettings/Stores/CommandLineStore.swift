@@ -16,19 +16,21 @@ import Foundation
 ///
 /// | Argument | Meaning |
 /// |---|---|
-/// | `--set key=value`, `--set=key=value` | any key; the text after the first `=` is the value |
+/// | `--set key=value`, `--set=key=value` | any key (a declared key, given a group); the text after the first `=` is the value |
 /// | `--font-size 14`, `--font-size=14` | a declared setting `fontSize` |
 /// | `--auto-reload`, `--no-auto-reload` | a declared `Bool` setting: `true`, `false` |
 /// | `--` | ends the options: it and everything after it are left alone |
 ///
 /// Option names follow the words of ``EnvironmentStore``'s mapping, in lowercase joined by `-`
-/// (`editor.fontSize` → `--editor-font-size`, `httpURL` → `--http-url`). When a key is given
+/// (`editor.fontSize` → `--editor-font-size`, `httpURL` → `--http-url`). A setting named `set`
+/// or `help` gets no option of its own (use `--set help=…`): `--set` and `--help` keep their
+/// meaning. When two keys map to the same option, the first declared gets it. When a key is given
 /// twice, the last one wins. Values are ``StoredValue/string(_:)``s (the value layer reads
 /// them leniently, JSON text for structures); the Bool flags are ``StoredValue/bool(_:)``.
 ///
 /// Arguments the store does not recognise are kept, in order, in ``remainingArguments`` for
-/// the tool's own parser. Malformed ones (`--set` without `=`, an empty key, a declared option
-/// without its value) are collected in ``errors`` and not applied; call ``validate()`` (or
+/// the tool's own parser. Malformed ones (`--set` without `=`, an empty key, a key the group
+/// does not declare, a declared option without its value) are collected in ``errors`` and not applied; call ``validate()`` (or
 /// check ``errors``) before using the store. The initializer itself never fails, so it can
 /// stand in a stored-property initializer.
 ///
@@ -61,6 +63,11 @@ public final class CommandLineStore: OriginDescribingStore {
 
     /// Reads `--set key=value` and one option per setting that `group` declares.
     ///
+    /// `--set` then takes only the keys the group declares: any other key (a typo, or another
+    /// spelling such as `page-size` for `pageSize`) is an ``StorageError/Code/invalidKey`` in
+    /// ``errors`` rather than a value no setting would ever read. Use ``init(arguments:)`` to
+    /// accept every key.
+    ///
     /// - Parameters:
     ///   - arguments: The command-line arguments without the program name.
     ///   - group: The settings group whose settings get an option each: `--kebab-key value`
@@ -69,10 +76,11 @@ public final class CommandLineStore: OriginDescribingStore {
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         declaredBy group: any SettingsGroup.Type
     ) {
-        let options = group.declaredSettings().compactMap { _, setting in
+        let settings = group.declaredSettings()
+        let options = settings.compactMap { _, setting in
             KeyWords.kebabCase(setting.key).map { Option(name: $0, key: setting.key, isFlag: setting.isBoolean) }
         }
-        self.init(arguments: arguments, options: options)
+        self.init(arguments: arguments, options: options, declaredKeys: settings.map(\.setting.key))
     }
 
     /// An option for one declared setting.
@@ -91,8 +99,10 @@ public final class CommandLineStore: OriginDescribingStore {
         }
     }
 
-    package init(arguments: [String], options: [Option]) {
-        let parsed = CommandLineParser(options: options).parse(arguments)
+    /// Reads `--set key=value` and `options`; with `declaredKeys`, a `--set` of any other key
+    /// is an error.
+    package init(arguments: [String], options: [Option], declaredKeys: [String]? = nil) {
+        let parsed = CommandLineParser(options: options, declaredKeys: declaredKeys).parse(arguments)
         self.entries = parsed.entries
         self.remainingArguments = parsed.remaining
         self.errors = parsed.errors

@@ -84,7 +84,9 @@ public final class LayeredStore: OriginDescribingStore {
     /// writable layer, atomically with respect to that layer.
     ///
     /// Nothing is written when `body` leaves the value as it was. Setting it to `nil` removes
-    /// the key from the writable layer (a lower or higher layer may still hold it).
+    /// the key from the writable layer (a lower or higher layer may still hold it). A
+    /// ``StorageError`` that `body` throws without a path gets the origin of the layer the
+    /// value came from (`environment variable APP_PAGE_SIZE`).
     ///
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or what the writable layer throws; nothing changes then.
@@ -92,12 +94,26 @@ public final class LayeredStore: OriginDescribingStore {
         let writableIndex = layers.firstIndex { $0 === writable } ?? layers.count
         return try writable.update(forKey: key) { stored in
             var effective: StoredValue?
+            var source: (any Storable)?
             for (index, layer) in layers.enumerated() {
                 effective = index == writableIndex ? stored : layer.value(forKey: key)
-                if effective != nil { break }
+                if effective != nil {
+                    source = layer
+                    break
+                }
             }
             var value = effective
-            let result = try body(&value)
+            let result: R
+            do {
+                result = try body(&value)
+            } catch var error as StorageError where error.path == nil {
+                // A value that does not decode is named by the layer it came from, before
+                // the writable layer adds its own location.
+                if let source {
+                    error.path = source === writable ? source.describedLocation : source.describedOrigin(forKey: key)
+                }
+                throw error
+            }
             switch (effective, value) {
             case (nil, nil): break
             case let (old?, new?) where old.isIdentical(to: new): break

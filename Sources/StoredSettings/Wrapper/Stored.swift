@@ -149,7 +149,9 @@ public struct Stored<Value: Sendable>: Sendable {
     /// the store lands in between, so concurrent `update { $0 += 1 }` calls never lose a count.
     ///
     /// `body` starts from the current value (the default when the key holds nothing). When it
-    /// throws, nothing is written.
+    /// throws, nothing is written. When it leaves a stored value as it was, the stored form is
+    /// kept as it is (`"yes"` read as `true` stays `"yes"`), so through a ``LayeredStore``
+    /// nothing is copied from a higher layer into the writable one.
     ///
     /// ```swift
     /// try settings.$launchCount.update { $0 += 1 }
@@ -162,9 +164,18 @@ public struct Stored<Value: Sendable>: Sendable {
     public func update<R>(_ body: (inout Value) throws -> R) throws -> R {
         do {
             return try store.update(forKey: key) { stored in
-                var value = try stored.map(codec.decode) ?? defaultValue
+                let decoded = try stored.map(codec.decode)
+                var value = decoded ?? defaultValue
                 let result = try body(&value)
-                stored = try codec.encode(value)
+                let encoded = try codec.encode(value)
+                // A value `body` left as it was keeps its stored spelling, so a layered store
+                // never copies a higher layer's text (`"yes"` from the environment) into its
+                // writable layer.
+                if let original = stored, let encoded, !encoded.isIdentical(to: original), let decoded,
+                   let unchanged = try codec.encode(decoded), unchanged.isIdentical(to: encoded) {
+                    return result
+                }
+                stored = encoded
                 return result
             }
         } catch let error as StorageError {

@@ -180,7 +180,7 @@ struct SettingsCommandTests {
         InvalidValue(key: "pageSize", text: "12.5", message: #"pageSize expects an Int (a whole number), got "12.5""#),
         InvalidValue(key: "theme", text: "blue", message: #"theme expects a ToolTheme (one of: system, light, dark), got "blue""#),
         InvalidValue(key: "lastOpened", text: "yesterday", message: #"lastOpened expects a Date (an ISO 8601 date such as 2025-01-31T09:30:00Z), got "yesterday""#),
-        InvalidValue(key: "tags", text: "[1, 2]", message: #"tags expects a [String] (a JSON array), got "[1, 2]""#),
+        InvalidValue(key: "tags", text: "[1, 2]", message: #"tags expects a [String] (a JSON array), got "[1, 2]": at '0': expected String, found int"#),
         InvalidValue(key: "pin", text: "abcd", message: #"pin expects an Int (a whole number), got <redacted>"#),
     ])
     func setRejectsAValueThatDoesNotFitAndWritesNothing(_ invalid: InvalidValue) throws {
