@@ -61,6 +61,16 @@ package enum PropertyListValue {
     /// The tree for a property-list object; `nil` for objects that are not property-list
     /// values.
     package static func storedValue(from object: Any) -> StoredValue? {
+        // Booleans and numbers first: they are most settings. On Linux `UserDefaults` hands
+        // back Swift `Bool`, `Int` and `Double` values; matching their exact type avoids
+        // bridging them to an `NSNumber` (an allocation) and a failed `as String` cast.
+        switch ObjectIdentifier(type(of: object)) {
+        case ObjectIdentifier(Bool.self): if let flag = object as? Bool { return .bool(flag) }
+        case ObjectIdentifier(Int.self): if let number = object as? Int { return .int(Int64(number)) }
+        case ObjectIdentifier(Double.self): if let number = object as? Double { return .double(number) }
+        default: break
+        }
+        if let number = object as? NSNumber { return storedValue(from: number) as StoredValue }
         switch object {
         case let text as String: return .string(text)
         // `as StoredValue` picks the NSNumber overload: without it the optional return type

@@ -65,7 +65,7 @@ public struct Stored<Value: Sendable>: Sendable {
         self.defaultValue = defaultValue
         self.store = store ?? StoreContext.resolvedStore
         self.codec = codec
-        self.cache = DecodedCache()
+        self.cache = DecodedCache(placeholder: defaultValue)
         self.help = help
         self.isSecret = isSecret
     }
@@ -113,8 +113,13 @@ public struct Stored<Value: Sendable>: Sendable {
     public func load() throws -> Value {
         let (stored, revision) = store.valueWithRevision(forKey: key)
         guard let stored else { return defaultValue }
-        if let revision, let cached = cache.lookup(revision: revision) {
-            return try cached.get()
+        if let revision {
+            var value = defaultValue
+            switch cache.lookup(revision: revision, into: &value) {
+            case .hit: return value
+            case .failed(let error): throw error
+            case .miss: break
+            }
         }
         do {
             return try codec.decode(stored)
@@ -179,32 +184,44 @@ public struct Stored<Value: Sendable>: Sendable {
     }
 
     /// The value as the getter returns it; reports a decoding failure once per stored revision.
+    ///
+    /// The read path of every getter. It runs as unspecialized generic code, so it avoids
+    /// generic wrapper types (`Optional<Value>`, `Result<Value, _>`): each would cost a runtime
+    /// metadata lookup per read, several times the cost of the lookup in the store.
     func currentValue(reporting: Bool) -> Value {
         let (stored, revision) = store.valueWithRevision(forKey: key)
         guard let stored else { return defaultValue }
         switch stored {
         case .array, .dictionary:
             // Decoding a structured value is costly: keep the result until the store changes.
-            if let revision {
-                if let cached = cache.lookup(revision: revision) {
-                    return (try? cached.get()) ?? defaultValue
-                }
-                let result = Result { try codec.decode(stored) }.mapError { storageError($0) }
-                cache.store(result, revision: revision)
-                // The revision counts changes to every key: report a failure only when this
-                // key's value or the error is new, so a broken value is reported once.
-                if reporting, case .failure(let error) = result, !cache.shouldReport(error, for: stored) {
-                    return defaultValue
-                }
-                return resolve(result, reporting: reporting)
-            }
+            if let revision { return structuredValue(stored, revision: revision, reporting: reporting) }
         default:
             break
         }
         do {
             return try codec.decode(stored)
         } catch {
+            return fallback(after: error, decoding: stored, reporting: reporting)
+        }
+    }
+
+    /// A structured value from the cache, or decoded and cached at `revision`.
+    private func structuredValue(_ stored: StoredValue, revision: UInt64, reporting: Bool) -> Value {
+        var value = defaultValue
+        switch cache.lookup(revision: revision, into: &value) {
+        case .hit: return value
+        case .failed: return defaultValue
+        case .miss: break
+        }
+        do {
+            value = try codec.decode(stored)
+            cache.store(value, revision: revision)
+            return value
+        } catch {
             let storageError = storageError(error)
+            cache.store(failure: storageError, revision: revision)
+            // The revision counts changes to every key: report a failure only when this key's
+            // value or the error is new, so a broken value is reported once.
             if reporting, cache.shouldReport(storageError, for: stored) {
                 StorageErrorReporter.report(storageError)
             }
@@ -212,14 +229,14 @@ public struct Stored<Value: Sendable>: Sendable {
         }
     }
 
-    private func resolve(_ result: Result<Value, StorageError>, reporting: Bool) -> Value {
-        switch result {
-        case .success(let value):
-            return value
-        case .failure(let error):
-            if reporting { StorageErrorReporter.report(error) }
-            return defaultValue
+    /// The default after a failed decoding, reporting the failure once per stored value.
+    @inline(never)
+    private func fallback(after error: any Error, decoding stored: StoredValue, reporting: Bool) -> Value {
+        let storageError = storageError(error)
+        if reporting, cache.shouldReport(storageError, for: stored) {
+            StorageErrorReporter.report(storageError)
         }
+        return defaultValue
     }
 
     /// `error` as a ``StorageError`` naming this setting's key, expected type and store.
