@@ -2,9 +2,13 @@
 ///
 /// Each subscriber gets its own `AsyncStream` with an unbounded buffer, so it sees every change
 /// once, in the order ``publish(_:)`` was called. Stores call `publish` while they still hold
-/// the lock under which they committed, which fixes the order; `yield` only enqueues and never
-/// runs subscriber code, so no observer runs under a store's lock. A stream whose consumer
-/// stops (cancelled task, dropped iterator) removes itself.
+/// the lock under which they committed, which fixes the order; `yield` only enqueues (it resumes
+/// a waiting consumer on its own executor, never inline), so no observer code runs under a
+/// store's lock. A stream whose consumer stops (cancelled task, dropped iterator, dropped
+/// stream) removes itself: `AsyncStream` calls `onTermination` outside its own lock, and the
+/// handler takes only this broadcaster's lock, which is never held while calling out.
+///
+/// Lock order: a store's locks, then this broadcaster's lock; never the other way round.
 package final class ChangeBroadcaster: Sendable {
     private struct State {
         var nextID = 0
@@ -16,6 +20,9 @@ package final class ChangeBroadcaster: Sendable {
     package init() {}
 
     /// A new stream of every change published from now on.
+    ///
+    /// The subscription is in place when this returns: a change published afterwards is
+    /// delivered. Call it under the store's commit lock to pair it atomically with a read.
     package func subscribe() -> AsyncStream<StoredChange> {
         let (stream, continuation) = AsyncStream<StoredChange>.makeStream(bufferingPolicy: .unbounded)
         let id = state.withLock { state in
@@ -25,9 +32,15 @@ package final class ChangeBroadcaster: Sendable {
             return id
         }
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+            self?.remove(id)
         }
         return stream
+    }
+
+    private func remove(_ id: Int) {
+        // Take the continuation out under the lock, drop it after releasing it.
+        let removed = state.withLock { $0.subscribers.removeValue(forKey: id) }
+        _ = removed
     }
 
     /// Delivers `changes`, in order, to every current subscriber.
@@ -62,4 +75,14 @@ package final class ChangeBroadcaster: Sendable {
     deinit {
         for continuation in state.withLock({ Array($0.subscribers.values) }) { continuation.finish() }
     }
+}
+
+/// A store that can read a key and subscribe to its changes as one step, so no change falls
+/// between the read and the subscription, and none is counted on both sides.
+///
+/// ``Stored/updates`` uses it when the store conforms; for other stores it subscribes first
+/// and reads second, which may repeat a change that raced with the read.
+package protocol ChangeSnapshotting: Storable {
+    /// The value of `key` now, and a stream of every change committed after that read.
+    func changes(readingValueForKey key: String) -> (value: StoredValue?, changes: AsyncStream<StoredChange>)
 }
