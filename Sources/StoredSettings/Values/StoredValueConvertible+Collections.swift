@@ -1,31 +1,5 @@
 import Foundation
 
-// MARK: - Optional
-
-extension Optional: StoredValueConvertible where Wrapped: StoredValueConvertible {
-    /// Reads the wrapped type's stored form. A missing key is `nil`; that is decided by the
-    /// store, not here.
-    ///
-    /// - Throws: What `Wrapped(storedValue:)` throws.
-    public init(storedValue: StoredValue) throws {
-        self = .some(try Wrapped(storedValue: storedValue))
-    }
-
-    /// The wrapped value's stored form.
-    ///
-    /// - Throws: ``StorageError/Code/encodingFailed`` for `nil`: there is no stored form of
-    ///   `nil` inside a collection. A top-level `nil` setting removes the key instead.
-    public func storedValue() throws -> StoredValue {
-        guard let value = self else {
-            throw StorageError(
-                .encodingFailed, expectedType: typeName(Wrapped.self),
-                message: "nil cannot be stored inside a collection"
-            )
-        }
-        return try value.storedValue()
-    }
-}
-
 // MARK: - Array
 
 extension Array: StoredValueConvertible where Element: StoredValueConvertible {

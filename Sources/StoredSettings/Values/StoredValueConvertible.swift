@@ -1,8 +1,11 @@
 /// A Swift type that can be kept in a store: it converts to a ``StoredValue`` tree and back.
 ///
 /// The package conforms the standard types (`Bool`, every integer width, `Float`, `Double`,
-/// `String`, `Data`, `Date`, `URL`, `UUID`, `Decimal`, `Optional`, `Array`, `Set` and
-/// `[String: V]`). Your own types opt in with an empty conformance:
+/// `String`, `Data`, `Date`, `URL`, `UUID`, `Decimal`, `Array`, `Set` and `[String: V]`).
+/// Optional settings (`@Stored(key) var x: Int?`) work for every conforming type; `Optional`
+/// itself does not conform, so that `default:` on an optional setting is a compile-time error
+/// and there is no ambiguous "stored nil" inside collections. Your own types opt in with an
+/// empty conformance:
 ///
 /// ```swift
 /// enum Theme: String, StoredValueConvertible { case system, light, dark }   // stored as "dark"

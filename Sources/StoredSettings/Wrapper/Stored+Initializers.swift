@@ -18,6 +18,16 @@ extension Stored where Value: StoredValueConvertible {
     public init(_ key: some StorageKey, default defaultValue: Value, store: (any Storable)? = nil) {
         self.init(key: key.name, defaultValue: defaultValue, store: store, codec: .convertible)
     }
+
+    /// Unavailable: a non-optional setting needs a default.
+    @available(
+        *, unavailable,
+        message: "A non-optional setting needs a default, returned while nothing is stored: write @Stored(key, default: value), or make the property optional."
+    )
+    public init(_ key: some StorageKey, store: (any Storable)? = nil) {
+        // Unreachable: the compiler rejects every call to an unavailable initializer.
+        preconditionFailure("unavailable")
+    }
 }
 
 // MARK: - Optional settings

@@ -1,0 +1,68 @@
+import Foundation
+import StoredSettings
+import StoredSettingsTestSupport
+import Testing
+
+// The backend of the "Implementing a backend" article, verbatim, so the compiler checks it.
+
+
+final class DictionaryBackend: Storable, @unchecked Sendable {
+    // Safe because every access to `values` and `subscribers` holds `lock`.
+    private let lock = NSLock()
+    private var values: [String: StoredValue] = [:]
+    private var subscribers: [UUID: AsyncStream<StoredChange>.Continuation] = [:]
+
+    func value(forKey key: String) -> StoredValue? {
+        lock.withLock { values[key] }
+    }
+
+    func setValue(_ value: StoredValue?, forKey key: String) throws {
+        try update(forKey: key) { $0 = value }
+    }
+
+    func keys() -> [String] {
+        lock.withLock { Array(values.keys) }
+    }
+
+    func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
+        guard !key.isEmpty else { throw StorageError(.invalidKey, key: key) }
+        return try lock.withLock {
+            var value = values[key]
+            let result = try body(&value)
+            if value != values[key] {
+                values[key] = value
+                for continuation in subscribers.values {
+                    continuation.yield(StoredChange(key: key, value: value))
+                }
+            }
+            return result
+        }
+    }
+
+    func changes() -> AsyncStream<StoredChange> {
+        let (stream, continuation) = AsyncStream<StoredChange>.makeStream()
+        let id = UUID()
+        lock.withLock { subscribers[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            self.lock.withLock { _ = self.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+}
+
+struct ImplementingABackendExampleTests {
+    @Test func articleBackendKeepsValuesAndDeliversChanges() async throws {
+        let backend = DictionaryBackend()
+        let changes = backend.changes()
+        let settings = StoreContext.withStore(backend) { Stored("greeting", default: "hello") }
+        #expect(settings.wrappedValue == "hello")
+        settings.wrappedValue = "hi"
+        #expect(backend.value(forKey: "greeting") == .string("hi"))
+        settings.wrappedValue = "hi"
+        settings.reset()
+        var iterator = changes.makeAsyncIterator()
+        #expect(await iterator.next() == StoredChange(key: "greeting", value: .string("hi")))
+        #expect(await iterator.next() == StoredChange(key: "greeting", value: nil))
+    }
+}
