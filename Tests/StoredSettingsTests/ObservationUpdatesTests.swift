@@ -132,15 +132,6 @@ struct ObservationUpdatesTests {
         #expect(reported.codes == [.typeMismatch, .typeMismatch])
         #expect(reported.errors.first?.key == "count")
     }
-
-    @Test func streamEndsWhenTheStoreGoesAway() async {
-        var store: InMemoryStore? = InMemoryStore()
-        let recorded = RecordedStream(Stored(Key.count, default: 0, store: store).updates)
-        await recorded.waitForCount(1)
-        store = nil
-        #expect(await ObservationWait.until { recorded.isFinished })
-        _ = store
-    }
 }
 
 /// A consumer that stops, in any way, releases its subscription to the store.

@@ -61,7 +61,7 @@ package enum PropertyListValue {
     package static func storedValue(from object: Any) -> StoredValue? {
         switch object {
         case let text as String: return .string(text)
-        case let number as NSNumber: return storedValue(from: number)
+        case let number as NSNumber: return storedValue(from: number) as StoredValue  // not the `Any` overload, which would recurse
         case let data as Data: return .data(data)
         case let date as Date: return .date(date)
         case let items as [Any]:
