@@ -98,6 +98,35 @@ enum ConcurrencyBackend: String, CaseIterable, Sendable, CustomTestStringConvert
 
     var testDescription: String { rawValue }
 
-    /// How many `update` calls per task the atomicity tests make: each file write fsyncs.
-    var updatesPerTask: Int { self == .file ? 200 : 10_000 }
+    /// How many `update` calls per task the atomicity tests make: each file write fsyncs twice
+    /// (about 4 ms here), so the file store makes fewer. Scaled down under the thread
+    /// sanitizer (see ``StressScale``).
+    var updatesPerTask: Int { StressScale.count(self == .file ? 100 : 10_000) }
+}
+
+/// How much of the full load the concurrency and stress tests run.
+///
+/// Full size normally. Under the thread sanitizer, which slows this code 5 to 20 times, a
+/// tenth: detected by the sanitizer runtime's `__tsan_init` symbol being present. The
+/// environment variable `STORED_SETTINGS_STRESS_SCALE` (a number, e.g. `0.25`) overrides both.
+enum StressScale {
+    static let factor: Double = {
+        if let text = ProcessInfo.processInfo.environment["STORED_SETTINGS_STRESS_SCALE"],
+           let value = Double(text), value > 0 {
+            return value
+        }
+        return isThreadSanitizerActive ? 0.1 : 1
+    }()
+
+    /// `count` scaled, at least 1.
+    static func count(_ count: Int) -> Int {
+        max(1, Int((Double(count) * factor).rounded()))
+    }
+
+    /// Whether the process runs with the thread sanitizer's runtime.
+    static let isThreadSanitizerActive: Bool = {
+        guard let handle = dlopen(nil, RTLD_NOW) else { return false }
+        defer { dlclose(handle) }
+        return dlsym(handle, "__tsan_init") != nil
+    }()
 }

@@ -2,13 +2,17 @@
 ///
 /// Each subscriber gets its own `AsyncStream` with an unbounded buffer, so it sees every change
 /// once, in the order ``publish(_:)`` was called. Stores call `publish` while they still hold
-/// the lock under which they committed, which fixes the order; `yield` only enqueues (it resumes
-/// a waiting consumer on its own executor, never inline), so no observer code runs under a
-/// store's lock. A stream whose consumer stops (cancelled task, dropped iterator, dropped
-/// stream) removes itself: `AsyncStream` calls `onTermination` outside its own lock, and the
-/// handler takes only this broadcaster's lock, which is never held while calling out.
+/// the lock under which they committed, which serialises the calls and fixes the order; `yield`
+/// only enqueues (it resumes a waiting consumer on its own executor, never inline), so no
+/// observer code runs under a store's lock.
 ///
-/// Lock order: a store's locks, then this broadcaster's lock; never the other way round.
+/// A stream whose consumer stops (cancelled task, dropped iterator, dropped stream) removes
+/// itself in `onTermination`. Cancellation runs that handler while the Swift runtime holds the
+/// cancelled task's status lock, and `yield` takes the status lock of the task it resumes; so
+/// this broadcaster's lock is only ever held for its own bookkeeping, and `yield` is called
+/// after releasing it. Holding it across `yield` deadlocks against a concurrent cancellation.
+///
+/// Lock order: a store's locks, then this broadcaster's lock (released before yielding).
 package final class ChangeBroadcaster: Sendable {
     private struct State {
         var nextID = 0
@@ -44,12 +48,17 @@ package final class ChangeBroadcaster: Sendable {
     }
 
     /// Delivers `changes`, in order, to every current subscriber.
+    ///
+    /// Callers serialise their calls (they hold the store's commit lock), which keeps every
+    /// subscriber's sequence in commit order.
     package func publish(_ changes: some Collection<StoredChange>) {
         guard !changes.isEmpty else { return }
-        state.withLock { state in
-            for continuation in state.subscribers.values {
-                for change in changes { continuation.yield(change) }
-            }
+        let subscribers = state.withLock { state in
+            state.subscribers.isEmpty ? [] : Array(state.subscribers.values)
+        }
+        // Outside the lock: see the type's documentation.
+        for continuation in subscribers {
+            for change in changes { continuation.yield(change) }
         }
     }
 
