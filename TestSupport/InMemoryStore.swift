@@ -71,8 +71,8 @@ public final class InMemoryStore: Storable, ChangeSnapshotting {
         storage.changes()
     }
 
-    /// The value of `key` and a stream of every later change, as one step.
-    package func changes(readingValueForKey key: String) -> (value: StoredValue?, changes: AsyncStream<StoredChange>) {
-        storage.changes(readingValueForKey: key)
+    /// The value of `key` and a stream of every later change to it, as one step.
+    package func subscription(readingValueForKey key: String) -> KeySubscription {
+        storage.subscription(readingValueForKey: key)
     }
 }

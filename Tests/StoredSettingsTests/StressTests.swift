@@ -33,14 +33,15 @@ struct StressTests {
         let groups = stores.map { StressSettings(store: $0) }
 
         // Long-lived observers on both stores for the whole run.
-        let watchers = groups.flatMap { settings in
-            [RecordedStream(settings.$counter.updates).erased, RecordedStream(settings.$name.updates).erased]
-        }
-        let changeWatchers = stores.map { RecordedStream($0.changes()) }
+        let counterWatchers = groups.map { LatestValue($0.$counter.updates) }
+        let nameWatchers = groups.map { LatestValue($0.$name.updates) }
+        let changeWatchers = stores.map { LatestValue($0.changes()) }
 
         let tasks = 64
         let operations = StressScale.count(10_000)
         let reported = ReportedErrors()
+        let clock = ContinuousClock()
+        let start = clock.now
         let expectedIncrements = await reported.capture {
             await withTaskGroup(of: [Int].self) { group in
                 for taskIndex in 0..<tasks {
@@ -57,6 +58,7 @@ struct StressTests {
             }
         }
 
+        print("StressTests: \(tasks) tasks × \(operations) operations in \(clock.now - start)")
         #expect(reported.isEmpty, "\(reported.errors)")
         for (index, settings) in groups.enumerated() {
             #expect(settings.counter == expectedIncrements[index])
@@ -64,11 +66,12 @@ struct StressTests {
         // Observers are still in step: each ends on the final value.
         for (index, settings) in groups.enumerated() {
             let final = settings.counter
-            let counterWatcher = watchers[index * 2]
-            let values = await counterWatcher.waitFor { ($0 as? Int) == final }
-            #expect((values.last as? Int) == final)
+            #expect(await ObservationWait.until { counterWatchers[index].latest == final })
+            #expect(await ObservationWait.until { nameWatchers[index].latest == .some(settings.name) })
         }
-        for watcher in watchers { watcher.cancel() }
+        #expect(changeWatchers.allSatisfy { $0.count > 0 })
+        for watcher in counterWatchers { watcher.cancel() }
+        for watcher in nameWatchers { watcher.cancel() }
         for watcher in changeWatchers { watcher.cancel() }
         #expect(await ObservationWait.until { memory.subscriberCount == 0 && defaults.subscriberCount == 0 })
     }
@@ -78,8 +81,8 @@ struct StressTests {
         var random = SplitMix(seed: UInt64(task) &* 0x9E37_79B9_7F4A_7C15 &+ 1)
         var increments = [0, 0]
         for step in 0..<operations {
-            // One operation in four goes to the UserDefaults store, which is slower.
-            let storeIndex = random.next(4) == 0 ? 1 : 0
+            // One operation in eight goes to the UserDefaults store, whose writes are slower.
+            let storeIndex = random.next(8) == 0 ? 1 : 0
             let settings = groups[storeIndex]
             let store = stores[storeIndex]
             switch random.next(100) {
@@ -112,12 +115,20 @@ struct StressTests {
                 let other = groups[1 - storeIndex]
                 try? settings.$list.update { $0 = [other.counter % 100] }
             default:
-                // A short-lived subscriber: first value, maybe one more, then gone.
+                // A short-lived subscriber: first value, then gone.
                 for await _ in settings.$counter.updates { break }
-                if step % 3 == 0 {
+                switch step % 6 {
+                case 0:
+                    // A consumer cancelled before or while it starts.
+                    let consumer = Task { for await _ in settings.$name.updates {} }
+                    consumer.cancel()
+                case 3:
+                    // A consumer cancelled after it had a chance to run, while writers write.
                     let consumer = Task { for await _ in settings.$name.updates {} }
                     await Task.yield()
                     consumer.cancel()
+                default:
+                    break
                 }
             }
         }
@@ -139,25 +150,21 @@ private struct SplitMix {
     }
 }
 
-extension RecordedStream {
-    /// The same recorder, with its element type forgotten, for mixed collections.
-    var erased: AnyRecordedStream { AnyRecordedStream(self) }
-}
+/// Consumes a stream in a task of its own, keeping only the newest element and a count.
+private final class LatestValue<Element: Sendable>: Sendable {
+    private let state = Lock<(latest: Element?, count: Int)>((nil, 0))
+    private let task = Lock<Task<Void, Never>?>(nil)
 
-/// A ``RecordedStream`` of any element type.
-struct AnyRecordedStream: Sendable {
-    private let valuesOf: @Sendable () -> [any Sendable]
-    private let cancelling: @Sendable () -> Void
-
-    init<Element: Sendable>(_ stream: RecordedStream<Element>) {
-        valuesOf = { stream.values.map { $0 as any Sendable } }
-        cancelling = { stream.cancel() }
+    init(_ stream: AsyncStream<Element>) {
+        let state = self.state
+        task.withLock {
+            $0 = Task {
+                for await element in stream { state.withLock { $0 = (element, $0.count + 1) } }
+            }
+        }
     }
 
-    func waitFor(timeout: Duration = .seconds(10), _ predicate: @escaping @Sendable (any Sendable) -> Bool) async -> [any Sendable] {
-        _ = await ObservationWait.until(timeout: timeout) { valuesOf().contains(where: predicate) }
-        return valuesOf()
-    }
-
-    func cancel() { cancelling() }
+    var latest: Element? { state.withLock { $0.latest } }
+    var count: Int { state.withLock { $0.count } }
+    func cancel() { task.withLock { $0?.cancel() } }
 }

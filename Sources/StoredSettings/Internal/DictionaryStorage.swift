@@ -107,11 +107,11 @@ package final class DictionaryStorage: Sendable {
         broadcaster.subscribe()
     }
 
-    /// The value of `key` and a stream of every change after it, as one step.
-    package func changes(readingValueForKey key: String) -> (value: StoredValue?, changes: AsyncStream<StoredChange>) {
+    /// The value of `key` and a stream of every change to it after that, as one step.
+    package func subscription(readingValueForKey key: String) -> KeySubscription {
         // Commits publish under `state`, so subscribing under it splits the changes exactly.
         state.withLock { state in
-            (state.values[key], broadcaster.subscribe())
+            KeySubscription(value: state.values[key], broadcaster.subscription(key: key))
         }
     }
 }

@@ -128,10 +128,10 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         shared.subscribe()
     }
 
-    /// The value of `key` and a stream of every later change, as one step.
-    package func changes(readingValueForKey key: String) -> (value: StoredValue?, changes: AsyncStream<StoredChange>) {
+    /// The value of `key` and a stream of every later change to it, as one step.
+    package func subscription(readingValueForKey key: String) -> KeySubscription {
         shared.writers.withLock {
-            (value(forKey: key), shared.subscribe())
+            KeySubscription(value: value(forKey: key), shared.subscription(key: key))
         }
     }
 
@@ -234,13 +234,18 @@ private final class SuiteState: Sendable {
         }
     }
 
-    /// A new change stream; on Apple platforms, starts watching the defaults for writes by
-    /// other code.
+    /// A new change stream of every key.
     func subscribe() -> AsyncStream<StoredChange> {
+        subscription(key: nil).stream
+    }
+
+    /// A new change stream and its continuation; on Apple platforms, starts watching the
+    /// defaults for writes by other code.
+    func subscription(key: String?) -> (stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation) {
         #if canImport(Darwin)
         startWatching()
         #endif
-        return broadcaster.subscribe()
+        return broadcaster.subscription(key: key)
     }
 
     /// Notes a commit about to be made through a store, so the watcher does not deliver it again.

@@ -29,12 +29,13 @@ extension Stored {
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(1))
         // One read, paired with the subscription: the first value and the changes after it
         // neither overlap nor leave a gap (exactly so for stores that can pair them atomically).
-        let (initial, changes) = subscribeReadingValue()
+        let subscription = subscribeReadingValue()
+        let initial = subscription.value
         continuation.yield(value(from: initial))
         let wrapper = self
         let task = Task {
             var last = initial
-            for await change in changes where change.key == wrapper.key {
+            for await change in subscription.changes where change.key == wrapper.key {
                 switch (last, change.value) {
                 case (nil, nil): continue
                 case let (old?, new?) where old.isIdentical(to: new): continue
@@ -45,19 +46,25 @@ extension Stored {
             }
             continuation.finish()
         }
-        continuation.onTermination = { _ in task.cancel() }
+        continuation.onTermination = { _ in
+            // Release the store's subscription now, not when the relay task next runs: a task
+            // not yet scheduled would keep receiving (and buffering) every change meanwhile.
+            subscription.end()
+            task.cancel()
+        }
         return stream
     }
 
     /// The stored value now and a stream of every change after it.
-    private func subscribeReadingValue() -> (value: StoredValue?, changes: AsyncStream<StoredChange>) {
+    private func subscribeReadingValue() -> KeySubscription {
         if let store = store as? any ChangeSnapshotting {
-            return store.changes(readingValueForKey: key)
+            return store.subscription(readingValueForKey: key)
         }
         // Subscribe first, so no change can fall between; a change that races with the read
         // may then be both in the first value and in the stream, and is skipped as a repeat.
+        // The subscription ends when the relay task, cancelled, next runs.
         let changes = store.changes()
-        return (store.value(forKey: key), changes)
+        return KeySubscription(value: store.value(forKey: key), changes: changes, end: {})
     }
 
     /// `stored` decoded, or the default (reporting the failure) when it does not decode.
