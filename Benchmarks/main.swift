@@ -1,1 +1,71 @@
-print("benchmarks")
+import Foundation
+
+// stored-benchmarks: every hot path of StoredSettings measured against a baseline in the same
+// run. Prints Markdown tables (or JSON with --json); exits non-zero only on a real error, never
+// because a target is missed.
+
+let usage = """
+    usage: stored-benchmarks [--quick] [--json] [--only TEXT]
+      --quick      a few seconds in all, for a CI smoke run (fewer, shorter samples)
+      --json       print the results as JSON on standard output (progress on standard error)
+      --only TEXT  run only the cases whose name contains TEXT (to profile one case)
+    """
+
+var quick = false
+var json = false
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.count == 2, arguments[0] == "--memory-probe" {
+    do {
+        try memoryProbe(path: arguments[1])
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("stored-benchmarks: memory probe: \(error)\n".utf8))
+        exit(1)
+    }
+}
+var only: String?
+var remaining = arguments[...]
+while let argument = remaining.popFirst() {
+    switch argument {
+    case "--only":
+        guard let text = remaining.popFirst() else {
+            FileHandle.standardError.write(Data("stored-benchmarks: --only needs a text\n\(usage)\n".utf8))
+            exit(64)
+        }
+        only = text
+    case "--quick": quick = true
+    case "--json": json = true
+    case "--help", "-h":
+        print(usage)
+        exit(0)
+    default:
+        FileHandle.standardError.write(Data("stored-benchmarks: unknown option '\(argument)'\n\(usage)\n".utf8))
+        exit(64)
+    }
+}
+
+let bench = Bench(options: quick ? .quick : .full, json: json, mode: quick ? "quick" : "full", only: only)
+do {
+    if !json {
+        print("Machine: \(bench.report.machine); \(bench.report.mode) run")
+        print("")
+        printComparisonHeader()
+    }
+    try runReadCases(bench)
+    try runWriteCases(bench)
+    if only == nil {
+        try runScaling(bench)
+        try runMemory(bench)
+    }
+    if json {
+        print(try jsonText(bench.report))
+    } else {
+        let scored = bench.report.comparisons.filter { $0.target != nil && $0.status != .unavailable }
+        let met = scored.filter { $0.status == .met }.count
+        print("")
+        print("\(met) of \(scored.count) targets met; each ratio is the median of case ÷ baseline over samples taken back to back in this run.")
+    }
+} catch {
+    FileHandle.standardError.write(Data("stored-benchmarks: error: \(error)\n".utf8))
+    exit(1)
+}

@@ -30,8 +30,9 @@ public final class TemporaryFileStore: Storable {
     /// - Parameters:
     ///   - fileName: The file's name; its extension picks the format unless `format` is given.
     ///   - format: The file format; `nil` chooses it from `fileName`.
+    ///   - options: The store's options (size limit, corrupt-file policy, change checks).
     /// - Throws: ``StorageError/Code/io`` when the folder cannot be created.
-    public init(fileName: String = "settings.json", format: FileStore.Format? = nil) throws {
+    public init(fileName: String = "settings.json", format: FileStore.Format? = nil, options: FileStore.Options = FileStore.Options()) throws {
         let base = FileManager.default.temporaryDirectory
         let directory = base.appendingPathComponent("StoredSettings-\(UUID().uuidString)", isDirectory: true)
         do {
@@ -41,7 +42,7 @@ public final class TemporaryFileStore: Storable {
         }
         self.directory = directory
         self.url = directory.appendingPathComponent(fileName)
-        self.fileStore = try FileStore(url: url, format: format)
+        self.fileStore = try FileStore(url: url, format: format, options: options)
     }
 
     deinit {
@@ -53,9 +54,9 @@ public final class TemporaryFileStore: Storable {
     /// The folder stays as long as this `TemporaryFileStore` lives; keep it alive while using
     /// the reopened store.
     ///
-    /// - Throws: What ``FileStore/init(url:format:)`` throws.
+    /// - Throws: What ``FileStore/init(url:format:options:)`` throws.
     public func reopened() throws -> FileStore {
-        try FileStore(url: url, format: fileStore.format)
+        try FileStore(url: url, format: fileStore.format, options: fileStore.options)
     }
 
     /// The file's path.
@@ -80,6 +81,11 @@ public final class TemporaryFileStore: Storable {
     /// Forwards to ``FileStore/update(forKey:_:)``.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try fileStore.update(forKey: key, body)
+    }
+
+    /// Forwards to ``FileStore/batch(_:)``.
+    public func batch<R>(_ body: (inout FileStore.Batch) throws -> R) throws -> R {
+        try fileStore.batch(body)
     }
 
     /// Forwards to ``FileStore/changes()``.

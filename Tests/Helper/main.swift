@@ -1,1 +1,180 @@
-print("helper")
+// stored-test-helper: the child process the reliability tests launch.
+//
+// Each command does one thing to a settings file (or a UserDefaults suite, for comparison) and
+// reports on standard output, one `word value` line per fact, so a test can kill it at any
+// moment, run several at once, or run it under limits (umask, file size, another user) that
+// are global to a process.
+//
+//   write-loop PATH KEY SIZE          rewrite KEY forever with SIZE-character strings of one
+//                                     letter (A, B, C, …); prints `ready` once the store is open
+//                                     and `wrote` after each write
+//   write-keys PATH PREFIX N          set PREFIX-0 … PREFIX-(N-1) to true, one write each
+//   increment PATH KEY N              N × update { $0 += 1 } on KEY
+//   defaults-write-keys SUITE PREFIX N   the same loads on UserDefaults(suiteName:),
+//   defaults-increment SUITE KEY N       with synchronize() after every write
+//   defaults-write-loop SUITE KEY SIZE   write-loop on UserDefaults, synchronize() after each
+//   defaults-read SUITE PREFIX KEY    prints `keys <count with PREFIX>` and `value <KEY>`,
+//                                     then removes the suite
+//   measure FOLDER                    time FileStore against its baselines (build with -c release)
+//   set PATH KEY STRING [options]     set KEY to STRING and report; options:
+//       --umask OCTAL                 set the process's umask first
+//       --file-size-limit BYTES       setrlimit(RLIMIT_FSIZE), SIGXFSZ ignored
+//       --drop-privileges            when root, become user and group 65534 first
+//     prints `ok` or `error <code> <message>`, then `memory <value of KEY or -absent->`
+
+import Foundation
+import StoredSettings
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One line on standard output, written at once (no buffer to lose when killed). Failures are
+/// ignored: under a file-size limit, a redirected standard output may refuse the bytes.
+func say(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("stored-test-helper: \(message)\n".utf8))
+    exit(64)
+}
+
+func describe(_ value: StoredValue?) -> String {
+    switch value {
+    case nil: "-absent-"
+    case .string(let text)?: text.count > 64 ? "string(\(text.count) characters)" : text
+    case .int(let number)?: String(number)
+    case let other?: String(describing: other)
+    }
+}
+
+func openStore(_ path: String) -> FileStore {
+    do {
+        return try FileStore(url: URL(fileURLWithPath: path), options: FileStore.Options(changeCheckInterval: nil))
+    } catch {
+        fail("cannot open \(path): \(error)")
+    }
+}
+
+func number(_ text: String) -> Int {
+    guard let value = Int(text) else { fail("not a number: \(text)") }
+    return value
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else { fail("no command; see the comment at the top of main.swift") }
+arguments.removeFirst()
+
+switch (command, arguments.count) {
+case ("write-loop", 3):
+    let store = openStore(arguments[0])
+    let key = arguments[1]
+    let size = number(arguments[2])
+    say("ready")
+    var letter = UInt8(ascii: "A")
+    while true {
+        let text = String(repeating: Character(Unicode.Scalar(letter)), count: size)
+        do { try store.setValue(.string(text), forKey: key) } catch { fail("write failed: \(error)") }
+        say("wrote")
+        letter = letter == UInt8(ascii: "Z") ? UInt8(ascii: "A") : letter + 1
+    }
+
+case ("write-keys", 3):
+    let store = openStore(arguments[0])
+    for index in 0..<number(arguments[2]) {
+        do { try store.setValue(.bool(true), forKey: "\(arguments[1])-\(index)") } catch { fail("write failed: \(error)") }
+    }
+    say("done")
+
+case ("increment", 3):
+    let store = openStore(arguments[0])
+    for _ in 0..<number(arguments[2]) {
+        do {
+            try store.update(forKey: arguments[1]) { value in
+                if case .int(let count)? = value { value = .int(count + 1) } else { value = .int(1) }
+            }
+        } catch {
+            fail("update failed: \(error)")
+        }
+    }
+    say("done")
+
+case ("defaults-write-keys", 3):
+    guard let defaults = UserDefaults(suiteName: arguments[0]) else { fail("no suite \(arguments[0])") }
+    for index in 0..<number(arguments[2]) {
+        defaults.set(true, forKey: "\(arguments[1])-\(index)")
+        defaults.synchronize()
+    }
+    say("done")
+
+case ("defaults-increment", 3):
+    guard let defaults = UserDefaults(suiteName: arguments[0]) else { fail("no suite \(arguments[0])") }
+    for _ in 0..<number(arguments[2]) {
+        defaults.synchronize()
+        defaults.set(defaults.integer(forKey: arguments[1]) + 1, forKey: arguments[1])
+        defaults.synchronize()
+    }
+    say("done")
+
+case ("defaults-write-loop", 3):
+    guard let defaults = UserDefaults(suiteName: arguments[0]) else { fail("no suite \(arguments[0])") }
+    let size = number(arguments[2])
+    say("ready")
+    var letter = UInt8(ascii: "A")
+    while true {
+        defaults.set(String(repeating: Character(Unicode.Scalar(letter)), count: size), forKey: arguments[1])
+        defaults.synchronize()
+        say("wrote")
+        letter = letter == UInt8(ascii: "Z") ? UInt8(ascii: "A") : letter + 1
+    }
+
+case ("defaults-read", 3):
+    guard let defaults = UserDefaults(suiteName: arguments[0]) else { fail("no suite \(arguments[0])") }
+    let all = defaults.persistentDomain(forName: arguments[0]) ?? [:]
+    say("keys \(all.keys.filter { $0.hasPrefix(arguments[1]) }.count)")
+    say("value \(defaults.integer(forKey: arguments[2]))")
+    defaults.removePersistentDomain(forName: arguments[0])
+
+case ("set", 3...):
+    let (path, key, text) = (arguments[0], arguments[1], arguments[2])
+    var options = arguments.dropFirst(3).makeIterator()
+    while let option = options.next() {
+        switch option {
+        case "--umask":
+            guard let text = options.next(), let mask = mode_t(text, radix: 8) else { fail("--umask needs an octal mask") }
+            umask(mask)
+        case "--file-size-limit":
+            guard let text = options.next(), let bytes = rlim_t(text) else { fail("--file-size-limit needs a byte count") }
+            signal(SIGXFSZ, SIG_IGN)
+            var limit = rlimit(rlim_cur: bytes, rlim_max: bytes)
+            guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else { fail("setrlimit failed") }
+        case "--drop-privileges":
+            if geteuid() == 0 {
+                guard setgroups(0, nil) == 0, setgid(65534) == 0, setuid(65534) == 0 else { fail("cannot drop privileges") }
+            }
+        default:
+            fail("unknown option \(option)")
+        }
+    }
+    let store = openStore(path)
+    do {
+        try store.setValue(.string(text), forKey: key)
+        say("ok")
+    } catch let error as StorageError {
+        say("error \(error.code) \(error)")
+    } catch {
+        say("error other \(error)")
+    }
+    say("memory \(describe(store.value(forKey: key)))")
+
+case ("measure", 1):
+    measure(folder: arguments[0])
+
+default:
+    fail("unknown command or wrong arguments: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
+}

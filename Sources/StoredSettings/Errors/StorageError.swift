@@ -60,27 +60,69 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
         self.message = message
     }
 
-    /// One sentence: `Setting 'launchCount' in /path/settings.json: expected Int, found string.`
+    /// One sentence naming the setting, the place inside a structured value, the file or
+    /// domain, and what is wrong; never the stored value itself:
+    ///
+    /// - `Setting 'launchCount' in /path/settings.json: expected Int, found string.`
+    /// - `Setting 'profile' at 'address.zip' in memory: expected String, found nothing: the field is missing.`
+    /// - `/path/settings.json: the data is corrupted.` (no key)
+    /// - `Setting at 'tags.1': nil cannot be stored inside an array.` (no key, no path)
+    ///
+    /// The description is always one line: control characters in a path, a coding-path
+    /// component or a message (a file named with a line break, a parser's multi-line text)
+    /// are written as escapes such as `\n` and `\u{1B}`, so a log line or a terminal shows
+    /// the sentence and nothing else.
     public var description: String {
-        var subject: String
+        Self.escapingControlCharacters(sentence)
+    }
+
+    private var sentence: String {
+        let at = codingPath.isEmpty ? "" : " at '\(codingPath.joined(separator: "."))'"
+        let subject: String
         if let key {
-            subject = "Setting '\(key)'"
-            if !codingPath.isEmpty { subject += " at '\(codingPath.joined(separator: "."))'" }
-            if let path { subject += " in \(path)" }
+            subject = "Setting '\(key)'" + at + (path.map { " in \($0)" } ?? "")
         } else if let path {
-            subject = path
+            subject = path + at
         } else {
-            subject = "Settings"
+            subject = at.isEmpty ? "Settings" : "Setting" + at
         }
-        var detail: [String] = []
+        return "\(subject): \(detail)."
+    }
+
+    /// What went wrong, without the subject: `expected Int, found string`, then the message;
+    /// the code's summary when there is nothing more specific.
+    package var detail: String {
+        var parts: [String] = []
         if let expectedType {
-            detail.append("expected \(expectedType)" + (foundKind.map { ", found \($0)" } ?? ""))
+            parts.append("expected \(expectedType)" + (foundKind.map { ", found \($0)" } ?? ""))
         } else if let foundKind {
-            detail.append("found \(foundKind)")
+            parts.append("found \(foundKind)")
         }
-        if let message { detail.append(message) }
-        if detail.isEmpty { detail.append(code.summary) }
-        return "\(subject): \(detail.joined(separator: ": "))."
+        if let message { parts.append(message) }
+        if parts.isEmpty { parts.append(code.summary) }
+        return parts.joined(separator: ": ")
+    }
+
+    /// `text` with every control character (C0, DEL, C1, and the Unicode line and paragraph
+    /// separators) replaced by an escape: `\n`, `\r`, `\t`, else `\u{XX}`.
+    package static func escapingControlCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where isControl(scalar): result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     /// Returns a copy with `key` and `path` filled in where they are still `nil`.

@@ -1,35 +1,41 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A store that keeps settings in one JSON or property-list file: the backend for
 /// command-line tools, and for apps that want a file they control.
 ///
 /// ```swift
 /// let store = try FileStore(url: URL(fileURLWithPath: "settings.json"))
-/// let settings = AppSettings(store: store)
+/// try store.setValue(.bool(true), forKey: "autoReload")
 /// ```
 ///
-/// The file is read when the store is created; reads are served from memory. Every write is on
-/// disk before it returns, written atomically: the new contents go to a temporary file in the
-/// same folder, which is `fsync`ed and `rename`d over the file, so a crash leaves either the
-/// old or the new file, never a half-written one.
+/// What it guarantees (the <doc:ConfigurationFiles> article explains each, and its limits):
+/// - **Durable, atomic writes.** When a write returns, the file is on disk: a temporary file
+///   in the same folder is written, `fsync`ed and `rename`d over the file, then the folder is
+///   `fsync`ed. A crash leaves the old or the new file, never a half-written one; temporary
+///   files of killed writers are removed by the next open or write.
+/// - **Several processes.** Every write re-reads the file if another process changed it, and
+///   applies only its own changes, under an exclusive `flock` on `settings.json.lock`, so no
+///   update is lost and ``update(forKey:_:)`` is atomic across processes.
+/// - **External changes** (another process, a person editing the file) show up within about a
+///   quarter of a second (``Options/changeCheckInterval``) and are delivered once through
+///   ``changes()``. Reads never touch the disk.
+/// - **Unreadable files are never destroyed**: opening one throws, naming the path and the
+///   line and column, unless ``CorruptFilePolicy/moveAside`` is chosen.
+/// - **Permissions**: new files are 0600 and new folders 0700 whatever the umask; an existing
+///   file keeps its mode. A settings file that is a symbolic link is updated at its target.
 ///
 /// JSON files are pretty-printed with sorted keys and a trailing newline, so people can read,
-/// diff and edit them.
+/// diff and edit them. Property lists keep the encoding they have (XML or binary); new ones are
+/// XML.
 ///
-/// Thread-safety: every member may be used from any thread or task.
+/// Thread-safety: every member may be used from any thread or task. Writes from one store are
+/// serialized; reads are a locked dictionary lookup and never wait for a write's disk I/O.
 public final class FileStore: Storable {
     /// The file format of a ``FileStore``.
     public enum Format: Sendable, Equatable {
         /// JSON text, pretty-printed with sorted keys.
         case json
-        /// An XML property list.
+        /// A property list: XML for new files; an existing binary property list stays binary.
         case propertyList
 
         /// The format for a file name: `propertyList` for `.plist`, `json` otherwise.
@@ -38,170 +44,173 @@ public final class FileStore: Storable {
         }
     }
 
-    /// The settings file.
+    /// The settings file, as given (a symbolic link stays a link; writes go to its target).
     public let url: URL
     /// The format the file is read and written in.
     public let format: Format
+    /// The options the store was opened with.
+    public let options: Options
 
-    private let storage: DictionaryStorage
-    private let writeLock = Lock(())
+    let storage: DictionaryStorage
+    let file: Lock<FileState>
+    let watcher = Lock<FileWatcher?>(nil)
+    let loadedFingerprint: Lock<FileFingerprint?>
+
+    /// What the store knows about the file, guarded by ``file``, which also serializes this
+    /// store's writes and reloads.
+    struct FileState {
+        /// The version of the file the values in memory come from; `nil` when there was none.
+        var fingerprint: FileFingerprint? {
+            didSet { loadedFingerprint.withLock { $0 = fingerprint } }
+        }
+        /// A copy of ``fingerprint`` that the change check reads without waiting for a write
+        /// in progress (the same object as the store's ``FileStore/loadedFingerprint``).
+        let loadedFingerprint: Lock<FileFingerprint?>
+        /// The encoding a property-list file is rewritten in.
+        var encoding: PropertyListValue.FileEncoding = .xml
+        /// The cross-process lock, opened on first use.
+        var lock: FileLock?
+        /// A version that did not parse and was reported already, so it is not reported again.
+        var reportedBadFingerprint: FileFingerprint?
+
+        mutating func lock(forTarget target: String) -> FileLock {
+            let path = target + ".lock"
+            if let lock, lock.path == path { return lock }
+            let created = FileLock(path: path)
+            lock = created
+            return created
+        }
+    }
 
     /// Opens the settings file at `url`, reading it if it exists.
     ///
-    /// A missing file is an empty store; it and its parent folders are created on the first
-    /// write.
+    /// A missing file, or an empty (0-byte) one, is an empty store; the file and its missing
+    /// parent folders (mode 0700) are created on the first write. Temporary files left by a
+    /// killed writer are removed. When the file is group- or world-writable, a
+    /// ``StorageError/Code/insecurePermissions`` error is reported to ``StorageErrorReporter``.
     ///
     /// - Parameters:
-    ///   - url: A file URL.
+    ///   - url: A file URL; it may be a symbolic link.
     ///   - format: The file format; by default chosen by the file extension (`.plist` is a
     ///     property list, anything else JSON).
-    /// - Throws: ``StorageError/Code/dataCorrupted`` when the file does not parse or its root is
-    ///   not an object (the file is left untouched); ``StorageError/Code/io`` when it cannot be
-    ///   read.
-    public init(url: URL, format: Format? = nil) throws {
+    ///   - options: Size limit, corrupt-file policy and change checking; see ``Options``.
+    /// - Throws: ``StorageError/Code/dataCorrupted`` when the file does not parse (with the line
+    ///   and column where the parser gives them) or its root is not an object;
+    ///   ``StorageError/Code/nestingTooDeep`` when it nests deeper than 64 levels;
+    ///   ``StorageError/Code/tooLarge`` when it is larger than ``Options/maximumFileSize``
+    ///   (checked before reading); ``StorageError/Code/io`` when it cannot be read. The file
+    ///   is left untouched, unless the policy is ``CorruptFilePolicy/moveAside``.
+    public init(url: URL, format: Format? = nil, options: Options = Options()) throws {
         self.url = url.standardizedFileURL
-        self.format = format ?? Format(pathExtension: url.pathExtension)
-        let values = try Self.read(url: self.url, format: self.format)
-        self.storage = DictionaryStorage(values)
+        let format = format ?? Format(pathExtension: url.pathExtension)
+        self.format = format
+        self.options = options
+        let loadedFingerprint = Lock<FileFingerprint?>(nil)
+        self.loadedFingerprint = loadedFingerprint
+        var state = FileState(loadedFingerprint: loadedFingerprint)
+        var reports: [StorageError] = []
+        let values = try Self.open(path: self.url.path, format: format, options: options, state: &state, reports: &reports)
+        storage = DictionaryStorage(values)
+        file = Lock(state)
+        if let interval = options.changeCheckInterval {
+            let watcher = FileWatcher(interval: interval) { [weak self] in self?.checkForExternalChange() }
+            self.watcher.withLock { $0 = watcher }
+        }
+        for report in reports { StorageErrorReporter.report(report) }
     }
 
     /// Opens `settings.json` of `application` in the user's configuration folder:
-    /// `$XDG_CONFIG_HOME/<application>/settings.json`, else
-    /// `$HOME/.config/<application>/settings.json`.
+    /// `$XDG_CONFIG_HOME/<application>/settings.json` when `XDG_CONFIG_HOME` is an absolute
+    /// path, else `$HOME/.config/<application>/settings.json`, else the same under the home
+    /// folder of the user's password-database entry (`getpwuid_r`); never under the
+    /// filesystem root.
     ///
-    /// - Throws: ``StorageError/Code/invalidKey`` for an application name that is empty or
-    ///   contains `/`, `..`, NUL or control characters; otherwise what ``init(url:format:)``
-    ///   throws.
-    public convenience init(application: String) throws {
-        try self.init(url: Self.configurationURL(application: application))
+    /// - Parameters:
+    ///   - application: The application's name: the folder under the configuration folder.
+    ///   - options: See ``Options``.
+    /// - Throws: ``StorageError/Code/invalidKey`` for an application name that is empty, `.`,
+    ///   contains `/`, `..`, NUL or control characters, or starts with `-`;
+    ///   ``StorageError/Code/io`` when no home folder can be found; otherwise what
+    ///   ``init(url:format:options:)`` throws.
+    public convenience init(application: String, options: Options = Options()) throws {
+        let url = try Self.configurationURL(application: application, environment: ProcessInfo.processInfo.environment)
+        try self.init(url: url, options: options)
+    }
+
+    deinit {
+        watcher.withLock { $0?.cancel() }
     }
 
     /// The path of the file, for error messages.
     public var location: String? { url.path }
 
     /// The value stored under `key`, from memory.
+    ///
+    /// - Complexity: O(1): a dictionary lookup under a lock; it never touches the disk.
     public func value(forKey key: String) -> StoredValue? {
         storage.value(forKey: key)
     }
 
-    /// The value and the store's revision, from memory.
+    /// The value and the store's revision, from memory. The revision grows with every change,
+    /// whether written by this store or loaded from the file.
     public func valueWithRevision(forKey key: String) -> (value: StoredValue?, revision: UInt64?) {
         storage.valueWithRevision(forKey: key)
     }
 
-    /// Every key in the file.
+    /// Every key in the file, as of the last write or check for changes.
     public func keys() -> [String] {
         storage.keys()
     }
 
-    /// Stores `value` under `key` and writes the file before returning.
+    /// Stores `value` under `key` (removes the key for `nil`) and writes the file before
+    /// returning.
     ///
-    /// - Throws: ``StorageError/Code/invalidKey``, ``StorageError/Code/encodingFailed`` (a NaN
-    ///   in JSON), ``StorageError/Code/io`` naming the path and the `errno` text. The file and
-    ///   the values in memory keep the previous value then.
+    /// Under the cross-process lock, the file is re-read first if another process changed it;
+    /// only `key` is changed, so other processes' keys are kept.
+    ///
+    /// - Throws: ``StorageError/Code/invalidKey``; ``StorageError/Code/encodingFailed`` (a NaN
+    ///   in JSON, a NUL in an XML property list); ``StorageError/Code/tooLarge`` when the file
+    ///   would exceed ``Options/maximumFileSize``; ``StorageError/Code/io`` naming the path and
+    ///   the `errno` text (read-only folder, full disk); ``StorageError/Code/dataCorrupted``
+    ///   when another process left a file that does not parse. The file and the values in
+    ///   memory keep the previous value then.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try update(forKey: key) { $0 = value }
     }
 
-    /// Reads, changes and writes the value as one step, writing the file before returning.
+    /// Reads, changes and writes the value as one step, atomic across threads and processes,
+    /// writing the file before returning.
     ///
-    /// - Throws: What `body` throws, or what the write throws; nothing changes then.
+    /// `body` runs while this store holds the file's lock, with the value currently in the
+    /// file: keep it short, and do not use the same file from inside it.
+    ///
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or what ``setValue(_:forKey:)`` throws; nothing changes
+    ///   then.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try validateKeyName(key, path: url.path)
-        return try writeLock.withLock { _ in
-            var values = storage.snapshot
-            var value = values[key]
-            let result = try body(&value)
-            let old = values[key]
-            switch (old, value) {
-            case (nil, nil): return result
-            case let (old?, new?) where old.isIdentical(to: new): return result
-            default: break
-            }
-            values[key] = value
-            do {
-                try write(values)
-            } catch let error as StorageError {
-                throw error.adding(key: key, path: url.path)
-            }
-            storage.replaceAll(with: values)
-            return result
-        }
-    }
-
-    /// Every change committed through this store, in order.
-    public func changes() -> AsyncStream<StoredChange> {
-        storage.changes()
-    }
-
-    // MARK: - Reading and writing the file
-
-    private static func read(url: URL, format: Format) throws -> [String: StoredValue] {
-        let data: Data
         do {
-            data = try Data(contentsOf: url)
-        } catch CocoaError.fileReadNoSuchFile {
-            return [:]
-        } catch {
-            if !FileManager.default.fileExists(atPath: url.path) { return [:] }
-            throw StorageError(.io, path: url.path, message: String(describing: error))
-        }
-        if data.isEmpty { return [:] }
-        let root: StoredValue
-        do {
-            switch format {
-            case .json:
-                root = try StoredValueJSON.parse(data)
-            case .propertyList:
-                let object = try PropertyListSerialization.propertyList(from: data, format: nil)
-                guard let value = PropertyListValue.storedValue(from: object) else {
-                    throw StorageError(.dataCorrupted, message: "the property list holds a value that is not a stored value")
+            return try commit { values in
+                var value = values[key]
+                let result = try body(&value)
+                let changed: Bool
+                switch (values[key], value) {
+                case (nil, nil): changed = false
+                case let (old?, new?): changed = !old.isIdentical(to: new)
+                default: changed = true
                 }
-                root = value
+                guard changed else { return (result, []) }
+                values[key] = value
+                return (result, [key])
             }
         } catch let error as StorageError {
-            throw error.adding(path: url.path)
-        } catch {
-            throw StorageError(.dataCorrupted, path: url.path, message: (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "the file is not a valid property list")
+            throw error.adding(key: key, path: url.path)
         }
-        guard case .dictionary(let values) = root else {
-            throw StorageError(.dataCorrupted, path: url.path, foundKind: root.kind, message: "the root is not an object")
-        }
-        return values
     }
 
-    private func write(_ values: [String: StoredValue]) throws {
-        let data: Data
-        switch format {
-        case .json:
-            data = try StoredValueJSON.data(from: .dictionary(values))
-        case .propertyList:
-            let object = try PropertyListValue.object(from: .dictionary(values), nativeDates: true)
-            do {
-                data = try PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0)
-            } catch {
-                throw StorageError(.encodingFailed, path: url.path, message: String(describing: error))
-            }
-        }
-        try AtomicFile.write(data, to: url)
-    }
-
-    // MARK: - Paths
-
-    static func configurationURL(application: String) throws -> URL {
-        try validateKeyName(application)
-        if application.contains("/") || application.contains("..") || application.hasPrefix("-") {
-            throw StorageError(.invalidKey, path: application, message: "an application name cannot contain '/' or '..' or start with '-'")
-        }
-        let environment = ProcessInfo.processInfo.environment
-        let base: URL
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            base = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else if let home = environment["HOME"], home.hasPrefix("/"), home != "/" {
-            base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
-        } else {
-            base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config", isDirectory: true)
-        }
-        return base.appendingPathComponent(application, isDirectory: true).appendingPathComponent("settings.json")
+    /// Every change committed from now on, in order, each once: this store's writes and the
+    /// changes it finds in the file.
+    public func changes() -> AsyncStream<StoredChange> {
+        storage.changes()
     }
 }

@@ -7,14 +7,21 @@ import Foundation
 /// (which drops fractional seconds). `2026-11-30T02:15:18Z` for whole seconds,
 /// `2026-11-30T02:15:18.123456Z` otherwise.
 ///
-/// The digits come from the shortest decimal form of `timeIntervalSinceReferenceDate`, so
-/// parsing reassembles that decimal and converts it once: no floating-point sum loses a bit.
+/// The calendar is the proleptic Gregorian calendar of ISO 8601 for every year, including years
+/// before 1582, year `0000` (1 BC) and negative years (`-1168-02-27T14:13:20Z`); years above
+/// 9999 have more digits. The digits come from the shortest decimal form of
+/// `timeIntervalSinceReferenceDate`, so parsing reassembles that decimal and converts it once:
+/// no floating-point sum loses a bit.
 package enum DateText {
-    /// The exact ISO 8601 text of `date`; `nil` for non-finite dates.
+    /// Seconds from 1970-01-01 to 2001-01-01, the reference date of `Date`.
+    private static let referenceOffset: Int64 = 978_307_200
+
+    /// The exact ISO 8601 text of `date`; `nil` for non-finite dates and dates whose seconds do
+    /// not fit in `Int64`.
     package static func string(from date: Date) -> String? {
         let interval = date.timeIntervalSinceReferenceDate
         guard interval.isFinite else { return nil }
-        guard var decimal = PlainDecimal(interval) else { return nil }
+        guard let decimal = PlainDecimal(interval) else { return nil }
         // Split into whole seconds (rounded down) and a fraction in [0, 1) in decimal digits.
         var whole = decimal.integerPart
         var fraction = decimal.fractionDigits
@@ -24,47 +31,166 @@ package enum DateText {
         } else if decimal.isNegative {
             whole = -whole
         }
-        decimal = PlainDecimal(isNegative: false, integerPart: 0, fractionDigits: fraction)
-        let wholeDate = Date(timeIntervalSinceReferenceDate: TimeInterval(whole))
-        var text = Date.ISO8601FormatStyle().format(wholeDate)
-        if text.hasSuffix("Z") { text.removeLast() }
-        if !decimal.fractionDigits.isEmpty { text += "." + decimal.fractionDigits }
+        let (unix, overflow) = whole.addingReportingOverflow(referenceOffset)
+        guard !overflow else { return nil }
+        let days = unix.floorDivided(by: 86_400)
+        let seconds = unix - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        var text = year < 0 ? "-" + pad(-year, 4) : pad(year, 4)
+        text += "-" + pad(month, 2) + "-" + pad(day, 2)
+        text += "T" + pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
+        if !fraction.isEmpty { text += "." + fraction }
         return text + "Z"
     }
 
-    /// Parses ISO 8601 text with or without fractional seconds and a `Z` or `±hh:mm` offset.
-    /// Text written by ``string(from:)`` gives back the same date to the bit.
+    /// Parses ISO 8601 text: `YYYY-MM-DDThh:mm:ss`, seconds optional, then an optional fraction
+    /// (`.` or `,` and any number of digits), then `Z` or an offset `±hh:mm`, `±hhmm` or `±hh`.
+    /// `t`, `z` and a space for `T` are accepted; white space around the text is ignored. Years
+    /// have four or more digits and an optional sign.
+    ///
+    /// Text written by ``string(from:)`` gives back the same date to the bit. Impossible dates
+    /// and times (February 30th, 25:00, minute 61) are `nil`, never moved to a nearby date.
     package static func date(from text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        // Separate the fraction so the whole-second part parses with the standard style.
-        guard let tIndex = trimmed.firstIndex(where: { $0 == "T" || $0 == "t" || $0 == " " }) else {
-            return nil
+        var scanner = DateScanner(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        guard let fields = scanner.fields(), scanner.isAtEnd else { return nil }
+        guard (1...12).contains(fields.month), fields.day >= 1,
+              fields.day <= daysInMonth(year: fields.year, month: fields.month),
+              fields.hour < 24, fields.minute < 60, fields.second < 60,
+              fields.offsetMinutes.magnitude < 24 * 60 else { return nil }
+        let days = days(fromCivil: fields.year, fields.month, fields.day)
+        let (daySeconds, overflow) = days.multipliedReportingOverflow(by: 86_400)
+        guard !overflow else { return nil }
+        let timeOfDay = fields.hour * 3600 + fields.minute * 60 + fields.second - fields.offsetMinutes * 60
+        let (unix, overflow2) = daySeconds.addingReportingOverflow(timeOfDay)
+        let (whole, overflow3) = unix.subtractingReportingOverflow(referenceOffset)
+        guard !overflow2, !overflow3 else { return nil }
+        let trimmedFraction = String(fields.fraction.reversed().drop(while: { $0 == "0" }).reversed())
+        if trimmedFraction.isEmpty {
+            return Date(timeIntervalSinceReferenceDate: Double(whole))
         }
-        var wholePart = trimmed
-        var fraction = ""
-        if let dot = trimmed[tIndex...].firstIndex(where: { $0 == "." || $0 == "," }) {
-            let afterDot = trimmed[trimmed.index(after: dot)...]
-            let digits = afterDot.prefix(while: \.isASCIIDigit)
-            guard !digits.isEmpty else { return nil }
-            fraction = String(digits)
-            wholePart = String(trimmed[..<dot]) + String(afterDot.dropFirst(digits.count))
-        }
-        var normalized = wholePart.replacingOccurrences(of: " ", with: "T")
-        if normalized.hasSuffix("z") { normalized = String(normalized.dropLast()) + "Z" }
-        guard let wholeDate = try? Date.ISO8601FormatStyle().parse(normalized) else { return nil }
-        let whole = wholeDate.timeIntervalSinceReferenceDate
-        guard whole == whole.rounded(.down), let wholeInteger = Int64(exactly: whole) else { return nil }
-        let trimmedFraction = String(fraction.reversed().drop(while: { $0 == "0" }).reversed())
-        if trimmedFraction.isEmpty { return wholeDate }
         // whole + 0.fraction, written as one decimal and converted once.
         let decimalText: String
-        if wholeInteger >= 0 {
-            decimalText = "\(wholeInteger).\(trimmedFraction)"
+        if whole >= 0 {
+            decimalText = "\(whole).\(trimmedFraction)"
         } else {
-            decimalText = "-\(-(wholeInteger + 1)).\(PlainDecimal.complement(trimmedFraction))"
+            decimalText = "-\(-(whole + 1)).\(PlainDecimal.complement(trimmedFraction))"
         }
-        guard let interval = Double(decimalText) else { return nil }
+        guard let interval = Double(decimalText), interval.isFinite else { return nil }
         return Date(timeIntervalSinceReferenceDate: interval)
+    }
+
+    // MARK: - Calendar arithmetic (proleptic Gregorian, days from 1970-01-01)
+
+    /// The year, month and day of `days` after 1970-01-01.
+    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let shifted = days + 719_468
+        let era = shifted.floorDivided(by: 146_097)
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// The days from 1970-01-01 to the given date.
+    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let marchYear = month <= 2 ? year - 1 : year
+        let era = marchYear.floorDivided(by: 400)
+        let yearOfEra = marchYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+        switch month {
+        case 2:
+            let leap = year.isMultiple(of: 4) && (!year.isMultiple(of: 100) || year.isMultiple(of: 400))
+            return leap ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}
+
+/// The fields of ISO 8601 date-and-time text, read strictly left to right.
+private struct DateScanner {
+    struct Fields {
+        var year: Int64, month: Int64, day: Int64
+        var hour: Int64, minute: Int64, second: Int64
+        var fraction: Substring
+        var offsetMinutes: Int64
+    }
+
+    private var rest: Substring.UTF8View
+
+    init(_ text: String) { rest = Substring(text).utf8 }
+
+    var isAtEnd: Bool { rest.isEmpty }
+
+    mutating func fields() -> Fields? {
+        var negativeYear = false
+        if take("-") { negativeYear = true } else { _ = take("+") }
+        guard let yearDigits = number(minimum: 4, maximum: 12), take("-"),
+              let month = number(exactly: 2), take("-"), let day = number(exactly: 2) else { return nil }
+        guard take("T") || take("t") || take(" ") else { return nil }
+        guard let hour = number(exactly: 2), take(":"), let minute = number(exactly: 2) else { return nil }
+        var second: Int64 = 0
+        var fraction: Substring = ""
+        if take(":") {
+            guard let parsed = number(exactly: 2) else { return nil }
+            second = parsed
+            if take(".") || take(",") {
+                let digits = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+                guard !digits.isEmpty else { return nil }
+                fraction = Substring(digits)
+                rest = rest.dropFirst(digits.count)
+            }
+        }
+        let offset: Int64
+        if take("Z") || take("z") {
+            offset = 0
+        } else if let sign = rest.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            rest = rest.dropFirst()
+            guard let hours = number(exactly: 2) else { return nil }
+            var minutes: Int64 = 0
+            if take(":") {
+                guard let parsed = number(exactly: 2) else { return nil }
+                minutes = parsed
+            } else if let parsed = number(exactly: 2) {
+                minutes = parsed
+            }
+            guard minutes < 60 else { return nil }
+            offset = (hours * 60 + minutes) * (sign == UInt8(ascii: "-") ? -1 : 1)
+        } else {
+            return nil
+        }
+        return Fields(
+            year: negativeYear ? -yearDigits : yearDigits, month: month, day: day,
+            hour: hour, minute: minute, second: second, fraction: fraction, offsetMinutes: offset
+        )
+    }
+
+    private mutating func take(_ character: Unicode.Scalar) -> Bool {
+        guard rest.first == UInt8(ascii: character) else { return false }
+        rest = rest.dropFirst()
+        return true
+    }
+
+    private mutating func number(exactly count: Int) -> Int64? { number(minimum: count, maximum: count) }
+
+    private mutating func number(minimum: Int, maximum: Int) -> Int64? {
+        let digits = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard digits.count >= minimum, digits.count <= maximum else { return nil }
+        rest = rest.dropFirst(digits.count)
+        return digits.reduce(0) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
     }
 }
 
@@ -126,6 +252,10 @@ private struct PlainDecimal {
     }
 }
 
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+extension Int64 {
+    /// The quotient rounded toward negative infinity.
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
 }

@@ -19,15 +19,17 @@ package enum PropertyListValue {
     ///
     /// - Parameter nativeDates: Keep dates as `Date` objects (property-list files), rather than
     ///   following ``keepsDatesExactly`` (UserDefaults).
-    /// - Throws: ``StorageError/Code/encodingFailed`` for strings with NUL characters, which
-    ///   XML property lists cannot hold, and for dates with no ISO 8601 form.
-    package static func object(from value: StoredValue, nativeDates: Bool = keepsDatesExactly) throws -> Any {
+    /// - Parameter allowingNUL: Accept strings with NUL characters (binary property lists hold
+    ///   them; `UserDefaults` and XML property lists do not).
+    /// - Throws: ``StorageError/Code/encodingFailed`` for strings with NUL characters unless
+    ///   `allowingNUL`, and for dates with no ISO 8601 form.
+    package static func object(from value: StoredValue, nativeDates: Bool = keepsDatesExactly, allowingNUL: Bool = false) throws -> Any {
         switch value {
         case .bool(let flag): return flag
         case .int(let number): return NSNumber(value: number)
         case .double(let number): return NSNumber(value: number)
         case .string(let text):
-            if text.utf8.contains(0) {
+            if !allowingNUL, text.utf8.contains(0) {
                 throw StorageError(.encodingFailed, expectedType: "String", message: "a property list cannot hold a NUL character")
             }
             return text
@@ -41,7 +43,7 @@ package enum PropertyListValue {
         case .array(let items):
             return try items.enumerated().map { index, item -> Any in
                 try StorageError.prefixingCodingPath(String(index)) { () -> Any in
-                    try object(from: item, nativeDates: nativeDates)
+                    try object(from: item, nativeDates: nativeDates, allowingNUL: allowingNUL)
                 }
             }
         case .dictionary(let items):
@@ -49,7 +51,7 @@ package enum PropertyListValue {
             result.reserveCapacity(items.count)
             for (key, item) in items {
                 result[key] = try StorageError.prefixingCodingPath(key) { () -> Any in
-                    try object(from: item, nativeDates: nativeDates)
+                    try object(from: item, nativeDates: nativeDates, allowingNUL: allowingNUL)
                 }
             }
             return result
@@ -59,9 +61,21 @@ package enum PropertyListValue {
     /// The tree for a property-list object; `nil` for objects that are not property-list
     /// values.
     package static func storedValue(from object: Any) -> StoredValue? {
+        // Booleans and numbers first: they are most settings. On Linux `UserDefaults` hands
+        // back Swift `Bool`, `Int` and `Double` values; matching their exact type avoids
+        // bridging them to an `NSNumber` (an allocation) and a failed `as String` cast.
+        switch ObjectIdentifier(type(of: object)) {
+        case ObjectIdentifier(Bool.self): if let flag = object as? Bool { return .bool(flag) }
+        case ObjectIdentifier(Int.self): if let number = object as? Int { return .int(Int64(number)) }
+        case ObjectIdentifier(Double.self): if let number = object as? Double { return .double(number) }
+        default: break
+        }
+        if let number = object as? NSNumber { return storedValue(from: number) as StoredValue }
         switch object {
         case let text as String: return .string(text)
-        case let number as NSNumber: return storedValue(from: number) as StoredValue  // not the `Any` overload, which would recurse
+        // `as StoredValue` picks the NSNumber overload: without it the optional return type
+        // makes the compiler choose this `Any` overload again, recursing until the stack ends.
+        case let number as NSNumber: return storedValue(from: number) as StoredValue
         case let data as Data: return .data(data)
         case let date as Date: return .date(date)
         case let items as [Any]:

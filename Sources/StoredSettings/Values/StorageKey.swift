@@ -27,6 +27,25 @@ extension String: StorageKey {
     public var name: String { self }
 }
 
+extension StorageError {
+    /// Checks that `key` can be stored, as every backend must before writing: not empty, and
+    /// free of control characters (U+0000–U+001F, U+007F–U+009F). Every other name is valid,
+    /// including dots, slashes, spaces, `@` and emoji.
+    ///
+    /// ```swift
+    /// try StorageError.validate(key: "editor.fontSize")   // passes
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The key name.
+    ///   - location: The store's location, named in the error.
+    /// - Throws: ``StorageError`` with code ``Code/invalidKey`` naming the key and, for a
+    ///   control character, its code point.
+    public static func validate(key: String, location: String? = nil) throws {
+        try validateKeyName(key, path: location)
+    }
+}
+
 /// Checks that a key name can be stored: not empty, and free of control characters
 /// (U+0000–U+001F, U+007F–U+009F).
 ///

@@ -87,14 +87,7 @@ extension StoredValueConvertible where Self: RawRepresentable, RawValue: StoredV
     /// - Throws: The raw value's error, or ``StorageError/Code/typeMismatch`` naming this type
     ///   when no value has that raw value.
     public init(storedValue: StoredValue) throws {
-        let raw = try RawValue(storedValue: storedValue)
-        guard let value = Self(rawValue: raw) else {
-            throw StorageError(
-                .typeMismatch, expectedType: typeName(Self.self), foundKind: storedValue.kind,
-                message: "the value is not one of its raw values"
-            )
-        }
-        self = value
+        self = try decodeRawRepresentable(Self.self, from: storedValue)
     }
 
     /// The raw value's stored form.
@@ -102,6 +95,22 @@ extension StoredValueConvertible where Self: RawRepresentable, RawValue: StoredV
 }
 
 // MARK: - Helpers
+
+/// The value of `type` whose raw value is stored in `storedValue`.
+///
+/// - Throws: The raw value's error, or ``StorageError/Code/typeMismatch`` naming `type` when no
+///   value has that raw value (the message does not repeat the stored value).
+package func decodeRawRepresentable<T: RawRepresentable>(_ type: T.Type, from storedValue: StoredValue) throws -> T
+where T.RawValue: StoredValueConvertible {
+    let raw = try T.RawValue(storedValue: storedValue)
+    guard let value = T(rawValue: raw) else {
+        throw StorageError(
+            .typeMismatch, expectedType: typeName(T.self), foundKind: storedValue.kind,
+            message: "the value is not one of its raw values"
+        )
+    }
+    return value
+}
 
 extension StorageError {
     /// Runs `body`, adding `component` in front of the coding path of a thrown `StorageError`.

@@ -4,7 +4,7 @@ import Foundation
 
 extension Bool: StoredValueConvertible {
     /// Reads `.bool`, the integers 0 and 1, or the text `true`/`false`, `yes`/`no`, `on`/`off`,
-    /// `1`/`0` in any case (surrounding white space ignored).
+    /// `1`/`0` in any case (surrounding white space and line breaks ignored).
     ///
     /// - Throws: ``StorageError/Code/typeMismatch`` for any other value.
     public init(storedValue: StoredValue) throws {
@@ -24,7 +24,7 @@ extension Bool: StoredValueConvertible {
 
     /// Parses the lenient Boolean words; `nil` for anything else.
     package init?(lenientText text: String) {
-        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() {
         case "true", "yes", "on", "1": self = true
         case "false", "no", "off", "0": self = false
         default: return nil
@@ -34,8 +34,12 @@ extension Bool: StoredValueConvertible {
 
 // MARK: - Integers
 
-extension StoredValueConvertible where Self: FixedWidthInteger {
-    /// Reads `.int` in range, a `.double` holding a whole number in range, or decimal text.
+// Constrained to `Codable` as well, so that for the standard integers (which are Codable) this
+// extension is more specific than the `Codable` one and is the one chosen.
+
+extension StoredValueConvertible where Self: FixedWidthInteger & Codable {
+    /// Reads `.int` in range, a `.double` holding a whole number in range, or decimal text
+    /// (an optional sign and ASCII digits; surrounding white space and line breaks ignored).
     ///
     /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds, fractions, and numbers out
     ///   of this type's range (never wrapping).
@@ -48,8 +52,15 @@ extension StoredValueConvertible where Self: FixedWidthInteger {
             guard let exact = Self(exactly: value) else { throw Self.outOfRange(storedValue) }
             self = exact
         case .string(let text):
-            guard let exact = Self(text.trimmingCharacters(in: .whitespaces), radix: 10) else {
-                throw Self.outOfRange(storedValue)
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let exact = Self(trimmed, radix: 10) else {
+                // Integer text too large for this type is out of range; other text is not a
+                // number at all.
+                let digits = trimmed.drop { $0 == "-" || $0 == "+" }
+                if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), trimmed.count - digits.count <= 1 {
+                    throw Self.outOfRange(storedValue)
+                }
+                throw StorageError.typeMismatch(Self.self, found: storedValue)
             }
             self = exact
         default:
@@ -85,18 +96,35 @@ extension UInt64: StoredValueConvertible {}
 
 extension Double: StoredValueConvertible {
     /// Reads `.double`, `.int` (exactly when representable, else the nearest `Double`), or
-    /// decimal text, including `nan`, `inf` and `-inf`.
+    /// decimal text (`-12.5`, `1e-3`), including `nan`, `inf` and `infinity` with an optional
+    /// sign in any case; surrounding white space and line breaks are ignored.
     ///
-    /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds and unparsable text.
+    /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds, for text that is not a
+    ///   decimal number (hexadecimal `0x10`, `1,5`, `nan(0x7)`), and for finite text beyond
+    ///   `Double`'s range (`1e400`, never turned into infinity).
     public init(storedValue: StoredValue) throws {
         switch storedValue {
         case .double(let value): self = value
         case .int(let value): self = Double(value)
         case .string(let text):
-            guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else {
-                throw StorageError.typeMismatch(Double.self, found: storedValue)
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if isPlainDecimalText(trimmed) {
+                guard let value = Double(trimmed) else { throw StorageError.typeMismatch(Double.self, found: storedValue) }
+                guard value.isFinite else {
+                    var error = StorageError.typeMismatch(Double.self, found: storedValue)
+                    error.message = "the number is beyond Double's range"
+                    throw error
+                }
+                self = value
+            } else {
+                let word = trimmed.lowercased()
+                let unsigned = word.hasPrefix("-") || word.hasPrefix("+") ? word.dropFirst() : Substring(word)
+                switch unsigned {
+                case "inf", "infinity": self = word.hasPrefix("-") ? -.infinity : .infinity
+                case "nan": self = .nan
+                default: throw StorageError.typeMismatch(Double.self, found: storedValue)
+                }
             }
-            self = value
         default: throw StorageError.typeMismatch(Double.self, found: storedValue)
         }
     }
@@ -141,4 +169,30 @@ extension String: StoredValueConvertible {
 
     /// `.string(self)`.
     public func storedValue() -> StoredValue { .string(self) }
+}
+
+// MARK: - Helpers
+
+/// Whether `text` is `[+-]digits[.digits][(e|E)[+-]digits]` in ASCII, with at least one digit
+/// before or after the point: the decimal numbers lenient text accepts.
+package func isPlainDecimalText(_ text: String) -> Bool {
+    var bytes = Substring(text).utf8[...]
+    func digits() -> Int {
+        let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+        bytes = bytes.dropFirst(count)
+        return count
+    }
+    if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+    var mantissa = digits()
+    if bytes.first == UInt8(ascii: ".") {
+        bytes = bytes.dropFirst()
+        mantissa += digits()
+    }
+    guard mantissa > 0 else { return false }
+    if let first = bytes.first, first == UInt8(ascii: "e") || first == UInt8(ascii: "E") {
+        bytes = bytes.dropFirst()
+        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        guard digits() > 0 else { return false }
+    }
+    return bytes.isEmpty
 }

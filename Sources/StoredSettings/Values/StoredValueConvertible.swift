@@ -13,9 +13,11 @@
 /// ```
 ///
 /// - A `RawRepresentable` type is stored as its raw value.
-/// - A `Codable` type is stored as a structured tree (a `dictionary` or `array`), readable and
-///   editable in a settings file, never as an opaque blob.
+/// - A `Codable` type is stored as a structured tree (a `dictionary` or `array`, made by
+///   ``StoredValueEncoder``), readable and editable in a settings file, never as an opaque blob.
 /// - A type that is both uses its raw value.
+///
+/// <doc:SupportedTypes> lists every type with its stored shape and JSON look.
 ///
 /// Decoding is lenient with text, because values from the environment, the command line and
 /// hand-edited files arrive as strings: `Bool` accepts `"true"`, `"yes"`, `"on"`, `"1"` (any

@@ -23,7 +23,8 @@ package enum StoredValueJSON {
     /// - Parameter pretty: Indent with two spaces and end with a newline (for files people
     ///   read); otherwise one line with no spaces.
     /// - Throws: ``StorageError/Code/encodingFailed`` for NaN or infinite doubles, and for
-    ///   dates outside the years ISO 8601 text can hold.
+    ///   dates outside the years ISO 8601 text can hold; ``StorageError/Code/nestingTooDeep``
+    ///   for containers nested deeper than ``maximumDepth`` (which ``parse(_:)`` refuses).
     package static func data(from value: StoredValue, pretty: Bool = true) throws -> Data {
         var writer = Writer(pretty: pretty)
         try writer.write(value, indent: 0)
@@ -64,6 +65,7 @@ package enum StoredValueJSON {
                 }
                 writeString(text)
             case .array(let items):
+                try checkNesting(indent)
                 if items.isEmpty { append("[]"); return }
                 bytes.append(UInt8(ascii: "["))
                 for (index, item) in items.enumerated() {
@@ -74,9 +76,10 @@ package enum StoredValueJSON {
                 newline(indent)
                 bytes.append(UInt8(ascii: "]"))
             case .dictionary(let items):
+                try checkNesting(indent)
                 if items.isEmpty { append("{}"); return }
                 bytes.append(UInt8(ascii: "{"))
-                for (index, key) in items.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+                for (index, key) in items.keys.sorted().enumerated() {
                     if index > 0 { bytes.append(UInt8(ascii: ",")) }
                     newline(indent + 1)
                     writeString(key)
@@ -86,6 +89,13 @@ package enum StoredValueJSON {
                 newline(indent)
                 bytes.append(UInt8(ascii: "}"))
             }
+        }
+
+        /// Refuses a container `indent` containers deep when ``parse(_:)`` would refuse to read
+        /// it back: a file that cannot be read loses every key in it.
+        func checkNesting(_ indent: Int) throws {
+            guard indent >= maximumDepth else { return }
+            throw StorageError(.nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels")
         }
 
         mutating func newline(_ indent: Int) {
@@ -100,18 +110,31 @@ package enum StoredValueJSON {
 
         mutating func writeString(_ text: String) {
             bytes.append(UInt8(ascii: "\""))
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): append("\\\"")
-                case UInt8(ascii: "\\"): append("\\\\")
-                case 0x0A: append("\\n")
-                case 0x0D: append("\\r")
-                case 0x09: append("\\t")
-                case 0x00..<0x20, 0x7F:
-                    append("\\u")
-                    append(String(byte, radix: 16).leftPadded(to: 4))
-                default: bytes.append(byte)
+            var text = text
+            text.withUTF8 { utf8 in
+                // Copy runs of bytes that need no escape in one go.
+                var runStart = 0
+                var index = 0
+                let count = utf8.count
+                while index < count {
+                    let byte = utf8[index]
+                    index += 1
+                    guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F else { continue }
+                    let index = index - 1
+                    if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                    runStart = index + 1
+                    switch byte {
+                    case UInt8(ascii: "\""): append("\\\"")
+                    case UInt8(ascii: "\\"): append("\\\\")
+                    case 0x0A: append("\\n")
+                    case 0x0D: append("\\r")
+                    case 0x09: append("\\t")
+                    default:
+                        append("\\u")
+                        append(String(byte, radix: 16).leftPadded(to: 4))
+                    }
                 }
+                if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
             }
             bytes.append(UInt8(ascii: "\""))
         }
@@ -121,18 +144,20 @@ package enum StoredValueJSON {
 
     /// Parses JSON bytes into a tree.
     ///
-    /// - Throws: ``StorageError/Code/nestingTooDeep`` beyond ``maximumDepth`` (checked before
-    ///   parsing, so no depth can crash the process), ``StorageError/Code/dataCorrupted`` with
-    ///   the parser's message for text that is not JSON.
+    /// The parser is this package's own, so that numbers keep their exact kind (`-9223372036854775808`
+    /// is an `int`, where `JSONSerialization` gives a `Double`), nesting is limited while parsing
+    /// (no depth can exhaust the stack), and errors carry a line and column. It accepts RFC 8259
+    /// JSON in UTF-8, with an optional byte-order mark; `null` is refused, since no stored value
+    /// is null.
+    ///
+    /// - Throws: ``StorageError/Code/nestingTooDeep`` beyond ``maximumDepth``;
+    ///   ``StorageError/Code/dataCorrupted`` with the line and column for text that is not JSON,
+    ///   is not UTF-8, or holds a number no `Double` can hold.
     package static func parse(_ data: Data) throws -> StoredValue {
-        try checkDepth(data)
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw StorageError(.dataCorrupted, message: parserMessage(error))
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var parser = Parser(bytes: buffer)
+            return try parser.parseDocument()
         }
-        return try storedValue(fromJSONObject: object)
     }
 
     /// Throws ``StorageError/Code/nestingTooDeep`` when arrays and objects nest deeper than
@@ -159,12 +184,6 @@ package enum StoredValueJSON {
                 }
             }
         }
-    }
-
-    private static func parserMessage(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
-        return "the file is not valid JSON"
     }
 
     /// Converts a `JSONSerialization` object into a tree.

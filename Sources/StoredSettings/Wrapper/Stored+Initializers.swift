@@ -63,3 +63,100 @@ extension Stored {
         self.init(key: key.name, defaultValue: nil, store: store, codec: .optional(Wrapped.self))
     }
 }
+
+// MARK: - Settings with help text or marked secret
+
+extension Stored where Value: StoredValueConvertible {
+    /// Creates a setting with a default and a help sentence, optionally marked secret.
+    ///
+    /// The help text is shown by `SettingsCommand` and ``SettingsGroup/settingDescriptions()``;
+    /// a secret's value prints as `<redacted>` in every listing and message.
+    ///
+    /// ```swift
+    /// @Stored(Key.autoReload, default: false, help: "Reload files when they change.")
+    /// var autoReload: Bool
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The key the value is stored under.
+    ///   - defaultValue: Returned while the key holds nothing; never written to the store.
+    ///   - help: One sentence for people about what the setting does.
+    ///   - secret: Whether to hide the value in listings and messages.
+    ///   - store: The store to use; `nil` resolves it from ``StoreContext``.
+    public init(
+        _ key: some StorageKey, default defaultValue: Value, help: String?, secret: Bool = false,
+        store: (any Storable)? = nil
+    ) {
+        self.init(
+            key: key.name, defaultValue: defaultValue, store: store, codec: .convertible,
+            help: help, isSecret: secret
+        )
+    }
+
+    /// Creates a setting with a default, marked secret (or not) without a help sentence.
+    ///
+    /// ```swift
+    /// @Stored(Key.apiToken, default: "", secret: true) var apiToken: String
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The key the value is stored under.
+    ///   - defaultValue: Returned while the key holds nothing; never written to the store.
+    ///   - secret: Whether to hide the value in listings and messages.
+    ///   - store: The store to use; `nil` resolves it from ``StoreContext``.
+    public init(
+        _ key: some StorageKey, default defaultValue: Value, secret: Bool, store: (any Storable)? = nil
+    ) {
+        self.init(key: key.name, defaultValue: defaultValue, store: store, codec: .convertible, isSecret: secret)
+    }
+}
+
+extension Stored {
+    /// Creates an optional setting with a help sentence, optionally marked secret.
+    ///
+    /// ```swift
+    /// @Stored(Key.lastOpened, help: "When the journal was last opened.") var lastOpened: Date?
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The key the value is stored under.
+    ///   - help: One sentence for people about what the setting does.
+    ///   - secret: Whether to hide the value in listings and messages.
+    ///   - store: The store to use; `nil` resolves it from ``StoreContext``.
+    public init<Wrapped: StoredValueConvertible>(
+        _ key: some StorageKey, help: String?, secret: Bool = false, store: (any Storable)? = nil
+    ) where Value == Wrapped? {
+        self.init(
+            key: key.name, defaultValue: nil, store: store, codec: .optional(Wrapped.self),
+            help: help, isSecret: secret
+        )
+    }
+
+    /// Creates an optional setting marked secret (or not) without a help sentence.
+    ///
+    /// ```swift
+    /// @Stored(Key.apiToken, secret: true) var apiToken: String?
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The key the value is stored under.
+    ///   - secret: Whether to hide the value in listings and messages.
+    ///   - store: The store to use; `nil` resolves it from ``StoreContext``.
+    public init<Wrapped: StoredValueConvertible>(
+        _ key: some StorageKey, secret: Bool, store: (any Storable)? = nil
+    ) where Value == Wrapped? {
+        self.init(key: key.name, defaultValue: nil, store: store, codec: .optional(Wrapped.self), isSecret: secret)
+    }
+
+    /// Unavailable: an optional setting's default is always `nil`.
+    @available(
+        *, unavailable,
+        message: "An optional setting has no default: it reads nil until a value is stored. Remove 'default:', or make the property non-optional to give it a default."
+    )
+    public init<Wrapped: StoredValueConvertible>(
+        _ key: some StorageKey, default defaultValue: Wrapped?, help: String?, secret: Bool = false,
+        store: (any Storable)? = nil
+    ) where Value == Wrapped? {
+        self.init(key: key.name, defaultValue: nil, store: store, codec: .optional(Wrapped.self))
+    }
+}

@@ -47,15 +47,27 @@ public struct Stored<Value: Sendable>: Sendable {
     /// The store the value is kept in, fixed when the wrapper was created.
     public let store: any Storable
 
+    /// A sentence for people about what the setting does, given in the declaration; shown by
+    /// `SettingsCommand` and ``SettingsGroup/settingDescriptions()``.
+    public let help: String?
+    /// Whether the value is a secret (a token, a password): listings and messages show it as
+    /// `<redacted>`.
+    public let isSecret: Bool
+
     let codec: StoredCodec<Value>
     let cache: DecodedCache<Value>
 
-    init(key: String, defaultValue: Value, store: (any Storable)?, codec: StoredCodec<Value>) {
+    init(
+        key: String, defaultValue: Value, store: (any Storable)?, codec: StoredCodec<Value>,
+        help: String? = nil, isSecret: Bool = false
+    ) {
         self.key = key
         self.defaultValue = defaultValue
         self.store = store ?? StoreContext.resolvedStore
         self.codec = codec
-        self.cache = DecodedCache()
+        self.cache = DecodedCache(placeholder: defaultValue)
+        self.help = help
+        self.isSecret = isSecret
     }
 
     /// The current value: the stored value decoded as `Value`, or the default.
@@ -101,8 +113,13 @@ public struct Stored<Value: Sendable>: Sendable {
     public func load() throws -> Value {
         let (stored, revision) = store.valueWithRevision(forKey: key)
         guard let stored else { return defaultValue }
-        if let revision, let cached = cache.lookup(revision: revision) {
-            return try cached.get()
+        if let revision {
+            var value = defaultValue
+            switch cache.lookup(revision: revision, into: &value) {
+            case .hit: return value
+            case .failed(let error): throw error
+            case .miss: break
+            }
         }
         do {
             return try codec.decode(stored)
@@ -132,7 +149,9 @@ public struct Stored<Value: Sendable>: Sendable {
     /// the store lands in between, so concurrent `update { $0 += 1 }` calls never lose a count.
     ///
     /// `body` starts from the current value (the default when the key holds nothing). When it
-    /// throws, nothing is written.
+    /// throws, nothing is written. When it leaves a stored value as it was, the stored form is
+    /// kept as it is (`"yes"` read as `true` stays `"yes"`), so through a ``LayeredStore``
+    /// nothing is copied from a higher layer into the writable one.
     ///
     /// ```swift
     /// try settings.$launchCount.update { $0 += 1 }
@@ -148,9 +167,18 @@ public struct Stored<Value: Sendable>: Sendable {
     public func update<R>(_ body: (inout Value) throws -> R) throws -> R {
         do {
             return try store.update(forKey: key) { stored in
-                var value = try stored.map(codec.decode) ?? defaultValue
+                let decoded = try stored.map(codec.decode)
+                var value = decoded ?? defaultValue
                 let result = try body(&value)
-                stored = try codec.encode(value)
+                let encoded = try codec.encode(value)
+                // A value `body` left as it was keeps its stored spelling, so a layered store
+                // never copies a higher layer's text (`"yes"` from the environment) into its
+                // writable layer.
+                if let original = stored, let encoded, !encoded.isIdentical(to: original), let decoded,
+                   let unchanged = try codec.encode(decoded), unchanged.isIdentical(to: encoded) {
+                    return result
+                }
+                stored = encoded
                 return result
             }
         } catch let error as StorageError {
@@ -159,27 +187,44 @@ public struct Stored<Value: Sendable>: Sendable {
     }
 
     /// The value as the getter returns it; reports a decoding failure once per stored revision.
+    ///
+    /// The read path of every getter. It runs as unspecialized generic code, so it avoids
+    /// generic wrapper types (`Optional<Value>`, `Result<Value, _>`): each would cost a runtime
+    /// metadata lookup per read, several times the cost of the lookup in the store.
     func currentValue(reporting: Bool) -> Value {
         let (stored, revision) = store.valueWithRevision(forKey: key)
         guard let stored else { return defaultValue }
         switch stored {
         case .array, .dictionary:
             // Decoding a structured value is costly: keep the result until the store changes.
-            if let revision {
-                if let cached = cache.lookup(revision: revision) {
-                    return (try? cached.get()) ?? defaultValue
-                }
-                let result = Result { try codec.decode(stored) }.mapError { storageError($0) }
-                cache.store(result, revision: revision)
-                return resolve(result, reporting: reporting)
-            }
+            if let revision { return structuredValue(stored, revision: revision, reporting: reporting) }
         default:
             break
         }
         do {
             return try codec.decode(stored)
         } catch {
+            return fallback(after: error, decoding: stored, reporting: reporting)
+        }
+    }
+
+    /// A structured value from the cache, or decoded and cached at `revision`.
+    private func structuredValue(_ stored: StoredValue, revision: UInt64, reporting: Bool) -> Value {
+        var value = defaultValue
+        switch cache.lookup(revision: revision, into: &value) {
+        case .hit: return value
+        case .failed: return defaultValue
+        case .miss: break
+        }
+        do {
+            value = try codec.decode(stored)
+            cache.store(value, revision: revision)
+            return value
+        } catch {
             let storageError = storageError(error)
+            cache.store(failure: storageError, revision: revision)
+            // The revision counts changes to every key: report a failure only when this key's
+            // value or the error is new, so a broken value is reported once.
             if reporting, cache.shouldReport(storageError, for: stored) {
                 StorageErrorReporter.report(storageError)
             }
@@ -187,14 +232,14 @@ public struct Stored<Value: Sendable>: Sendable {
         }
     }
 
-    private func resolve(_ result: Result<Value, StorageError>, reporting: Bool) -> Value {
-        switch result {
-        case .success(let value):
-            return value
-        case .failure(let error):
-            if reporting { StorageErrorReporter.report(error) }
-            return defaultValue
+    /// The default after a failed decoding, reporting the failure once per stored value.
+    @inline(never)
+    private func fallback(after error: any Error, decoding stored: StoredValue, reporting: Bool) -> Value {
+        let storageError = storageError(error)
+        if reporting, cache.shouldReport(storageError, for: stored) {
+            StorageErrorReporter.report(storageError)
         }
+        return defaultValue
     }
 
     /// `error` as a ``StorageError`` naming this setting's key, expected type and store.
@@ -206,7 +251,7 @@ public struct Stored<Value: Sendable>: Sendable {
             )
         }
         if storageError.key == nil { storageError.key = key }
-        if storageError.path == nil { storageError.path = store.location }
+        if storageError.path == nil { storageError.path = store.origin(ofKey: key) ?? store.location }
         if storageError.code == .typeMismatch, storageError.codingPath.isEmpty {
             storageError.expectedType = codec.typeName
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a ``Stored`` wrapper turns its `Value` into a ``StoredValue`` and back.
 ///
 /// Non-optional values encode to a stored value; optional values encode `nil` as "remove the
@@ -30,40 +32,79 @@ extension StoredCodec {
     }
 }
 
+/// What ``DecodedCache/lookup(revision:into:)`` found.
+enum DecodedCacheLookup {
+    /// Nothing decoded at that revision.
+    case miss
+    /// The decoded value was copied out.
+    case hit
+    /// Decoding at that revision failed (the failure was reported when it was cached).
+    case failed(StorageError)
+}
+
 /// The last decoded value of one wrapper, valid while the store's revision is unchanged, and
 /// the last decoding failure reported, so a broken value is reported once, not on every read.
-final class DecodedCache<Value: Sendable>: Sendable {
-    private struct State {
-        var revision: UInt64?
-        var result: Result<Value, StorageError>?
-        var reported: (StoredValue, StorageError)?
+///
+/// Built for the read path of unspecialized generic code: no member returns or stores a
+/// generic wrapper type (`Optional<Value>`, `Result<Value, _>`), whose metadata the runtime
+/// would look up on every read; the value is copied out through an `inout` parameter.
+final class DecodedCache<Value: Sendable>: @unchecked Sendable {
+    // Safe because every stored `var` is read and written only between `mutex.lock()` and
+    // `mutex.unlock()`; the class is final and exposes no other access to them.
+    private let mutex = NSLock()
+    private var revision: UInt64 = 0
+    private var holdsValue = false
+    /// The decoded value at `revision` when `holdsValue`; otherwise a placeholder.
+    private var value: Value
+    /// The decoding failure at `revision`, when decoding failed.
+    private var failure: StorageError?
+    private var reported: (StoredValue, StorageError)?
+
+    /// Creates an empty cache; `placeholder` fills the value slot until a value is decoded.
+    init(placeholder: Value) {
+        value = placeholder
     }
 
-    private let state = Lock(State())
-
-    /// The cached result when it was decoded at `revision`.
-    func lookup(revision: UInt64) -> Result<Value, StorageError>? {
-        state.withLock { state in
-            state.revision == revision ? state.result : nil
+    /// Copies the value decoded at `revision` into `result`, if there is one.
+    func lookup(revision: UInt64, into result: inout Value) -> DecodedCacheLookup {
+        mutex.lock()
+        defer { mutex.unlock() }
+        guard self.revision == revision else { return .miss }
+        if holdsValue {
+            result = value
+            return .hit
         }
+        if let failure { return .failed(failure) }
+        return .miss
     }
 
-    /// Keeps `result` for `revision`.
-    func store(_ result: Result<Value, StorageError>, revision: UInt64) {
-        state.withLock { state in
-            state.revision = revision
-            state.result = result
-        }
+    /// Keeps `value`, decoded at `revision`.
+    func store(_ value: Value, revision: UInt64) {
+        mutex.lock()
+        defer { mutex.unlock() }
+        self.revision = revision
+        self.value = value
+        holdsValue = true
+        failure = nil
+    }
+
+    /// Keeps the decoding failure at `revision`.
+    func store(failure: StorageError, revision: UInt64) {
+        mutex.lock()
+        defer { mutex.unlock() }
+        self.revision = revision
+        holdsValue = false
+        self.failure = failure
     }
 
     /// Whether `error` for `value` has not been reported yet; records it as reported.
     func shouldReport(_ error: StorageError, for value: StoredValue) -> Bool {
-        state.withLock { state in
-            if let (lastValue, lastError) = state.reported, lastError == error, lastValue.isIdentical(to: value) {
-                return false
-            }
-            state.reported = (value, error)
-            return true
+        mutex.lock()
+        defer { mutex.unlock() }
+        if let (lastValue, lastError) = reported, lastError == error, lastValue.isIdentical(to: value) {
+            return false
         }
+        reported = (value, error)
+        return true
     }
 }

@@ -3,7 +3,7 @@ import StoredSettings
 import StoredSettingsTestSupport
 import Testing
 
-// The backend of the "Implementing a backend" article, verbatim, so the compiler checks it.
+// The code of the "Implementing a backend" article, verbatim, so the compiler checks it.
 
 
 final class DictionaryBackend: Storable, @unchecked Sendable {
@@ -25,11 +25,16 @@ final class DictionaryBackend: Storable, @unchecked Sendable {
     }
 
     func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        guard !key.isEmpty else { throw StorageError(.invalidKey, key: key) }
+        try StorageError.validate(key: key)   // empty keys and control characters
         return try lock.withLock {
             var value = values[key]
             let result = try body(&value)
-            if value != values[key] {
+            let changed = switch (value, values[key]) {
+            case (nil, nil): false
+            case let (new?, old?): !new.isIdentical(to: old)
+            default: true
+            }
+            if changed {
                 values[key] = value
                 for continuation in subscribers.values {
                     continuation.yield(StoredChange(key: key, value: value))
@@ -52,6 +57,14 @@ final class DictionaryBackend: Storable, @unchecked Sendable {
 }
 
 struct ImplementingABackendExampleTests {
+    @Test func dictionaryBackendConforms() async {
+        let conformance = StoreConformance {
+            StoreConformance.Subject(store: DictionaryBackend())
+        }
+        let failures = await conformance.run()
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
     @Test func articleBackendKeepsValuesAndDeliversChanges() async throws {
         let backend = DictionaryBackend()
         let changes = backend.changes()

@@ -1,0 +1,82 @@
+import Foundation
+import StoredSettings
+
+/// Durable writes, opening a large file, and batches.
+func runWriteCases(_ bench: Bench) throws {
+    let folder = try ScratchFolder()
+    defer { folder.remove() }
+
+    // A 100-key settings file; each write flips one Boolean so every write commits.
+    var values = sampleValues(count: 99)
+    values[flagKey] = .bool(false)
+    let fileURL = folder.file("settings.json")
+    try StoredValueJSON.data(from: .dictionary(values)).write(to: fileURL)
+    let store = try FileStore(url: fileURL)
+    let flag = Stored(flagKey, default: false, store: store)
+    var storedFlag = false
+    let storedWrite = Workload("@Stored<Bool> write, FileStore 100 keys, durable", iterations: 1) { n in
+        for _ in 0..<n {
+            storedFlag.toggle()
+            try flag.save(storedFlag)
+        }
+    }
+
+    // The same bytes, written by hand.
+    values[flagKey] = .bool(true)
+    let trueBytes = [UInt8](try StoredValueJSON.data(from: .dictionary(values)))
+    values[flagKey] = .bool(false)
+    let falseBytes = [UInt8](try StoredValueJSON.data(from: .dictionary(values)))
+    let manualFolder = try ScratchFolder()
+    defer { manualFolder.remove() }
+    let manual = ManualDurableWrite(directory: manualFolder.url, fileName: "settings.json")
+    var manualFlag = false
+    try bench.compare(
+        storedWrite,
+        against: Workload("same bytes: temp file + fsync + rename + fsync folder", iterations: 1) { n in
+            for _ in 0..<n {
+                manualFlag.toggle()
+                guard manual.write(manualFlag ? trueBytes : falseBytes) else {
+                    throw BenchmarkError("the hand-written durable write failed")
+                }
+            }
+        },
+        target: 1.5, slow: true
+    )
+
+    // UserDefaults with the same 100 keys, forced to disk.
+    let suite = try ScratchDefaults()
+    defer { suite.remove() }
+    for (key, value) in values { suite.defaults.set(try PropertyListValue.object(from: value), forKey: key) }
+    suite.defaults.synchronize()
+    var defaultsFlag = false
+    try bench.compare(
+        storedWrite,
+        against: Workload("UserDefaults set + synchronize() (not crash-safe)", iterations: 1) { n in
+            for _ in 0..<n {
+                defaultsFlag.toggle()
+                suite.defaults.set(defaultsFlag, forKey: flagKey)
+                suite.defaults.synchronize()
+            }
+        },
+        target: nil, slow: true
+    )
+
+    try runOpenCase(bench, folder: folder)
+    try runBatchCase(bench, folder: folder)
+}
+
+/// Opening a 10,000-key file against parsing its bytes with `JSONSerialization`.
+func runOpenCase(_ bench: Bench, folder: ScratchFolder) throws {
+    let url = folder.file("large.json")
+    let bytes = try sampleFile(count: 10_000)
+    try bytes.write(to: url)
+    try bench.compare(
+        Workload("FileStore open, 10,000-key JSON file") { n in
+            for _ in 0..<n { blackHole(try FileStore(url: url)) }
+        },
+        against: Workload("JSONSerialization.jsonObject, same bytes") { n in
+            for _ in 0..<n { blackHole(try JSONSerialization.jsonObject(with: bytes)) }
+        },
+        target: 1.5, slow: true
+    )
+}

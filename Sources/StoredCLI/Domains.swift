@@ -1,0 +1,51 @@
+import Foundation
+import StoredSettings
+
+/// The UserDefaults suites of this user, found where Foundation keeps them.
+enum Domains {
+    /// The folder whose `.plist` files are the suites: `~/Library/Preferences` on Apple
+    /// platforms; on Linux, where swift-corelibs-foundation writes a suite to
+    /// `$XDG_CONFIG_HOME/<suite>.plist`, `$XDG_CONFIG_HOME` (an absolute path), else
+    /// `$HOME/.config`.
+    static func folder(environment: [String: String]) -> URL {
+        let home: URL
+        if let path = environment["HOME"], path.hasPrefix("/") {
+            home = URL(fileURLWithPath: path, isDirectory: true)
+        } else {
+            home = FileManager.default.homeDirectoryForCurrentUser
+        }
+        #if canImport(Darwin)
+        return home.appendingPathComponent("Library/Preferences", isDirectory: true)
+        #else
+        if let path = environment["XDG_CONFIG_HOME"], path.hasPrefix("/") {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        return home.appendingPathComponent(".config", isDirectory: true)
+        #endif
+    }
+
+    /// The suite names, sorted: the names of the `.plist` files in ``folder(environment:)``
+    /// without the extension. A missing folder has none.
+    ///
+    /// - Throws: ``CommandFailure`` (74) when the folder exists but cannot be listed.
+    static func list(environment: [String: String]) throws -> [String] {
+        let folder = folder(environment: environment)
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        } catch {
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) { return [] }
+            throw CommandFailure(.ioError, "stored: \(folder.path): cannot list the folder: \((error as NSError).localizedDescription).")
+        }
+        return names
+            .filter { $0.hasSuffix(".plist") && !$0.hasPrefix(".") && $0.count > ".plist".count }
+            .filter { name in
+                var isDirectory: ObjCBool = false
+                let exists = FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                return exists && !isDirectory.boolValue
+            }
+            .map { String($0.dropLast(".plist".count)) }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import StoredSettings
+
+/// A ``Target`` opened for one command: the store, the name errors give it, and the writes
+/// that touch many keys at once.
+struct TargetStore {
+    /// How the target is kept.
+    enum Backend {
+        case file(FileStore)
+        case domain(UserDefaultsStore)
+    }
+
+    let backend: Backend
+    /// The target as the user spelled it (`./demo.json`), or `UserDefaults domain NAME`.
+    let name: String
+
+    /// Opens `target`. A missing file is an empty store.
+    ///
+    /// - Throws: ``CommandFailure`` naming the target: bad data (65) for a file that does not
+    ///   parse, an I/O error (74) for one that cannot be read, a usage error (64) for a suite
+    ///   name UserDefaults does not allow.
+    init(opening target: Target) throws {
+        switch target {
+        case .file(let path):
+            name = path
+            try Self.checkIsRegularFileOrMissing(path)
+            do {
+                backend = .file(try FileStore(url: URL(fileURLWithPath: path)))
+            } catch let error as StorageError {
+                throw CommandFailure(Self.relabel(error, storePath: URL(fileURLWithPath: path).standardizedFileURL.path, name: path))
+            }
+        case .domain(let suite):
+            name = "UserDefaults domain \(suite)"
+            do {
+                backend = .domain(try UserDefaultsStore(suiteName: suite))
+            } catch let error as StorageError {
+                let usage = UsageError("'\(suite)' is not a valid domain name: \(error.message ?? error.code.name)", verb: nil)
+                throw CommandFailure(.usage, "stored: \(usage)")
+            }
+        }
+    }
+
+    /// Refuses a TARGET path that exists but is not a regular file (after following symbolic
+    /// links): a folder, a FIFO (which would block the command until someone writes to it),
+    /// a device such as `/dev/null`, a socket. Uses `stat(2)`, which opens nothing.
+    ///
+    /// - Throws: ``CommandFailure`` with ``ExitCode/ioError`` (74) naming the path and what it is.
+    static func checkIsRegularFileOrMissing(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            // Missing (an empty store), or not reachable: FileStore reports that with its errno text.
+            return
+        }
+        let kind: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: kind = "a folder"
+        case S_IFIFO: kind = "a FIFO"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        throw CommandFailure(.ioError, "stored: \(path): the settings file is \(kind), not a regular file.")
+    }
+
+    var store: any Storable {
+        switch backend {
+        case .file(let store): store
+        case .domain(let store): store
+        }
+    }
+
+    /// Every key and value of the store.
+    func allValues() -> [String: StoredValue] {
+        var values: [String: StoredValue] = [:]
+        for key in store.keys() {
+            if let value = store.value(forKey: key) { values[key] = value }
+        }
+        return values
+    }
+
+    /// The keys, sorted by their UTF-8 bytes like the keys of a JSON settings file.
+    func sortedKeys() -> [String] {
+        store.keys().sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Stores `value` under `key` (removes the key for `nil`), and makes it last.
+    func setValue(_ value: StoredValue?, forKey key: String) throws {
+        try store.setValue(value, forKey: key)
+        try persist()
+    }
+
+    /// Sets every key of `values` (removing the keys whose value is `nil`) as one change.
+    ///
+    /// Every value is checked for this target before anything is written. A file is written
+    /// once, atomically, in the format ``FileStore`` writes, or not at all; a UserDefaults
+    /// suite gets every key, then `synchronize()`.
+    func merge(_ values: [String: StoredValue?]) throws {
+        switch backend {
+        case .file(let store):
+            // One lock, one write, or nothing: FileStore's batch.
+            try store.batch { batch in
+                for (key, value) in values { try batch.setValue(value, forKey: key) }
+            }
+        case .domain(let store):
+            for (key, value) in values {
+                try validateKeyName(key, path: store.location)
+                if let value {
+                    do {
+                        _ = try PropertyListValue.object(from: value)
+                    } catch let error as StorageError {
+                        throw error.adding(key: key, path: store.location)
+                    }
+                }
+            }
+            for (key, value) in values { try store.setValue(value, forKey: key) }
+            try persist()
+        }
+    }
+
+    /// The XML property-list bytes of `value`, dates kept as dates, as `.plist` settings files.
+    static func propertyListData(_ value: StoredValue) throws -> Data {
+        let object = try PropertyListValue.object(from: value, nativeDates: true)
+        do {
+            return try PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0)
+        } catch {
+            throw StorageError(.encodingFailed, message: "cannot write a property list: \(error.localizedDescription)")
+        }
+    }
+
+    /// For a UserDefaults suite, `synchronize()`, so the next process sees the change.
+    private func persist() throws {
+        guard case .domain(let store) = backend else { return }
+        if !store.synchronize() {
+            throw StorageError(.io, path: store.location, message: "UserDefaults could not save the domain")
+        }
+    }
+
+    /// `error` naming the target as the user spelled it, with the first coding-path component
+    /// as the key when the error has none.
+    func relabel(_ error: StorageError) -> StorageError {
+        switch backend {
+        case .file(let store): Self.relabel(error, storePath: store.url.path, name: name)
+        case .domain: Self.relabel(error, storePath: nil, name: name)
+        }
+    }
+
+    static func relabel(_ error: StorageError, storePath: String?, name: String) -> StorageError {
+        var error = error
+        if let path = error.path, let storePath, path != storePath, storePath.hasPrefix(path + "/") {
+            // A folder on the way to the file: name the file, and the folder in the message.
+            error.message = "\(path): " + (error.message ?? error.code.name)
+            error.path = name
+        }
+        if error.path == nil || error.path == storePath { error.path = name }
+        // The description ends the sentence itself; parser messages often end with a period.
+        while let message = error.message, message.hasSuffix(".") { error.message = String(message.dropLast()) }
+        if let key = error.key, error.codingPath.first == key {
+            error.codingPath.removeFirst()
+        } else if error.key == nil, let first = error.codingPath.first {
+            error.key = first
+            error.codingPath.removeFirst()
+        }
+        return error
+    }
+}

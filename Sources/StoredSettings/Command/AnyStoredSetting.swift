@@ -1,0 +1,79 @@
+import Foundation
+
+/// A ``Stored`` setting with its `Value` type erased: what a ``SettingsGroup`` lists through
+/// `Mirror` (its children are the wrappers, labelled `_name`).
+package protocol AnyStoredSetting: Sendable {
+    /// The key the value is stored under.
+    var key: String { get }
+    /// The declaration's help sentence.
+    var help: String? { get }
+    /// Whether the value is hidden in listings and messages.
+    var isSecret: Bool { get }
+    /// The store the setting reads and writes.
+    var settingStore: any Storable { get }
+    /// The Swift type as declared: `Bool`, `Date?`, `Theme`.
+    var declaredTypeName: String { get }
+    /// Whether the value is a `Bool` (or `Bool?`), which command-line flags set without text.
+    var isBoolean: Bool { get }
+    /// The default in stored form; `nil` for optional settings (and defaults that do not
+    /// encode).
+    var defaultStoredValue: StoredValue? { get }
+    /// What values look like, for messages: `true or false`, `one of: plain, markdown`.
+    var valueHint: String? { get }
+    /// The current value decoded and encoded again (so `"yes"` from the environment reads as
+    /// `true`); `nil` when the key holds nothing (the default applies).
+    ///
+    /// - Throws: The decoding error, naming the key and the value's origin.
+    func currentStoredValue() throws -> StoredValue?
+    /// `text` read as the setting's type and encoded: what `config set` writes.
+    ///
+    /// - Throws: ``StorageError`` when the text does not read as the type.
+    func storedValue(parsing text: String) throws -> StoredValue?
+}
+
+extension Stored: AnyStoredSetting {
+    package var settingStore: any Storable { store }
+
+    package var declaredTypeName: String {
+        ValueTypeInfo.sugared(ValueTypeInfo.isOptional(Value.self) ? codec.typeName + "?" : codec.typeName)
+    }
+
+    package var isBoolean: Bool {
+        Value.self == Bool.self || Value.self == Bool?.self
+    }
+
+    package var defaultStoredValue: StoredValue? {
+        try? codec.encode(defaultValue)
+    }
+
+    package var valueHint: String? {
+        ValueTypeInfo.hint(for: ValueTypeInfo.unwrapped(Value.self))
+    }
+
+    package func currentStoredValue() throws -> StoredValue? {
+        guard let stored = store.value(forKey: key) else { return nil }
+        do {
+            return try codec.encode(try codec.decode(stored))
+        } catch {
+            throw storageError(error)
+        }
+    }
+
+    package func storedValue(parsing text: String) throws -> StoredValue? {
+        do {
+            return try codec.encode(try codec.decode(.string(text)))
+        } catch let firstError {
+            // Structured values (a Codable struct, a list) are spelled as JSON text.
+            let first = text.first { !$0.isWhitespace }
+            guard first == "{" || first == "[" || first == "\"",
+                  let parsed = try? StoredValueJSON.parse(Data(text.utf8)) else {
+                throw storageError(firstError)
+            }
+            do {
+                return try codec.encode(try codec.decode(parsed))
+            } catch {
+                throw storageError(error)
+            }
+        }
+    }
+}

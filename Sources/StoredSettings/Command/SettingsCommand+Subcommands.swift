@@ -1,0 +1,156 @@
+extension SettingsCommand {
+    func list(_ arguments: [String], _ context: inout Context) -> Int32 {
+        var showOrigin = false
+        var json = false
+        for argument in arguments {
+            switch argument {
+            case "--show-origin": showOrigin = true
+            case "--json": json = true
+            default: return context.usage("list does not take '\(argument)'")
+            }
+        }
+        let descriptions = settings.map { describe($0.setting, propertyName: $0.name) }
+        if json {
+            context.output += Self.json(descriptions)
+        } else {
+            var rows = [showOrigin ? ["KEY", "TYPE", "VALUE", "ORIGIN"] : ["KEY", "TYPE", "VALUE"]]
+            for description in descriptions {
+                let value = Self.tableText(description.displayValue)
+                rows.append(showOrigin
+                    ? [description.key, description.typeName, value, description.origin]
+                    : [description.key, description.typeName, value])
+            }
+            context.output += Self.table(rows)
+        }
+        var status = Self.exitSuccess
+        for problem in descriptions.compactMap(\.problem) {
+            status = context.fail(Self.exitDataError, problem.description)
+        }
+        return status
+    }
+
+    func get(_ arguments: [String], _ context: inout Context) -> Int32 {
+        var keys: [String] = []
+        var showSecret = false
+        for argument in arguments {
+            if argument == "--show-secret" {
+                showSecret = true
+            } else if argument.hasPrefix("--") {
+                return context.usage("get does not take '\(argument)'")
+            } else {
+                keys.append(argument)
+            }
+        }
+        guard keys.count == 1, let key = keys.first else { return context.usage("get needs one KEY") }
+        guard let (_, setting) = setting(named: key) else { return notFound(key, &context) }
+        let value: StoredValue?
+        do {
+            value = try setting.currentStoredValue() ?? setting.defaultStoredValue
+        } catch {
+            return context.fail(Self.exitDataError, String(describing: error))
+        }
+        guard let value else {
+            return context.fail(Self.exitNotFound, "\(setting.key) is not set")
+        }
+        context.print(setting.isSecret && !showSecret ? ValueText.redacted : ValueText.display(value))
+        return Self.exitSuccess
+    }
+
+    func set(_ arguments: [String], _ context: inout Context) -> Int32 {
+        guard arguments.count == 2 else { return context.usage("set needs KEY and VALUE") }
+        let key = arguments[0]
+        let text = arguments[1]
+        guard let (_, setting) = setting(named: key) else { return notFound(key, &context) }
+        let value: StoredValue?
+        do {
+            value = try setting.storedValue(parsing: text)
+        } catch {
+            var message = "\(setting.key) expects \(ValueTypeInfo.withArticle(setting.declaredTypeName.trimmingSuffix("?")))"
+            if let hint = setting.valueHint { message += " (\(hint))" }
+            message += ", got " + (setting.isSecret ? ValueText.redacted : ValueText.quoted(text))
+            // Inside a structure, say where it went wrong (field names are not values, but a
+            // secret's structure stays hidden too).
+            if !setting.isSecret, let problem = error as? StorageError, !problem.codingPath.isEmpty {
+                message += ": at '\(problem.codingPath.joined(separator: "."))': \(problem.detail)"
+            }
+            return context.fail(Self.exitDataError, message)
+        }
+        do {
+            try setting.settingStore.setValue(value, forKey: setting.key)
+        } catch {
+            return context.fail(Self.exitIOError, String(describing: error))
+        }
+        noteOverride(of: setting, &context)
+        return Self.exitSuccess
+    }
+
+    func unset(_ arguments: [String], _ context: inout Context) -> Int32 {
+        guard arguments.count == 1, let key = arguments.first, !key.hasPrefix("--") else {
+            return context.usage("unset needs one KEY")
+        }
+        return remove([key], &context)
+    }
+
+    func reset(_ arguments: [String], _ context: inout Context) -> Int32 {
+        if arguments == ["--all"] {
+            return remove(settings.map(\.setting.key), &context)
+        }
+        if arguments.isEmpty { return context.usage("reset needs KEY... or --all") }
+        if let option = arguments.first(where: { $0.hasPrefix("--") }) {
+            return context.usage("reset does not take '\(option)' with keys")
+        }
+        return remove(arguments, &context)
+    }
+
+    func path(_ arguments: [String], _ context: inout Context) -> Int32 {
+        guard arguments.isEmpty else { return context.usage("path takes no arguments") }
+        guard let store = settings.first?.setting.settingStore else {
+            return context.fail(Self.exitNotFound, "there are no settings")
+        }
+        let target = (store as? LayeredStore)?.writable ?? store
+        let location = (target as? FileStore)?.url.path ?? target.location
+        guard let location else {
+            return context.fail(Self.exitNotFound, "the settings are not kept in a file")
+        }
+        context.print(location)
+        return Self.exitSuccess
+    }
+
+    // MARK: - Helpers
+
+    /// Removes the stored values of `keys`, after checking that every key is declared.
+    private func remove(_ keys: [String], _ context: inout Context) -> Int32 {
+        var targets: [any AnyStoredSetting] = []
+        for key in keys {
+            guard let (_, setting) = setting(named: key) else { return notFound(key, &context) }
+            targets.append(setting)
+        }
+        for setting in targets {
+            do {
+                try setting.settingStore.setValue(nil, forKey: setting.key)
+            } catch {
+                return context.fail(Self.exitIOError, String(describing: error))
+            }
+            noteOverride(of: setting, &context)
+        }
+        return Self.exitSuccess
+    }
+
+    private func notFound(_ key: String, _ context: inout Context) -> Int32 {
+        context.fail(Self.exitNotFound, "no setting '\(key)'; '\(toolName) \(commandName) list' shows them all")
+    }
+
+    /// Notes when a layer above the written one still decides the value.
+    private func noteOverride(of setting: any AnyStoredSetting, _ context: inout Context) {
+        guard let layered = setting.settingStore as? LayeredStore,
+              let top = layered.layer(holding: setting.key), top !== layered.writable,
+              let origin = layered.origin(forKey: setting.key) else { return }
+        context.error += "\(toolName) \(commandName): note: \(setting.key) is overridden by \(origin)\n"
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}

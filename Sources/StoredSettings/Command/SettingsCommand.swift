@@ -1,0 +1,167 @@
+import Foundation
+
+/// A ready-made `config` subcommand for a command-line tool: list, read, change and reset the
+/// settings of a ``SettingsGroup``, like `git config`.
+///
+/// Mount it in two lines, before the tool's own argument parsing:
+///
+/// ```swift
+/// let config = SettingsCommand(AppSettings(store: store), toolName: "daybook")
+/// if arguments.first == "config" { exit(config.run(arguments: Array(arguments.dropFirst()))) }
+/// ```
+///
+/// ```
+/// daybook config list [--show-origin] [--json]
+/// daybook config get KEY [--show-secret]
+/// daybook config set KEY VALUE
+/// daybook config unset KEY
+/// daybook config reset (KEY... | --all)
+/// daybook config path
+/// ```
+///
+/// - `list` prints an aligned table for people (`KEY TYPE VALUE`, plus `ORIGIN` with
+///   `--show-origin`), or with `--json` a JSON array for scripts. Secret values show as
+///   `<redacted>`.
+/// - `set` reads the text as the setting's declared type (`true`/`yes`/`1` for a Bool, ISO 8601
+///   for a Date, a case's raw value for an enum, JSON for structures) and writes nothing when
+///   it does not fit: `autoReload expects a Bool (true or false), got "maybe"`. When a higher
+///   layer of a ``LayeredStore`` (an environment variable) still overrides the key, a note
+///   says so.
+/// - `unset` and `reset` remove stored values, so the defaults apply; `reset --all` removes
+///   every declared setting's value (other keys in the file are left alone).
+/// - `path` prints the settings file that writes go to.
+/// - `--help` (or `-h`) prints the help text after any subcommand, except as the VALUE of
+///   `set`: `config set title --help` stores the text `--help`.
+///
+/// Exit status follows sysexits: 0 success, 1 no such setting (or an unset optional for
+/// `get`), 64 usage error, 65 a value that does not fit its type, 74 a write that failed.
+///
+/// Thread-safety: `SettingsCommand` is an immutable value; `run` may be called from any
+/// thread.
+public struct SettingsCommand: Sendable {
+    /// Exit status 0: success.
+    public static let exitSuccess: Int32 = 0
+    /// Exit status 1: no such setting, or `get` of an optional setting that is not set.
+    public static let exitNotFound: Int32 = 1
+    /// Exit status 64 (`EX_USAGE`): the arguments are wrong.
+    public static let exitUsage: Int32 = 64
+    /// Exit status 65 (`EX_DATAERR`): a value does not fit the setting's type.
+    public static let exitDataError: Int32 = 65
+    /// Exit status 74 (`EX_IOERR`): the store could not be written.
+    public static let exitIOError: Int32 = 74
+
+    /// The tool's name, used in the help text and in messages (`daybook`).
+    public let toolName: String
+    /// The name the subcommand is mounted under (`config`).
+    public let commandName: String
+
+    let settings: [(name: String, setting: any AnyStoredSetting)]
+
+    /// Creates the command for the settings of `group`, with the stores they were created on.
+    ///
+    /// - Parameters:
+    ///   - group: The settings, usually created on a ``LayeredStore``.
+    ///   - toolName: The tool's name for help and messages; by default the executable's name.
+    ///   - commandName: The subcommand's name in help and messages; `config` by default.
+    public init(
+        _ group: some SettingsGroup,
+        toolName: String = ProcessInfo.processInfo.processName,
+        commandName: String = "config"
+    ) {
+        self.settings = group.storedSettings()
+        self.toolName = toolName
+        self.commandName = commandName
+    }
+
+    /// Runs the subcommand, writing to standard output and standard error.
+    ///
+    /// - Parameter arguments: The arguments after `config`, such as `["set", "theme", "dark"]`.
+    /// - Returns: The exit status (see ``SettingsCommand``).
+    public func run(arguments: [String]) -> Int32 {
+        var output = StandardStream.output
+        var error = StandardStream.error
+        return run(arguments: arguments, output: &output, error: &error)
+    }
+
+    /// Runs the subcommand, writing results to `output` and messages to `error`.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments after `config`, such as `["set", "theme", "dark"]`.
+    ///   - output: Receives the results (tables, values, JSON, help).
+    ///   - error: Receives one line per problem, starting with `<tool> config:`.
+    /// - Returns: The exit status (see ``SettingsCommand``).
+    public func run(
+        arguments: [String], output: inout some TextOutputStream, error: inout some TextOutputStream
+    ) -> Int32 {
+        var context = Context(command: self)
+        let status = execute(arguments, &context)
+        output.write(context.output)
+        error.write(context.error)
+        return status
+    }
+
+    /// What one run writes.
+    struct Context {
+        let command: SettingsCommand
+        var output = ""
+        var error = ""
+
+        mutating func print(_ line: String) {
+            output += line + "\n"
+        }
+
+        mutating func fail(_ status: Int32, _ message: String) -> Int32 {
+            error += "\(command.toolName) \(command.commandName): \(message)\n"
+            return status
+        }
+
+        mutating func usage(_ message: String) -> Int32 {
+            fail(SettingsCommand.exitUsage, "\(message). See '\(command.toolName) \(command.commandName) --help'.")
+        }
+    }
+
+    private func execute(_ arguments: [String], _ context: inout Context) -> Int32 {
+        guard let verb = arguments.first else {
+            context.error += helpText
+            return Self.exitUsage
+        }
+        let rest = Array(arguments.dropFirst())
+        // `set KEY VALUE` stores any text, `-h` and `--help` included: only right after `set`
+        // do they ask for help.
+        let helpOptions = ["--help", "-h"]
+        let asksForHelp = verb == "set"
+            ? rest.first.map(helpOptions.contains) ?? false
+            : rest.contains(where: helpOptions.contains)
+        if ["--help", "-h", "help"].contains(verb) || asksForHelp {
+            context.output += helpText
+            return Self.exitSuccess
+        }
+        switch verb {
+        case "list": return list(rest, &context)
+        case "get": return get(rest, &context)
+        case "set": return set(rest, &context)
+        case "unset": return unset(rest, &context)
+        case "reset": return reset(rest, &context)
+        case "path": return path(rest, &context)
+        default: return context.usage("unknown subcommand '\(verb)'")
+        }
+    }
+
+    /// The setting with `key` (or that property name).
+    func setting(named key: String) -> (name: String, setting: any AnyStoredSetting)? {
+        settings.first { $0.setting.key == key } ?? settings.first { $0.name == key }
+    }
+}
+
+/// Standard output or standard error as a `TextOutputStream`.
+struct StandardStream: TextOutputStream {
+    let handle: FileHandle
+
+    static var output: StandardStream { StandardStream(handle: .standardOutput) }
+    static var error: StandardStream { StandardStream(handle: .standardError) }
+
+    mutating func write(_ string: String) {
+        guard !string.isEmpty else { return }
+        handle.write(Data(string.utf8))
+    }
+}

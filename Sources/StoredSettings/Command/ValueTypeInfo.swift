@@ -1,0 +1,108 @@
+import Foundation
+
+/// What the description and `config` command say about a setting's Swift type.
+package enum ValueTypeInfo {
+    /// Whether `type` is an `Optional`.
+    package static func isOptional(_ type: Any.Type) -> Bool {
+        type is any OptionalValue.Type
+    }
+
+    /// The wrapped type of an `Optional`, else `type` itself.
+    package static func unwrapped(_ type: Any.Type) -> Any.Type {
+        (type as? any OptionalValue.Type)?.wrappedType ?? type
+    }
+
+    /// What values of `type` look like, in words, or `nil` when there is nothing useful to say.
+    package static func hint(for type: Any.Type) -> String? {
+        if type == Bool.self { return "true or false" }
+        if type is any FixedWidthInteger.Type { return "a whole number" }
+        if type is any BinaryFloatingPoint.Type || type == Decimal.self { return "a number" }
+        if type == Date.self { return "an ISO 8601 date such as 2025-01-31T09:30:00Z" }
+        if type == URL.self { return "a URL" }
+        if type == UUID.self { return "a UUID such as E621E1F8-C36C-495A-93FC-0C247A3E6E5F" }
+        if type == String.self { return nil }
+        if let cases = type as? any CaseIterable.Type, let names = caseNames(cases), !names.isEmpty {
+            return "one of: " + names.joined(separator: ", ")
+        }
+        let name = typeName(type)
+        if name.hasPrefix("Array<") || name.hasPrefix("Set<") { return "a JSON array" }
+        if name.hasPrefix("Dictionary<") || type is any Decodable.Type { return "a JSON object" }
+        return nil
+    }
+
+    /// A type name as Swift code spells it: `[String]` for `Array<String>`, `[String: Int]`
+    /// for `Dictionary<String, Int>`, `Int?` for `Optional<Int>`.
+    package static func sugared(_ name: String) -> String {
+        var result = name
+        for (prefix, open, close) in [("Array<", "[", "]"), ("Dictionary<", "[", "]"), ("Optional<", "", "?")] {
+            while let range = result.range(of: prefix) {
+                // Find the matching `>`.
+                var depth = 1
+                var index = range.upperBound
+                while index < result.endIndex, depth > 0 {
+                    if result[index] == "<" { depth += 1 }
+                    if result[index] == ">" { depth -= 1 }
+                    if depth > 0 { index = result.index(after: index) }
+                }
+                guard index < result.endIndex else { return name }
+                var inner = String(result[range.upperBound..<index])
+                if prefix == "Dictionary<", let comma = inner.firstIndex(of: ",") {
+                    inner = inner[..<comma] + ":" + inner[inner.index(after: comma)...]
+                }
+                result.replaceSubrange(range.lowerBound...index, with: open + inner + close)
+            }
+        }
+        return result
+    }
+
+    /// "a Bool", "an Int": the type's name with its article.
+    package static func withArticle(_ name: String) -> String {
+        let vowels: Set<Character> = ["A", "E", "I", "O", "a", "e", "i", "o"]
+        return (name.first.map(vowels.contains) ?? false ? "an " : "a ") + name
+    }
+
+    private static func caseNames<T: CaseIterable>(_: T.Type) -> [String]? {
+        var names: [String] = []
+        for value in T.allCases {
+            guard let convertible = value as? any StoredValueConvertible,
+                  let stored = try? convertible.storedValue() else { return nil }
+            names.append(ValueText.display(stored))
+        }
+        return names
+    }
+}
+
+/// `Optional`, so its wrapped type can be found at run time.
+package protocol OptionalValue {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalValue {
+    package static var wrappedType: Any.Type { Wrapped.self }
+}
+
+/// Stored values as text for people.
+package enum ValueText {
+    /// The text shown for a secret.
+    package static let redacted = "<redacted>"
+
+    /// `true`, `42`, `1.5`, the string itself, ISO 8601 for dates, Base64 for data, compact JSON
+    /// for arrays and dictionaries.
+    package static func display(_ value: StoredValue) -> String {
+        switch value {
+        case .bool(let flag): return flag ? "true" : "false"
+        case .int(let number): return String(number)
+        case .double(let number): return String(number)
+        case .string(let text): return text
+        case .date(let date): return DateText.string(from: date) ?? String(describing: date)
+        case .data(let data): return data.base64EncodedString()
+        case .array, .dictionary:
+            return (try? StoredValueJSON.string(from: value, pretty: false)) ?? value.description
+        }
+    }
+
+    /// Text quoted for a message, with control characters escaped: `"maybe"`.
+    package static func quoted(_ text: String) -> String {
+        text.debugDescription
+    }
+}

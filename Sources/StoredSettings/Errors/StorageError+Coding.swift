@@ -1,0 +1,103 @@
+/// Conversions between Swift's `DecodingError`/`EncodingError` and ``StorageError``, used by
+/// ``StoredValueEncoder`` and ``StoredValueDecoder``.
+///
+/// The coding containers throw the standard Swift errors, so hand-written `init(from:)`
+/// implementations that catch `DecodingError` keep working. Each error a container throws
+/// carries a ``StorageError`` as its `underlyingError` with the details (expected type, found
+/// kind); the encoder and decoder turn the error into that ``StorageError`` with the coding path
+/// filled in. Errors thrown by other code keep only their kind and path: their texts may quote
+/// stored values, which may be secrets.
+extension StorageError {
+    /// `error`, a `DecodingError` or any error thrown while decoding `type`, as a
+    /// ``StorageError``.
+    package static func decoding(_ error: any Error, type: Any.Type) -> StorageError {
+        switch error {
+        case let error as StorageError:
+            return error
+        case let error as DecodingError:
+            switch error {
+            case let .typeMismatch(expected, context):
+                return from(context, fallback: StorageError(.typeMismatch, expectedType: typeName(expected)))
+            case let .valueNotFound(expected, context):
+                return from(context, fallback: StorageError(.typeMismatch, expectedType: typeName(expected), foundKind: "nothing"))
+            case let .keyNotFound(key, context):
+                var result = from(context, fallback: StorageError(.typeMismatch, foundKind: "nothing", message: "the field is missing"))
+                if result.codingPath.last != key.pathComponent { result.codingPath.append(key.pathComponent) }
+                return result
+            case let .dataCorrupted(context):
+                return from(context, fallback: StorageError(.dataCorrupted, message: "the value is not valid for its type"))
+            @unknown default:
+                return StorageError(.dataCorrupted, expectedType: typeName(type))
+            }
+        default:
+            return StorageError(
+                .dataCorrupted, expectedType: typeName(type),
+                message: "decoding threw \(typeName(Swift.type(of: error)))"
+            )
+        }
+    }
+
+    /// `error`, an `EncodingError` or any error thrown while encoding, as a ``StorageError``
+    /// with code ``Code/encodingFailed``.
+    package static func encoding(_ error: any Error, type: Any.Type) -> StorageError {
+        switch error {
+        case let error as StorageError:
+            return error
+        case let EncodingError.invalidValue(_, context):
+            return from(context, fallback: StorageError(.encodingFailed, expectedType: typeName(type), message: "the value was refused by its encode(to:)"))
+        default:
+            return StorageError(
+                .encodingFailed, expectedType: typeName(type),
+                message: "encoding threw \(typeName(Swift.type(of: error)))"
+            )
+        }
+    }
+
+    private static func from(_ context: DecodingError.Context, fallback: StorageError) -> StorageError {
+        var result = context.underlyingError as? StorageError ?? fallback
+        result.codingPath = context.codingPath.map(\.pathComponent)
+        return result
+    }
+
+    private static func from(_ context: EncodingError.Context, fallback: StorageError) -> StorageError {
+        var result = context.underlyingError as? StorageError ?? fallback
+        result.codingPath = context.codingPath.map(\.pathComponent)
+        return result
+    }
+}
+
+extension CodingKey {
+    /// The key as one component of ``StorageError/codingPath``: the index for array positions,
+    /// else the key's string.
+    package var pathComponent: String {
+        if self is IndexCodingKey, let intValue { return String(intValue) }
+        return stringValue
+    }
+}
+
+/// The coding key of an array position. It keeps only the index; its string is made when
+/// asked for (on error paths), so decoding an array builds no strings.
+package struct IndexCodingKey: CodingKey, Sendable {
+    package let index: Int
+
+    package init(index: Int) { self.index = index }
+
+    package var stringValue: String { String(index) }
+    package var intValue: Int? { index }
+
+    package init?(stringValue: String) {
+        guard let index = Int(stringValue) else { return nil }
+        self.index = index
+    }
+
+    package init?(intValue: Int) { self.index = intValue }
+}
+
+/// The key `super`, under which `superEncoder()` and `superDecoder()` keep a superclass's values.
+package struct SuperCodingKey: CodingKey, Sendable {
+    package var stringValue: String { "super" }
+    package var intValue: Int? { nil }
+    package init() {}
+    package init?(stringValue: String) { guard stringValue == "super" else { return nil } }
+    package init?(intValue: Int) { nil }
+}

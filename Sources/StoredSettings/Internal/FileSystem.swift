@@ -1,0 +1,189 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The POSIX calls behind ``FileStore``: reading a file with a size cap, creating private
+/// folders, following symbolic links, and turning `errno` into ``StorageError``s.
+///
+/// Every function here is a thin, checked wrapper: it never traps on what it finds on disk, and
+/// every failure is a `StorageError` with the path and the `errno` text.
+package enum FileSystem {
+    /// A ``StorageError/Code/io`` error: `what`, then the text of `code` (`strerror`).
+    package static func ioError(_ what: String, path: String, errno code: Int32 = errno) -> StorageError {
+        StorageError(.io, path: path, message: "\(what): \(errorText(code))")
+    }
+
+    /// `open(2)` with a mode, under a name that members called `open` cannot shadow.
+    @inline(__always)
+    package static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+        open(path, flags, mode)
+    }
+
+    /// `write(2)`, under a name that members called `write` cannot shadow.
+    @inline(__always)
+    package static func writeBytes(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        write(fd, bytes, count)
+    }
+
+    /// The text of an `errno` value, such as `Permission denied`.
+    package static func errorText(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// Reads the regular file at `path` whole, refusing files larger than `maximumSize` before
+    /// reading a byte of them (the size comes from `fstat`).
+    ///
+    /// - Returns: The bytes and the file's fingerprint, or `nil` when there is no file.
+    /// - Throws: ``StorageError/Code/tooLarge`` above `maximumSize`; ``StorageError/Code/io``
+    ///   when the path is a folder or a call fails.
+    package static func readFile(atPath path: String, maximumSize: Int) throws -> (data: Data, fingerprint: FileFingerprint)? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw ioError("cannot open the file", path: path)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw ioError("cannot read the file's attributes", path: path) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw StorageError(.io, path: path, message: "the path is not a regular file")
+        }
+        let size = Int(info.st_size)
+        guard size <= maximumSize else {
+            throw StorageError(.tooLarge, path: path, message: "the file has \(size) bytes, more than the limit of \(maximumSize)")
+        }
+        var data = Data(count: size)
+        var total = 0
+        if size > 0 {
+            let ok = data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) -> Bool in
+                guard let base = buffer.baseAddress else { return true }
+                while total < size {
+                    let count = read(fd, base + total, size - total)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        return false
+                    }
+                    if count == 0 { break }
+                    total += count
+                }
+                return true
+            }
+            guard ok else { throw ioError("cannot read the file", path: path) }
+            // A file shortened while we read it: keep what is there.
+            if total < size { data.removeSubrange(total..<size) }
+        }
+        return (data, FileFingerprint(info))
+    }
+
+    /// The fingerprint of the file at `path` (following symbolic links), or `nil` when there is
+    /// no file. One `stat` call.
+    package static func fingerprint(atPath path: String) throws -> FileFingerprint? {
+        var info = stat()
+        if stat(path, &info) != 0 {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw ioError("cannot read the file's attributes", path: path)
+        }
+        return FileFingerprint(info)
+    }
+
+    /// Creates the folder at `path` and its missing parents with mode 0700, whatever the
+    /// process's umask (each created folder is `chmod`ed after `mkdir`). Existing folders are
+    /// left as they are.
+    ///
+    /// - Throws: ``StorageError/Code/io`` naming the folder that could not be created and why.
+    package static func createDirectories(atPath path: String) throws {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw StorageError(.io, path: path, message: "cannot create the folder: a file is in the way")
+            }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path, parent != "/" {
+            try createDirectories(atPath: parent)
+        }
+        if mkdir(path, 0o700) != 0 {
+            if errno == EEXIST { return }
+            throw ioError("cannot create the folder", path: path)
+        }
+        _ = chmod(path, 0o700)
+    }
+
+    /// The path a chain of symbolic links at `path` ends at; `path` itself when it is not a
+    /// link or does not exist. Relative link texts are resolved against the link's folder.
+    ///
+    /// - Throws: ``StorageError/Code/io`` for a chain of more than 32 links (a loop).
+    package static func resolvingSymbolicLinks(_ path: String) throws -> String {
+        var current = path
+        for _ in 0..<32 {
+            var info = stat()
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(current, &buffer, buffer.count - 1)
+            guard length > 0 else { throw ioError("cannot read the symbolic link", path: current) }
+            let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if target.hasPrefix("/") {
+                current = target
+            } else {
+                current = ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+            }
+        }
+        throw StorageError(.io, path: path, message: "too many levels of symbolic links")
+    }
+
+    /// The names of the entries in the folder at `path` that start with `prefix`.
+    package static func entries(inDirectory path: String, withPrefix prefix: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        let prefixBytes = Array(prefix.utf8)
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name.utf8.starts(with: prefixBytes) { names.append(name) }
+        }
+        return names
+    }
+}
+
+/// What identifies one version of a file cheaply: device, inode, size and modification time to
+/// the nanosecond, from one `stat` call.
+///
+/// An atomic replace gives the file a new inode, so two versions never share a fingerprint in
+/// practice, even when written within the same clock tick.
+package struct FileFingerprint: Equatable, Sendable {
+    package var device: UInt64
+    package var inode: UInt64
+    package var size: Int64
+    package var modificationSeconds: Int64
+    package var modificationNanoseconds: Int64
+    /// The permission bits (`st_mode & 0o7777`); not part of equality.
+    package var permissions: UInt32
+
+    package init(_ info: stat) {
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
+        size = Int64(info.st_size)
+        #if canImport(Darwin)
+        modificationSeconds = Int64(info.st_mtimespec.tv_sec)
+        modificationNanoseconds = Int64(info.st_mtimespec.tv_nsec)
+        #else
+        modificationSeconds = Int64(info.st_mtim.tv_sec)
+        modificationNanoseconds = Int64(info.st_mtim.tv_nsec)
+        #endif
+        permissions = UInt32(info.st_mode) & 0o7777
+    }
+
+    package static func == (a: FileFingerprint, b: FileFingerprint) -> Bool {
+        a.device == b.device && a.inode == b.inode && a.size == b.size
+            && a.modificationSeconds == b.modificationSeconds
+            && a.modificationNanoseconds == b.modificationNanoseconds
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+/// A read-only store of settings given on the command line for one run.
+///
+/// Every tool understands `--set key=value` (repeatable). Given the settings group it
+/// declares, the store also reads one option per setting, named after the key in kebab case:
+///
+/// ```swift
+/// let commandLine = CommandLineStore(arguments: ["--set", "theme=dark", "--no-auto-reload", "notes.txt"],
+///                                    declaredBy: AppSettings.self)
+/// try commandLine.validate()
+/// commandLine.value(forKey: "theme")        // .string("dark")
+/// commandLine.value(forKey: "autoReload")   // .bool(false)
+/// commandLine.remainingArguments            // ["notes.txt"]
+/// ```
+///
+/// | Argument | Meaning |
+/// |---|---|
+/// | `--set key=value`, `--set=key=value` | any key (a declared key, given a group); the text after the first `=` is the value |
+/// | `--font-size 14`, `--font-size=14` | a declared setting `fontSize` |
+/// | `--auto-reload`, `--no-auto-reload` | a declared `Bool` setting: `true`, `false` |
+/// | `--` | ends the options: it and everything after it are left alone |
+///
+/// Option names follow the words of ``EnvironmentStore``'s mapping, in lowercase joined by `-`
+/// (`editor.fontSize` → `--editor-font-size`, `httpURL` → `--http-url`). A setting named `set`
+/// or `help` gets no option of its own (use `--set help=…`): `--set` and `--help` keep their
+/// meaning. When two keys map to the same option, the first declared gets it. When a key is given
+/// twice, the last one wins. Values are ``StoredValue/string(_:)``s (the value layer reads
+/// them leniently, JSON text for structures); the Bool flags are ``StoredValue/bool(_:)``.
+///
+/// Arguments the store does not recognise are kept, in order, in ``remainingArguments`` for
+/// the tool's own parser. Malformed ones (`--set` without `=`, an empty key, a key the group
+/// does not declare, a declared option without its value) are collected in ``errors`` and not applied; call ``validate()`` (or
+/// check ``errors``) before using the store. The initializer itself never fails, so it can
+/// stand in a stored-property initializer.
+///
+/// Pass the arguments without the program name; the default is
+/// `CommandLine.arguments.dropFirst()`.
+///
+/// Thread-safety: immutable after creation; every member may be used from any thread or task.
+public final class CommandLineStore: OriginDescribingStore {
+    /// A value given on the command line and the argument that gave it.
+    struct Entry: Sendable {
+        var value: StoredValue
+        var origin: String
+    }
+
+    /// The arguments the store did not use, in their original order.
+    public let remainingArguments: [String]
+    /// The malformed arguments, in order: code ``StorageError/Code/invalidArgument`` (or
+    /// ``StorageError/Code/invalidKey`` for a bad key), never containing a value.
+    public let errors: [StorageError]
+
+    private let entries: [String: Entry]
+    private let broadcaster = ChangeBroadcaster()
+
+    /// Reads `--set key=value` options from `arguments`.
+    ///
+    /// - Parameter arguments: The command-line arguments without the program name.
+    public convenience init(arguments: [String] = Array(CommandLine.arguments.dropFirst())) {
+        self.init(arguments: arguments, options: [])
+    }
+
+    /// Reads `--set key=value` and one option per setting that `group` declares.
+    ///
+    /// `--set` then takes only the keys the group declares: any other key (a typo, or another
+    /// spelling such as `page-size` for `pageSize`) is an ``StorageError/Code/invalidKey`` in
+    /// ``errors`` rather than a value no setting would ever read. Use ``init(arguments:)`` to
+    /// accept every key.
+    ///
+    /// - Parameters:
+    ///   - arguments: The command-line arguments without the program name.
+    ///   - group: The settings group whose settings get an option each: `--kebab-key value`
+    ///     and `--kebab-key=value`; for `Bool` settings `--kebab-key` and `--no-kebab-key`.
+    public convenience init(
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        declaredBy group: any SettingsGroup.Type
+    ) {
+        let settings = group.declaredSettings()
+        let options = settings.compactMap { _, setting in
+            KeyWords.kebabCase(setting.key).map { Option(name: $0, key: setting.key, isFlag: setting.isBoolean) }
+        }
+        self.init(arguments: arguments, options: options, declaredKeys: settings.map(\.setting.key))
+    }
+
+    /// An option for one declared setting.
+    package struct Option: Sendable {
+        /// The option's name without the leading `--`: `auto-reload`.
+        package var name: String
+        /// The setting's key.
+        package var key: String
+        /// Whether it is a Bool flag (`--name`, `--no-name`).
+        package var isFlag: Bool
+
+        package init(name: String, key: String, isFlag: Bool) {
+            self.name = name
+            self.key = key
+            self.isFlag = isFlag
+        }
+    }
+
+    /// Reads `--set key=value` and `options`; with `declaredKeys`, a `--set` of any other key
+    /// is an error.
+    package init(arguments: [String], options: [Option], declaredKeys: [String]? = nil) {
+        let parsed = CommandLineParser(options: options, declaredKeys: declaredKeys).parse(arguments)
+        self.entries = parsed.entries
+        self.remainingArguments = parsed.remaining
+        self.errors = parsed.errors
+    }
+
+    /// Throws the first malformed argument's error, if any.
+    ///
+    /// - Throws: The first of ``errors``.
+    public func validate() throws {
+        if let first = errors.first { throw first }
+    }
+
+    /// The value given for `key`, or `nil`.
+    public func value(forKey key: String) -> StoredValue? {
+        entries[key]?.value
+    }
+
+    /// The value and a revision that never changes: the arguments are fixed at creation.
+    public func valueWithRevision(forKey key: String) -> (value: StoredValue?, revision: UInt64?) {
+        (entries[key]?.value, 0)
+    }
+
+    /// Always throws: the command line is read-only.
+    ///
+    /// - Throws: ``StorageError/Code/readOnly`` naming the key.
+    public func setValue(_ value: StoredValue?, forKey key: String) throws {
+        throw readOnlyError(forKey: key)
+    }
+
+    /// Runs `body` on the current value; throws when `body` changes it.
+    ///
+    /// - Returns: What `body` returns, when it leaves the value as it was.
+    /// - Throws: What `body` throws, or ``StorageError/Code/readOnly`` when `body` changes the
+    ///   value.
+    public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
+        let old = value(forKey: key)
+        var new = old
+        let result = try body(&new)
+        switch (old, new) {
+        case (nil, nil): return result
+        case let (old?, new?) where old.isIdentical(to: new): return result
+        default: throw readOnlyError(forKey: key)
+        }
+    }
+
+    /// Every key given on the command line.
+    public func keys() -> [String] {
+        Array(entries.keys)
+    }
+
+    /// A stream that never delivers a change. It ends when its consumer stops iterating.
+    public func changes() -> AsyncStream<StoredChange> {
+        broadcaster.subscribe()
+    }
+
+    /// `command line`.
+    public var location: String? { "command line" }
+
+    /// The argument that gave the key's value, without the value:
+    /// `--set autoReload=… on the command line`, `--no-auto-reload on the command line`.
+    public func origin(forKey key: String) -> String? {
+        entries[key]?.origin
+    }
+
+    private func readOnlyError(forKey key: String) -> StorageError {
+        StorageError(
+            .readOnly, key: key, path: "command line",
+            message: "settings given on the command line are read-only"
+        )
+    }
+}
+
+extension StorageError.Code {
+    /// A command-line argument is malformed (`--set` without `key=value`, an option without
+    /// its value).
+    public static let invalidArgument = StorageError.Code("invalidArgument")
+}

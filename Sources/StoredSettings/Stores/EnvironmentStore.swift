@@ -1,0 +1,143 @@
+import Foundation
+
+/// A read-only store of the environment variables that start with a prefix: the layer through
+/// which CI jobs and shells override a tool's settings.
+///
+/// ```swift
+/// let environment = EnvironmentStore(prefix: "DAYBOOK")
+/// // DAYBOOK_AUTO_RELOAD=yes daybook   →   environment.value(forKey: "autoReload") == .string("yes")
+/// ```
+///
+/// ## Variable names
+///
+/// A key's variable is the prefix, `_`, then the key's words in capitals joined by `_`:
+///
+/// | Key | Variable (prefix `APP`) |
+/// |---|---|
+/// | `autoReload` | `APP_AUTO_RELOAD` |
+/// | `editor.fontSize` | `APP_EDITOR_FONT_SIZE` |
+/// | `httpURL` | `APP_HTTP_URL` |
+/// | `HTTPServer` | `APP_HTTP_SERVER` |
+/// | `http2Enabled` | `APP_HTTP2_ENABLED` |
+///
+/// Words are split at `.`, `-`, `_`, `/`, `:` and spaces, where a lowercase letter or digit is
+/// followed by a capital, and where a run of capitals (an acronym) meets a capitalized word.
+/// Digits stay with the word before them. Keys with other characters (non-ASCII, emoji, `@`)
+/// have no variable: ``variableName(forKey:)`` returns `nil` and the store holds no value for
+/// them. Several keys can share a variable (`autoReload`, `auto_reload` and `auto.reload` all
+/// read `APP_AUTO_RELOAD`).
+///
+/// ## Values
+///
+/// Every value is a ``StoredValue/string(_:)`` holding the variable's text; the value layer
+/// reads it leniently (`true`/`yes`/`1` as `Bool`, decimal text as numbers, ISO 8601 text as
+/// `Date`, JSON text as arrays, dictionaries and `Codable` values). A variable that is set but
+/// empty (`APP_AUTO_RELOAD=`) counts as unset, as many shells and tools treat it.
+///
+/// ## Keys
+///
+/// ``keys()`` lists one key per prefixed variable, named by reading the variable back as lower
+/// camel case (`APP_EDITOR_FONT_SIZE` → `editorFontSize`): the store knows no key names of
+/// its own. Look values up by the key you declared with ``value(forKey:)``, which is exact.
+///
+/// The environment is read once, when the store is created; later changes to the process's
+/// environment are not seen, so ``changes()`` never delivers anything.
+///
+/// Thread-safety: immutable after creation; every member may be used from any thread or task.
+public final class EnvironmentStore: OriginDescribingStore {
+    /// The text in front of every variable name, ending with `_` (empty for no prefix).
+    public let prefix: String
+
+    /// The variables with the prefix, by full name; empty values left out.
+    private let variables: [String: String]
+    private let broadcaster = ChangeBroadcaster()
+
+    /// Creates a store of the variables in `environment` whose names start with `prefix`.
+    ///
+    /// - Parameters:
+    ///   - prefix: The tool's prefix, such as `DAYBOOK`; a `_` is added unless it already ends
+    ///     with one. The prefix is matched exactly, case-sensitively. An empty prefix takes
+    ///     every variable.
+    ///   - environment: Variables by name; by default the process's environment
+    ///     (`ProcessInfo.processInfo.environment`), read now.
+    public init(prefix: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let normalized = prefix.isEmpty || prefix.hasSuffix("_") ? prefix : prefix + "_"
+        self.prefix = normalized
+        self.variables = environment.filter { name, value in
+            name.hasPrefix(normalized) && name.count > normalized.count && !value.isEmpty
+        }
+    }
+
+    /// The name of the variable that holds `key`, such as `APP_AUTO_RELOAD` for `autoReload`;
+    /// `nil` for keys with characters no variable name can hold.
+    public func variableName(forKey key: String) -> String? {
+        KeyWords.screamingSnakeCase(key).map { prefix + $0 }
+    }
+
+    /// The text of the key's variable as a ``StoredValue/string(_:)``, or `nil` when the
+    /// variable is unset, empty, or the key has no variable.
+    public func value(forKey key: String) -> StoredValue? {
+        guard let name = variableName(forKey: key), let text = variables[name] else { return nil }
+        return .string(text)
+    }
+
+    /// The value and a revision that never changes: the environment is fixed at creation.
+    public func valueWithRevision(forKey key: String) -> (value: StoredValue?, revision: UInt64?) {
+        (value(forKey: key), 0)
+    }
+
+    /// Always throws: the environment is read-only.
+    ///
+    /// - Throws: ``StorageError/Code/readOnly`` naming the key and its variable.
+    public func setValue(_ value: StoredValue?, forKey key: String) throws {
+        throw readOnlyError(forKey: key)
+    }
+
+    /// Runs `body` on the current value; throws when `body` changes it, since nothing can be
+    /// written.
+    ///
+    /// - Returns: What `body` returns, when it leaves the value as it was.
+    /// - Throws: What `body` throws, or ``StorageError/Code/readOnly`` naming the variable when
+    ///   `body` changes the value.
+    public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
+        let old = value(forKey: key)
+        var new = old
+        let result = try body(&new)
+        switch (old, new) {
+        case (nil, nil): return result
+        case let (old?, new?) where old.isIdentical(to: new): return result
+        default: throw readOnlyError(forKey: key)
+        }
+    }
+
+    /// One key per variable with the prefix, read back as lower camel case
+    /// (`APP_EDITOR_FONT_SIZE` → `editorFontSize`).
+    public func keys() -> [String] {
+        variables.keys.compactMap { name in
+            KeyWords.camelCase(fromSnakeCase: String(name.dropFirst(prefix.count)))
+        }
+    }
+
+    /// A stream that never delivers a change: the environment is fixed at creation. It ends
+    /// when its consumer stops iterating.
+    public func changes() -> AsyncStream<StoredChange> {
+        broadcaster.subscribe()
+    }
+
+    /// `environment`.
+    public var location: String? { "environment" }
+
+    /// `environment variable APP_AUTO_RELOAD` when the key's variable is set, else `nil`.
+    public func origin(forKey key: String) -> String? {
+        guard value(forKey: key) != nil, let name = variableName(forKey: key) else { return nil }
+        return "environment variable \(name)"
+    }
+
+    private func readOnlyError(forKey key: String) -> StorageError {
+        let variable = variableName(forKey: key).map { "environment variable \($0)" } ?? "the environment"
+        return StorageError(
+            .readOnly, key: key, path: variable,
+            message: "settings from the environment are read-only; change or unset the variable instead"
+        )
+    }
+}

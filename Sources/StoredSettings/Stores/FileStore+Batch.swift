@@ -1,0 +1,104 @@
+import Foundation
+
+extension FileStore {
+    /// Many changes to a ``FileStore`` applied as one: one lock, one read of the file if it
+    /// changed, one write.
+    ///
+    /// You get a `Batch` inside ``FileStore/batch(_:)``; it holds the file's current values,
+    /// and what you change in it is written when the closure returns.
+    ///
+    /// ```swift
+    /// try store.batch { batch in
+    ///     batch["autoReload"] = .bool(true)
+    ///     batch["theme"] = .string("dark")
+    ///     batch["lastOpened"] = nil
+    /// }
+    /// ```
+    public struct Batch {
+        var values: [String: StoredValue]
+        let original: [String: StoredValue]
+        var touchedKeys: Set<String> = []
+        var invalidKey: StorageError?
+
+        init(values: [String: StoredValue]) {
+            self.values = values
+            self.original = values
+        }
+
+        /// The value of `key`, including changes made earlier in the batch; setting `nil`
+        /// removes the key. An invalid key makes ``FileStore/batch(_:)`` throw
+        /// ``StorageError/Code/invalidKey`` and write nothing.
+        public subscript(key: String) -> StoredValue? {
+            get { values[key] }
+            set {
+                do {
+                    try setValue(newValue, forKey: key)
+                } catch let error as StorageError {
+                    if invalidKey == nil { invalidKey = error }
+                } catch {}
+            }
+        }
+
+        /// The value of `key`, including changes made earlier in the batch.
+        public func value(forKey key: String) -> StoredValue? {
+            values[key]
+        }
+
+        /// Sets or (for `nil`) removes the value of `key`.
+        ///
+        /// - Throws: ``StorageError/Code/invalidKey`` for an empty key or one with control
+        ///   characters.
+        public mutating func setValue(_ value: StoredValue?, forKey key: String) throws {
+            try validateKeyName(key)
+            values[key] = value
+            touchedKeys.insert(key)
+        }
+
+        /// Every key, including changes made earlier in the batch.
+        public var keys: [String] { Array(values.keys) }
+
+        /// The keys whose values differ from the file's, in no particular order.
+        var changedKeys: [String] {
+            touchedKeys.filter { key in
+                switch (original[key], values[key]) {
+                case (nil, nil): false
+                case let (old?, new?): !old.isIdentical(to: new)
+                default: true
+                }
+            }
+        }
+    }
+
+    /// Applies every change `body` makes to its ``Batch`` with one lock and one write.
+    ///
+    /// `body` sees the values currently in the file (re-read if another process changed it),
+    /// while the store holds the file's cross-process lock: the whole batch is atomic across
+    /// threads and processes. When `body` changes nothing, nothing is written.
+    ///
+    /// ```swift
+    /// try store.batch { batch in
+    ///     for (index, name) in recentFiles.enumerated() {
+    ///         batch["recent.\(index)"] = .string(name)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, ``StorageError/Code/invalidKey`` for an invalid key set
+    ///   through the subscript, or what ``setValue(_:forKey:)`` throws. Nothing is written and
+    ///   nothing changes in memory then.
+    public func batch<R>(_ body: (inout Batch) throws -> R) throws -> R {
+        do {
+            return try commit { values in
+                var batch = Batch(values: values)
+                let result = try body(&batch)
+                if let invalid = batch.invalidKey { throw invalid }
+                let changedKeys = batch.changedKeys
+                if !changedKeys.isEmpty { values = batch.values }
+                return (result, changedKeys)
+            }
+        } catch let error as StorageError {
+            throw error.adding(path: url.path)
+        }
+    }
+}

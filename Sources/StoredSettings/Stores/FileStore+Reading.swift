@@ -1,0 +1,141 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension FileStore {
+    /// One version of the file, parsed.
+    struct LoadedFile {
+        var values: [String: StoredValue]
+        var fingerprint: FileFingerprint
+        var encoding: PropertyListValue.FileEncoding
+    }
+
+    /// What ``init(url:format:options:)`` does before the store exists: clean up stale
+    /// temporary files, read the file, apply the corrupt-file policy, check permissions.
+    static func open(
+        path: String, format: Format, options: Options,
+        state: inout FileState, reports: inout [StorageError]
+    ) throws -> [String: StoredValue] {
+        let target = try FileSystem.resolvingSymbolicLinks(path)
+        if AtomicFile.hasTemporaryFiles(for: target) {
+            // Writers keep their temporary file only while holding the lock, so under the
+            // lock every temporary file is stale. A folder we cannot lock in is one we could
+            // not clean either.
+            let lock = state.lock(forTarget: target)
+            _ = try? lock.withLock { AtomicFile.removeStaleTemporaryFiles(for: target) }
+        }
+        let loaded: LoadedFile?
+        do {
+            loaded = try load(path: target, format: format, options: options)
+        } catch let error as StorageError where isCorruption(error) && options.corruptFilePolicy == .moveAside {
+            let lock = state.lock(forTarget: target)
+            loaded = try lock.withLock {
+                try loadMovingAsideIfCorrupt(path: target, format: format, options: options, reports: &reports)
+            }
+        }
+        guard let loaded else { return [:] }
+        state.fingerprint = loaded.fingerprint
+        state.encoding = loaded.encoding
+        if loaded.fingerprint.permissions & 0o022 != 0 {
+            reports.append(insecurePermissionsError(path: target, permissions: loaded.fingerprint.permissions))
+        }
+        return loaded.values
+    }
+
+    /// Reads and parses the file at `path` (already resolved); `nil` when there is none.
+    ///
+    /// - Throws: The errors of ``init(url:format:options:)``, with `path` filled in.
+    static func load(path: String, format: Format, options: Options) throws -> LoadedFile? {
+        do {
+            guard let (data, fingerprint) = try FileSystem.readFile(atPath: path, maximumSize: options.maximumFileSize) else {
+                return nil
+            }
+            let (values, encoding) = try decode(data, format: format)
+            return LoadedFile(values: values, fingerprint: fingerprint, encoding: encoding)
+        } catch let error as StorageError {
+            throw error.adding(path: path)
+        }
+    }
+
+    /// The values in a file's bytes. Zero bytes are an empty store.
+    static func decode(_ data: Data, format: Format) throws -> ([String: StoredValue], PropertyListValue.FileEncoding) {
+        if data.isEmpty { return ([:], .xml) }
+        let root: StoredValue
+        let encoding: PropertyListValue.FileEncoding
+        switch format {
+        case .json:
+            root = try StoredValueJSON.parse(data)
+            encoding = .xml
+        case .propertyList:
+            (root, encoding) = try PropertyListValue.parseFile(data)
+        }
+        guard case .dictionary(let values) = root else {
+            throw StorageError(.dataCorrupted, foundKind: root.kind, message: "the root is not an object but \(root.kind == "array" ? "an" : "a") \(root.kind)")
+        }
+        return (values, encoding)
+    }
+
+    /// The bytes of a file holding `values`.
+    static func encode(_ values: [String: StoredValue], format: Format, encoding: PropertyListValue.FileEncoding) throws -> Data {
+        switch format {
+        case .json: try StoredValueJSON.data(from: .dictionary(values))
+        case .propertyList: try PropertyListValue.fileData(from: .dictionary(values), encoding: encoding)
+        }
+    }
+
+    /// Whether `error` means the file's contents are unreadable (not that reading failed).
+    static func isCorruption(_ error: StorageError) -> Bool {
+        error.code == .dataCorrupted || error.code == .nestingTooDeep
+    }
+
+    /// Under the file lock: loads the file; if it still does not parse, renames it to
+    /// `<name>.corrupt-<timestamp>` and reports that. Returns `nil` (an empty store) then.
+    static func loadMovingAsideIfCorrupt(
+        path: String, format: Format, options: Options, reports: inout [StorageError]
+    ) throws -> LoadedFile? {
+        do {
+            return try load(path: path, format: format, options: options)
+        } catch let error as StorageError where isCorruption(error) {
+            let destination = try moveAside(path: path)
+            reports.append(StorageError(
+                error.code, path: path,
+                message: "\(error.message ?? error.code.summary); moved the file to \((destination as NSString).lastPathComponent) and started empty"
+            ))
+            return nil
+        }
+    }
+
+    /// Renames the file at `path` to a free `<name>.corrupt-<yyyyMMdd'T'HHmmss'Z'>[-n]` name.
+    static func moveAside(path: String) throws -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        let stamp = String(
+            format: "%04d%02d%02dT%02d%02d%02dZ",
+            Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec)
+        )
+        for attempt in 0..<100 {
+            let destination = path + ".corrupt-" + stamp + (attempt == 0 ? "" : "-\(attempt)")
+            var info = stat()
+            if lstat(destination, &info) == 0 { continue }
+            guard rename(path, destination) == 0 else {
+                throw FileSystem.ioError("cannot move the unreadable file aside", path: path)
+            }
+            return destination
+        }
+        throw StorageError(.io, path: path, message: "cannot move the unreadable file aside: too many earlier copies")
+    }
+
+    static func insecurePermissionsError(path: String, permissions: UInt32) -> StorageError {
+        StorageError(
+            .insecurePermissions, path: path,
+            message: "the file can be written by other users (mode \(String(permissions, radix: 8).leftPadded(to: 4))); run chmod go-w on it"
+        )
+    }
+}

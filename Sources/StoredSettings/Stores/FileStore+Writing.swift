@@ -1,0 +1,80 @@
+import Foundation
+
+extension FileStore {
+    /// The one write path: under this store's lock and the file's cross-process lock, bring
+    /// the values up to date with the file, let `body` change a copy, and write the copy if
+    /// `body` says it changed something.
+    ///
+    /// `body` returns its result and the keys whose values it changed (empty: nothing to
+    /// write). A throwing `body`, encoding or write changes nothing in memory or on disk.
+    func commit<R>(_ body: (inout [String: StoredValue]) throws -> (result: R, changedKeys: [String])) throws -> R {
+        var reports: [StorageError] = []
+        defer { for report in reports { StorageErrorReporter.report(report) } }
+        return try file.withLock { state in
+            let target = try FileSystem.resolvingSymbolicLinks(url.path)
+            let directory = (target as NSString).deletingLastPathComponent
+            if state.fingerprint == nil, !directory.isEmpty {
+                try FileSystem.createDirectories(atPath: directory)
+            }
+            let lock = state.lock(forTarget: target)
+            return try lock.withLock {
+                var values = try refresh(&state, target: target, underFileLock: true, reports: &reports)
+                let (result, changedKeys) = try body(&values)
+                guard !changedKeys.isEmpty else { return result }
+                let data = try Self.encode(values, format: format, encoding: state.encoding)
+                guard data.count <= options.maximumFileSize else {
+                    throw StorageError(.tooLarge, path: target, message: "the file would have \(data.count) bytes, more than the limit of \(options.maximumFileSize)")
+                }
+                let permissions = state.fingerprint?.permissions ?? 0o600
+                state.fingerprint = try AtomicFile.write(data, toPath: target, permissions: permissions)
+                AtomicFile.removeStaleTemporaryFiles(for: target)
+                storage.replace(with: values, changedKeys: changedKeys)
+                return result
+            }
+        }
+    }
+
+    /// Brings the values in memory up to date with the file when it changed since they were
+    /// loaded (by inode, size and modification time), publishing what changed, and returns
+    /// them.
+    ///
+    /// A file that no longer exists is an empty store. A file that does not parse throws,
+    /// unless the policy is ``CorruptFilePolicy/moveAside`` and the caller holds the file lock.
+    /// Errors to report (a file moved aside) are appended to `reports`, for the caller to
+    /// deliver once it holds no lock.
+    func refresh(
+        _ state: inout FileState, target: String, underFileLock: Bool, reports: inout [StorageError]
+    ) throws -> [String: StoredValue] {
+        let current = try FileSystem.fingerprint(atPath: target)
+        if current == state.fingerprint { return storage.snapshot }
+        var loaded: LoadedFile?
+        do {
+            loaded = try Self.load(path: target, format: format, options: options)
+        } catch let error as StorageError where Self.isCorruption(error) && underFileLock && options.corruptFilePolicy == .moveAside {
+            loaded = try Self.loadMovingAsideIfCorrupt(path: target, format: format, options: options, reports: &reports)
+        }
+        state.reportedBadFingerprint = nil
+        guard let loaded else {
+            state.fingerprint = nil
+            storage.replaceAll(with: [:])
+            return [:]
+        }
+        state.fingerprint = loaded.fingerprint
+        state.encoding = loaded.encoding
+        storage.replaceAll(with: loaded.values)
+        return loaded.values
+    }
+}
+
+extension DictionaryStorage {
+    /// Replaces the values with `values`, which differ from the current ones exactly at
+    /// `changedKeys`, and publishes those keys: ``replaceAll(with:)`` without comparing every
+    /// key, for writes that know what they changed.
+    func replace(with values: [String: StoredValue], changedKeys: [String]) {
+        state.withLock { state in
+            state.values = values
+            state.revision &+= 1
+            broadcaster.publish(changedKeys.map { StoredChange(key: $0, value: values[$0]) })
+        }
+    }
+}

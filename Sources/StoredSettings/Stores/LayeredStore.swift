@@ -1,0 +1,142 @@
+import Foundation
+
+/// A store that reads through several stores in order and writes to one of them: the store
+/// of a command-line tool whose settings come from the environment, the command line, a file
+/// and the defaults in code.
+///
+/// ```swift
+/// let file = try FileStore(application: "daybook")
+/// let store = LayeredStore(
+///     [EnvironmentStore(prefix: "DAYBOOK"), CommandLineStore(arguments: ["--set", "theme=dark"]), file],
+///     writingTo: file
+/// )
+/// let settings = AppSettings(store: store)
+/// ```
+///
+/// ## Reading
+///
+/// The first layer that holds a key wins; when none does, the setting reads its default.
+/// ``origin(forKey:)`` names the winning layer's source in words. A value in a higher layer
+/// that does not decode is an error naming that source (the ``Stored`` getter reports it and
+/// returns the default): it is never silently replaced by a lower layer's value.
+///
+/// ## Writing
+///
+/// Writes go to the writable layer only, and keep its guarantees (`FileStore`: on disk,
+/// atomically, before returning). If the writable layer is not among `layers`, it is read
+/// after all of them. A higher layer that holds the key still wins after the write: an
+/// environment variable overrides the file, as users expect. That is the one exception to the
+/// read-after-write rule of ``Storable``.
+///
+/// ``update(forKey:_:)`` runs atomically on the writable layer: `body` starts from the value
+/// reads return (from whichever layer), and its result is written to the writable layer only
+/// when it differs from that value, so an unchanged value from the environment is never
+/// copied into the file.
+///
+/// ## Observing
+///
+/// ``changes()`` merges the layers' changes and delivers a change only when the value a read
+/// returns changes: a write to the file under an environment override delivers nothing.
+///
+/// Thread-safety: every member may be used from any thread or task.
+public final class LayeredStore: OriginDescribingStore {
+    /// The layers, highest priority first (the writable layer included).
+    public let layers: [any Storable]
+    /// The layer that receives every write.
+    public let writable: any Storable
+
+    /// Creates a store reading `layers` in order and writing to `writable`.
+    ///
+    /// - Parameters:
+    ///   - layers: The stores to read, highest priority first.
+    ///   - writable: The store that receives writes; usually one of `layers` (identity
+    ///     decides). When it is not, it is read after all of them.
+    public init(_ layers: [any Storable], writingTo writable: any Storable) {
+        self.writable = writable
+        if layers.contains(where: { $0 === writable }) {
+            self.layers = layers
+        } else {
+            self.layers = layers + [writable]
+        }
+    }
+
+    /// The first layer holding `key`: the one whose value reads return; `nil` when none does.
+    public func layer(holding key: String) -> (any Storable)? {
+        layers.first { $0.value(forKey: key) != nil }
+    }
+
+    /// The value of the first layer that holds `key`.
+    public func value(forKey key: String) -> StoredValue? {
+        for layer in layers {
+            if let value = layer.value(forKey: key) { return value }
+        }
+        return nil
+    }
+
+    /// Writes to the writable layer.
+    ///
+    /// - Throws: What the writable layer throws; nothing changes then.
+    public func setValue(_ value: StoredValue?, forKey key: String) throws {
+        try writable.setValue(value, forKey: key)
+    }
+
+    /// Reads the value reads return, lets `body` change it, and writes the result to the
+    /// writable layer, atomically with respect to that layer.
+    ///
+    /// Nothing is written when `body` leaves the value as it was. Setting it to `nil` removes
+    /// the key from the writable layer (a lower or higher layer may still hold it). A
+    /// ``StorageError`` that `body` throws without a path gets the origin of the layer the
+    /// value came from (`environment variable APP_PAGE_SIZE`).
+    ///
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or what the writable layer throws; nothing changes then.
+    public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
+        let writableIndex = layers.firstIndex { $0 === writable } ?? layers.count
+        return try writable.update(forKey: key) { stored in
+            var effective: StoredValue?
+            var source: (any Storable)?
+            for (index, layer) in layers.enumerated() {
+                effective = index == writableIndex ? stored : layer.value(forKey: key)
+                if effective != nil {
+                    source = layer
+                    break
+                }
+            }
+            var value = effective
+            let result: R
+            do {
+                result = try body(&value)
+            } catch var error as StorageError where error.path == nil {
+                // A value that does not decode is named by the layer it came from, before
+                // the writable layer adds its own location.
+                if let source {
+                    error.path = source === writable ? source.describedLocation : source.describedOrigin(forKey: key)
+                }
+                throw error
+            }
+            switch (effective, value) {
+            case (nil, nil): break
+            case let (old?, new?) where old.isIdentical(to: new): break
+            default: stored = value
+            }
+            return result
+        }
+    }
+
+    /// Every key any layer holds, each once.
+    public func keys() -> [String] {
+        var seen = Set<String>()
+        return layers.flatMap { $0.keys() }.filter { seen.insert($0).inserted }
+    }
+
+    /// The writable layer's location, which writes name in their errors.
+    public var location: String? { writable.location }
+
+    /// Where the value reads return comes from: the origin words of the first layer holding
+    /// `key` (`environment variable APP_AUTO_RELOAD`, `--set autoReload=… on the command
+    /// line`), `file <path>` for a file layer (`~` for the home folder); `nil` when no layer
+    /// holds the key, so the default applies.
+    public func origin(forKey key: String) -> String? {
+        layer(holding: key)?.describedOrigin(forKey: key)
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+
+extension PropertyListValue {
+    /// The two encodings of a property-list file.
+    package enum FileEncoding: Sendable, Equatable {
+        /// `<?xml …?><plist>`: text people can read and edit.
+        case xml
+        /// `bplist00`: compact, and able to hold every string (NUL included).
+        case binary
+    }
+
+    /// The deepest nesting accepted in a property-list file, counting the root container as 1:
+    /// the same limit as JSON files (``StoredValueJSON/maximumDepth``).
+    package static var maximumDepth: Int { StoredValueJSON.maximumDepth }
+
+    /// The encoding of property-list bytes: binary when they start with `bplist`.
+    package static func encoding(of data: Data) -> FileEncoding {
+        data.starts(with: Array("bplist".utf8)) ? .binary : .xml
+    }
+
+    /// Parses a property-list file (XML or binary) into a tree.
+    ///
+    /// The nesting is checked before `PropertyListSerialization` sees the bytes (it recurses once
+    /// per level, and a few thousand levels crash the process): XML by a scan of its
+    /// `<array>`/`<dict>` tags, binary by a walk of the object table that stops at the limit and
+    /// at reference cycles.
+    ///
+    /// - Returns: The tree and the encoding the file uses, so a rewrite can keep it.
+    /// - Throws: ``StorageError/Code/nestingTooDeep`` beyond ``maximumDepth`` or for a binary
+    ///   list whose objects refer to themselves; ``StorageError/Code/dataCorrupted`` with the
+    ///   parser's message for bytes that are not a property list, or hold an object that is not
+    ///   a stored value.
+    package static func parseFile(_ data: Data) throws -> (value: StoredValue, encoding: FileEncoding) {
+        let encoding = encoding(of: data)
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            switch encoding {
+            case .xml: try checkXMLDepth(buffer)
+            case .binary: try BinaryDepthWalk(bytes: buffer).check()
+            }
+        }
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            throw StorageError(.dataCorrupted, message: detail ?? "the file is not a valid property list")
+        }
+        guard let value = storedValue(from: object) else {
+            throw StorageError(.dataCorrupted, message: "the property list holds a value that is not a stored value")
+        }
+        return (value, encoding)
+    }
+
+    /// The bytes of a property-list file holding `value`, in `encoding`.
+    ///
+    /// - Throws: ``StorageError/Code/encodingFailed`` for what the encoding cannot hold (see
+    ///   ``xmlData(from:)``).
+    package static func fileData(from value: StoredValue, encoding: FileEncoding) throws -> Data {
+        switch encoding {
+        case .xml:
+            return try xmlData(from: value)
+        case .binary:
+            let object = try object(from: value, nativeDates: true, allowingNUL: true)
+            do {
+                return try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
+            } catch {
+                throw StorageError(.encodingFailed, message: String(describing: error))
+            }
+        }
+    }
+
+    /// Throws when `<array>`/`<dict>` elements nest deeper than ``maximumDepth``. Tags inside
+    /// comments count too, which can only refuse a file, never let a deep one through.
+    static func checkXMLDepth(_ bytes: UnsafeRawBufferPointer) throws {
+        var depth = 0
+        var index = 0
+        let count = bytes.count
+        func matches(_ word: StaticString, at position: Int) -> Bool {
+            let length = word.utf8CodeUnitCount
+            guard position + length < count else { return false }
+            for offset in 0..<length where bytes[position + offset] != word.utf8Start[offset] { return false }
+            let next = bytes[position + length]
+            return next == UInt8(ascii: ">") || next == UInt8(ascii: "/") || next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D
+        }
+        while index < count {
+            guard bytes[index] == UInt8(ascii: "<") else { index += 1; continue }
+            let name = index + 1
+            if matches("array", at: name) || matches("dict", at: name) {
+                var end = name
+                while end < count, bytes[end] != UInt8(ascii: ">") { end += 1 }
+                if end < count, bytes[end - 1] != UInt8(ascii: "/") {
+                    depth += 1
+                    if depth > maximumDepth {
+                        throw StorageError(.nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels")
+                    }
+                }
+                index = end
+            } else if matches("/array", at: name) || matches("/dict", at: name) {
+                depth -= 1
+                index = name
+            } else {
+                index = name
+            }
+        }
+    }
+
+    /// Measures the nesting of a binary property list from its object table, without
+    /// recursing more than ``maximumDepth`` levels and remembering each object's height, so
+    /// shared objects are measured once and reference cycles are found.
+    struct BinaryDepthWalk {
+        let bytes: UnsafeRawBufferPointer
+
+        func check() throws {
+            let count = bytes.count
+            guard count >= 8 + 32 else { throw corrupted("the binary property list is truncated") }
+            let trailer = count - 32
+            let offsetSize = Int(bytes[trailer + 6])
+            let referenceSize = Int(bytes[trailer + 7])
+            let objectCount = readNumber(at: trailer + 8, size: 8)
+            let topObject = readNumber(at: trailer + 16, size: 8)
+            let tableOffset = readNumber(at: trailer + 24, size: 8)
+            guard (1...8).contains(offsetSize), (1...8).contains(referenceSize),
+                  objectCount > 0, objectCount <= UInt64(count), topObject < objectCount,
+                  tableOffset >= 8, tableOffset < UInt64(trailer),
+                  UInt64(trailer) - tableOffset >= objectCount * UInt64(offsetSize)
+            else { throw corrupted("the binary property list's trailer is invalid") }
+            var heights = [Int8](repeating: 0, count: Int(objectCount))  // 0 unknown, -1 in progress, else height + 1
+            let table = Int(tableOffset)
+            func height(of object: Int, level: Int) throws -> Int {
+                switch heights[object] {
+                case -1: throw StorageError(.nestingTooDeep, message: "the property list refers to itself")
+                case 0: break
+                default:
+                    let known = Int(heights[object]) - 1
+                    if known > 0, level + known - 1 > maximumDepth {
+                        throw StorageError(.nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels")
+                    }
+                    return known
+                }
+                let offset = Int(readNumber(at: table + object * offsetSize, size: offsetSize))
+                guard offset >= 8, offset < table else { throw corrupted("an object offset is out of range") }
+                let marker = bytes[offset]
+                let type = marker >> 4
+                guard type == 0xA || type == 0xB || type == 0xC || type == 0xD else {
+                    heights[object] = 1
+                    return 0
+                }
+                guard level <= maximumDepth else {
+                    throw StorageError(.nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels")
+                }
+                heights[object] = -1
+                var position = offset + 1
+                var children = Int(marker & 0x0F)
+                if children == 0x0F {
+                    guard position < table, bytes[position] >> 4 == 0x1, bytes[position] & 0x0F <= 3 else {
+                        throw corrupted("an object's length is invalid")
+                    }
+                    let size = 1 << Int(bytes[position] & 0x0F)
+                    guard position + 1 + size <= table else { throw corrupted("an object's length is invalid") }
+                    let length = readNumber(at: position + 1, size: size)
+                    guard length <= UInt64(table) else { throw corrupted("an object's length is invalid") }
+                    children = Int(length)
+                    position += 1 + size
+                }
+                if type == 0xD { children *= 2 }
+                guard position + children * referenceSize <= table else { throw corrupted("an object's references are out of range") }
+                var tallest = 0
+                for child in 0..<children {
+                    let reference = readNumber(at: position + child * referenceSize, size: referenceSize)
+                    guard reference < UInt64(heights.count) else { throw corrupted("an object reference is out of range") }
+                    tallest = max(tallest, try height(of: Int(reference), level: level + 1))
+                }
+                let result = tallest + 1
+                heights[object] = Int8(result + 1)
+                return result
+            }
+            _ = try height(of: Int(topObject), level: 1)
+        }
+
+        private func readNumber(at offset: Int, size: Int) -> UInt64 {
+            var value: UInt64 = 0
+            for index in offset..<(offset + size) { value = value << 8 | UInt64(bytes[index]) }
+            return value
+        }
+
+        private func corrupted(_ message: String) -> StorageError {
+            StorageError(.dataCorrupted, message: message)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+extension PropertyListValue {
+    /// The bytes of an XML property list holding `value`, as people read and diff them:
+    /// tab-indented, dictionary keys sorted by their UTF-8 bytes, a trailing newline.
+    ///
+    /// This writer exists because `PropertyListSerialization`'s XML output loses what settings
+    /// need kept exactly: it writes `-0.0` as `0.0` and drops fractional seconds from dates.
+    /// Here:
+    /// - doubles use their shortest round-trip form (`-0.0`, `5e-324`), NaN and infinities the
+    ///   spellings Apple's parser reads (`nan`, `+infinity`, `-infinity`);
+    /// - whole-second dates from 1900 on are `<date>` elements; other dates (fractional seconds,
+    ///   or earlier years, where parsers disagree about calendars) are exact ISO 8601 text
+    ///   (``DateText``) in a `<string>`, which the value layer reads back as the same `Date` to
+    ///   the bit;
+    /// - integers above `Int64.max` are already decimal strings in the tree.
+    ///
+    /// - Throws: ``StorageError/Code/encodingFailed`` for a string (or dictionary key) holding a
+    ///   character XML 1.0 cannot carry at all: NUL, the other C0 controls except tab, line feed
+    ///   and carriage return, U+FFFE and U+FFFF. Binary property lists hold those.
+    package static func xmlData(from value: StoredValue) throws -> Data {
+        var writer = XMLWriter()
+        writer.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        writer.append("<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n")
+        writer.append("<plist version=\"1.0\">\n")
+        try writer.write(value, indent: 0)
+        writer.append("</plist>\n")
+        return Data(writer.bytes)
+    }
+
+    private struct XMLWriter {
+        var bytes: [UInt8] = []
+
+        init() { bytes.reserveCapacity(1024) }
+
+        mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+        mutating func line(_ indent: Int, _ text: String) {
+            bytes.append(contentsOf: repeatElement(0x09, count: indent))
+            append(text)
+            bytes.append(0x0A)
+        }
+
+        mutating func element(_ indent: Int, _ name: String, escaping text: String) throws {
+            bytes.append(contentsOf: repeatElement(0x09, count: indent))
+            append("<\(name)>")
+            try appendEscaped(text)
+            append("</\(name)>\n")
+        }
+
+        mutating func write(_ value: StoredValue, indent: Int) throws {
+            switch value {
+            case .bool(let flag): line(indent, flag ? "<true/>" : "<false/>")
+            case .int(let number): line(indent, "<integer>\(number)</integer>")
+            case .double(let number): line(indent, "<real>\(Self.text(of: number))</real>")
+            case .string(let text): try element(indent, "string", escaping: text)
+            case .data(let data): line(indent, "<data>\(data.base64EncodedString())</data>")
+            case .date(let date):
+                guard let text = DateText.string(from: date) else {
+                    throw StorageError(.encodingFailed, expectedType: "Date", message: "the date has no ISO 8601 form")
+                }
+                // `<date>` only where every parser reads it back the same: whole seconds, and
+                // years 1900–9999 (earlier ones meet calendar reforms some parsers apply).
+                let interval = date.timeIntervalSinceReferenceDate
+                let wholeSeconds = interval.rounded(.down) == interval
+                if wholeSeconds, interval >= -3_187_296_000, text.utf8.count == 20 {
+                    line(indent, "<date>\(text)</date>")
+                } else {
+                    line(indent, "<string>\(text)</string>")
+                }
+            case .array(let items):
+                if items.isEmpty { line(indent, "<array/>"); return }
+                line(indent, "<array>")
+                for (index, item) in items.enumerated() {
+                    try StorageError.prefixingCodingPath(String(index)) { try write(item, indent: indent + 1) }
+                }
+                line(indent, "</array>")
+            case .dictionary(let items):
+                if items.isEmpty { line(indent, "<dict/>"); return }
+                line(indent, "<dict>")
+                for key in items.keys.sorted() {
+                    try element(indent + 1, "key", escaping: key)
+                    // Keys come from the sorted key list of `items`, so the lookup succeeds.
+                    if let item = items[key] {
+                        try StorageError.prefixingCodingPath(key) { try write(item, indent: indent + 1) }
+                    }
+                }
+                line(indent, "</dict>")
+            }
+        }
+
+        mutating func appendEscaped(_ text: String) throws {
+            for scalar in text.unicodeScalars {
+                switch scalar.value {
+                case 0x26: append("&amp;")
+                case 0x3C: append("&lt;")
+                case 0x3E: append("&gt;")
+                case 0x0D: append("&#13;")   // XML parsers turn a raw CR into LF
+                case 0x09, 0x0A: bytes.append(UInt8(scalar.value))
+                case 0..<0x20, 0xFFFE, 0xFFFF:
+                    throw StorageError(
+                        .encodingFailed, expectedType: "String",
+                        message: "an XML property list cannot hold the character U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)); use a binary property list or JSON"
+                    )
+                default: UTF8.encode(scalar) { bytes.append($0) }
+                }
+            }
+        }
+
+        static func text(of number: Double) -> String {
+            if number.isNaN { return "nan" }
+            if number.isInfinite { return number < 0 ? "-infinity" : "+infinity" }
+            return number.description
+        }
+    }
+}

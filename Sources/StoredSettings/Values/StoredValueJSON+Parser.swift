@@ -1,0 +1,298 @@
+import Foundation
+
+extension StoredValueJSON {
+    /// A single-pass JSON parser from UTF-8 bytes straight into ``StoredValue`` trees.
+    ///
+    /// Recursion is bounded by ``StoredValueJSON/maximumDepth``: a container deeper than that
+    /// throws before the parser descends into it.
+    struct Parser {
+        private let bytes: UnsafeRawBufferPointer
+        private var index = 0
+        private var depth = 0
+
+        init(bytes: UnsafeRawBufferPointer) {
+            self.bytes = bytes
+        }
+
+        /// The whole document: one value with only whitespace around it.
+        mutating func parseDocument() throws -> StoredValue {
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+            let value = try parseValue()
+            skipWhitespace()
+            guard index == bytes.count else { throw corrupted("unexpected text after the end of the JSON value") }
+            return value
+        }
+
+        private mutating func parseValue() throws -> StoredValue {
+            skipWhitespace()
+            guard index < bytes.count else { throw corrupted("unexpected end of the file") }
+            switch bytes[index] {
+            case UInt8(ascii: "{"): return try parseObject()
+            case UInt8(ascii: "["): return try parseArray()
+            case UInt8(ascii: "\""): return .string(try parseString())
+            case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
+            case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
+            case UInt8(ascii: "n"): try expectWord("null"); throw corrupted("null is not a stored value", at: index - 4)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+            default: throw corrupted("unexpected character")
+            }
+        }
+
+        private mutating func enterContainer() throws {
+            depth += 1
+            if depth > StoredValueJSON.maximumDepth {
+                throw StorageError(.nestingTooDeep, message: "nesting deeper than \(StoredValueJSON.maximumDepth) levels at \(position(of: index))")
+            }
+            index += 1
+        }
+
+        private mutating func parseObject() throws -> StoredValue {
+            try enterContainer()
+            var result: [String: StoredValue] = [:]
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                depth -= 1
+                return .dictionary(result)
+            }
+            while true {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw corrupted("expected a key in quotes") }
+                let key = try parseString()
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw corrupted("expected ':' after the key") }
+                index += 1
+                result[key] = try parseValue()
+                skipWhitespace()
+                guard index < bytes.count else { throw corrupted("unexpected end of the file in an object") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; break }
+                throw corrupted("expected ',' or '}' in an object")
+            }
+            depth -= 1
+            return .dictionary(result)
+        }
+
+        private mutating func parseArray() throws -> StoredValue {
+            try enterContainer()
+            var result: [StoredValue] = []
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                depth -= 1
+                return .array(result)
+            }
+            while true {
+                result.append(try parseValue())
+                skipWhitespace()
+                guard index < bytes.count else { throw corrupted("unexpected end of the file in an array") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "]") { index += 1; break }
+                throw corrupted("expected ',' or ']' in an array")
+            }
+            depth -= 1
+            return .array(result)
+        }
+
+        private mutating func parseString() throws -> String {
+            let quote = index
+            index += 1
+            let start = index
+            var ascii = true
+            // Fast path: no escapes, the bytes are the string.
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+                    index += 1
+                    if !ascii, !Self.isValidUTF8(slice) { throw corrupted("the text is not valid UTF-8", at: quote) }
+                    return String(decoding: slice, as: UTF8.self)
+                }
+                if byte == UInt8(ascii: "\\") { break }
+                if byte < 0x20 { throw corrupted("a control character must be escaped in a string") }
+                if byte >= 0x80 { ascii = false }
+                index += 1
+            }
+            guard index < bytes.count else { throw corrupted("unterminated string", at: quote) }
+            // Slow path: copy while decoding escapes.
+            var buffer = [UInt8](bytes[start..<index])
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    index += 1
+                    if !ascii, !buffer.withUnsafeBytes(Self.isValidUTF8) { throw corrupted("the text is not valid UTF-8", at: quote) }
+                    return String(decoding: buffer, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    index += 1
+                    guard index < bytes.count else { break }
+                    let escape = bytes[index]
+                    index += 1
+                    switch escape {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
+                    case UInt8(ascii: "b"): buffer.append(0x08)
+                    case UInt8(ascii: "f"): buffer.append(0x0C)
+                    case UInt8(ascii: "n"): buffer.append(0x0A)
+                    case UInt8(ascii: "r"): buffer.append(0x0D)
+                    case UInt8(ascii: "t"): buffer.append(0x09)
+                    case UInt8(ascii: "u"):
+                        let scalar = try parseUnicodeEscape()
+                        buffer.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    default:
+                        throw corrupted("invalid escape in a string", at: index - 2)
+                    }
+                case 0..<0x20:
+                    throw corrupted("a control character must be escaped in a string")
+                default:
+                    if byte >= 0x80 { ascii = false }
+                    buffer.append(byte)
+                    index += 1
+                }
+            }
+            throw corrupted("unterminated string", at: quote)
+        }
+
+        /// After `\u`: four hex digits, and a second `\uXXXX` for a surrogate pair.
+        private mutating func parseUnicodeEscape() throws -> Unicode.Scalar {
+            let escapeStart = index - 2
+            let high = try parseHex4()
+            if (0xD800..<0xDC00).contains(high) {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw corrupted("a lone UTF-16 surrogate in a \\u escape", at: escapeStart)
+                }
+                index += 2
+                let low = try parseHex4()
+                guard (0xDC00..<0xE000).contains(low) else { throw corrupted("a lone UTF-16 surrogate in a \\u escape", at: escapeStart) }
+                let value = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                guard let scalar = Unicode.Scalar(value) else { throw corrupted("invalid \\u escape", at: escapeStart) }
+                return scalar
+            }
+            guard let scalar = Unicode.Scalar(high) else { throw corrupted("a lone UTF-16 surrogate in a \\u escape", at: escapeStart) }
+            return scalar
+        }
+
+        private mutating func parseHex4() throws -> UInt32 {
+            guard index + 4 <= bytes.count else { throw corrupted("unterminated \\u escape") }
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                let byte = bytes[index]
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                default: throw corrupted("invalid hex digit in a \\u escape")
+                }
+                value = value << 4 | UInt32(digit)
+                index += 1
+            }
+            return value
+        }
+
+        /// Integers that fit `Int64` are `int`; larger positive ones up to `UInt64.max` are their
+        /// decimal `string` (as `UInt64` stores them); everything else is a `double`.
+        private mutating func parseNumber() throws -> StoredValue {
+            let start = index
+            var negative = false
+            if bytes[index] == UInt8(ascii: "-") { negative = true; index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw corrupted("invalid number", at: start) }
+            var magnitude: UInt64 = 0
+            var overflow = false
+            if bytes[index] == UInt8(ascii: "0") {
+                index += 1
+            } else {
+                while index < bytes.count, isDigit(bytes[index]) {
+                    let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                    let (sum, o2) = times10.addingReportingOverflow(UInt64(bytes[index] - UInt8(ascii: "0")))
+                    magnitude = sum
+                    overflow = overflow || o1 || o2
+                    index += 1
+                }
+            }
+            var isInteger = true
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                isInteger = false
+                index += 1
+                guard index < bytes.count, isDigit(bytes[index]) else { throw corrupted("invalid number", at: start) }
+                while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                isInteger = false
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                guard index < bytes.count, isDigit(bytes[index]) else { throw corrupted("invalid number", at: start) }
+                while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            }
+            if isInteger, !overflow {
+                if negative {
+                    if magnitude <= UInt64(Int64.max) { return .int(-Int64(magnitude)) }
+                    if magnitude == UInt64(Int64.max) + 1 { return .int(.min) }
+                } else {
+                    if magnitude <= UInt64(Int64.max) { return .int(Int64(magnitude)) }
+                    return .string(String(magnitude))
+                }
+            }
+            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            guard let number = Double(text), number.isFinite else {
+                throw corrupted("the number \(text.prefix(40)) is out of the range of Double", at: start)
+            }
+            return .double(number)
+        }
+
+        private mutating func expectWord(_ word: StaticString) throws {
+            let start = index
+            let count = word.utf8CodeUnitCount
+            guard index + count <= bytes.count else { throw corrupted("unexpected character") }
+            for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
+                throw corrupted("unexpected character", at: start)
+            }
+            index += count
+        }
+
+        @inline(__always)
+        private mutating func skipWhitespace() {
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x0A, 0x0D, 0x09: index += 1
+                default: return
+                }
+            }
+        }
+
+        @inline(__always)
+        private func isDigit(_ byte: UInt8) -> Bool {
+            byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+        }
+
+        /// `line L, column C` of a byte offset; both count from 1, columns in Unicode scalars.
+        private func position(of offset: Int) -> String {
+            var line = 1
+            var column = 1
+            for byte in bytes[0..<min(offset, bytes.count)] {
+                if byte == 0x0A {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
+            }
+            return "line \(line), column \(column)"
+        }
+
+        private func corrupted(_ what: String, at offset: Int? = nil) -> StorageError {
+            StorageError(.dataCorrupted, message: "\(what) at \(position(of: offset ?? index))")
+        }
+
+        static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            var iterator = bytes.makeIterator()
+            var decoder = UTF8()
+            while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue: continue
+                case .emptyInput: return true
+                case .error: return false
+                }
+            }
+        }
+    }
+}

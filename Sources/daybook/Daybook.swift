@@ -1,0 +1,183 @@
+import Foundation
+import StoredSettings
+
+/// The daybook tool: a small journal that keeps its settings with StoredSettings.
+///
+/// Settings come from, highest first: options on the command line (`--page-size 3`,
+/// `--no-show-dates`, `--set format=markdown`), `DAYBOOK_*` environment variables, the settings
+/// file (`$XDG_CONFIG_HOME/daybook/settings.json`), and the defaults in ``DaybookSettings``.
+enum Daybook {
+    static let help = """
+        OVERVIEW: A tiny journal for the terminal.
+
+        USAGE: daybook [options] [<command>]
+
+        COMMANDS:
+          status           Show the settings and how often daybook has run (the default).
+          write TEXT...    Add an entry to the journal.
+          show             Print the latest entries.
+          config ...       Show and change the settings ('daybook config --help').
+
+        OPTIONS (for this run only):
+          --show-dates, --no-show-dates   Print dates in front of entries, or not.
+          --page-size N                   How many entries 'show' prints.
+          --format plain|markdown         How entries are printed.
+          --set KEY=VALUE                 Any setting, such as --set layout='{"wrapColumn":60,"indent":4}'.
+
+        Settings can also be given as DAYBOOK_* environment variables (DAYBOOK_PAGE_SIZE=3).
+        Options win over environment variables, which win over the settings file.
+
+        """
+
+    /// Runs daybook and returns its exit status.
+    static func run(
+        arguments: [String],
+        environment: [String: String],
+        output: inout some TextOutputStream,
+        error: inout some TextOutputStream
+    ) -> Int32 {
+        let commandLine = CommandLineStore(arguments: arguments, declaredBy: DaybookSettings.self)
+        do {
+            try commandLine.validate()
+        } catch let problem {
+            error.write("daybook: \(problem)\n")
+            return SettingsCommand.exitUsage
+        }
+        let file: FileStore
+        do {
+            file = try FileStore(application: "daybook")
+        } catch let problem {
+            error.write("daybook: \(problem)\n")
+            return (problem as? StorageError)?.code == .dataCorrupted ? SettingsCommand.exitDataError : SettingsCommand.exitIOError
+        }
+        let store = LayeredStore(
+            [commandLine, EnvironmentStore(prefix: "DAYBOOK", environment: environment), file],
+            writingTo: file
+        )
+        let settings = DaybookSettings(store: store)
+
+        var arguments = commandLine.remainingArguments
+        // `--` only ends the options: what follows is taken as it is (`daybook write -- --text`).
+        let terminator = arguments.firstIndex(of: "--")
+        let options = arguments[..<(terminator ?? arguments.endIndex)]
+        if let terminator { arguments.remove(at: terminator) }
+        let command = arguments.isEmpty ? "status" : arguments.removeFirst()
+        if command == "config" {
+            return SettingsCommand(settings, toolName: "daybook")
+                .run(arguments: arguments, output: &output, error: &error)
+        }
+        if command == "help" || options.contains("--help") || options.contains("-h") {
+            output.write(help)
+            return 0
+        }
+        // Only a run that does something counts as a launch.
+        switch command {
+        case "write":
+            guard !arguments.joined().isEmpty else {
+                error.write("daybook: write needs the text of the entry.\n")
+                return SettingsCommand.exitUsage
+            }
+        case "status", "show":
+            if let extra = arguments.first {
+                error.write("daybook: \(command) takes no arguments, got '\(extra)'. See 'daybook --help'.\n")
+                return SettingsCommand.exitUsage
+            }
+        default:
+            let kind = command.hasPrefix("-") ? "option" : "command"
+            error.write("daybook: unknown \(kind) '\(command)'. See 'daybook --help'.\n")
+            return SettingsCommand.exitUsage
+        }
+
+        // Count this launch, atomically even when several daybooks start at once.
+        do {
+            try settings.$launchCount.update { $0 += 1 }
+        } catch let problem {
+            error.write("daybook: could not count this launch: \(problem)\n")
+        }
+
+        switch command {
+        case "write":
+            return write(arguments.joined(separator: " "), settings, environment, error: &error)
+        case "show":
+            return show(settings, environment, output: &output, error: &error)
+        default:
+            return status(settings, output: &output)
+        }
+    }
+
+    static func status(_ settings: DaybookSettings, output: inout some TextOutputStream) -> Int32 {
+        let count = settings.launchCount
+        output.write("daybook has been launched \(count) \(count == 1 ? "time" : "times").\n")
+        output.write("showDates = \(settings.showDates)\n")
+        output.write("pageSize = \(settings.pageSize)\n")
+        output.write("format = \(settings.format.rawValue)\n")
+        output.write("lastEntry = \(settings.lastEntry.map { Date.ISO8601FormatStyle().format($0) } ?? "never")\n")
+        output.write("layout = wrap at \(settings.layout.wrapColumn), indent \(settings.layout.indent)\n")
+        return 0
+    }
+
+    static func write(
+        _ text: String, _ settings: DaybookSettings, _ environment: [String: String],
+        error: inout some TextOutputStream
+    ) -> Int32 {
+        guard !text.isEmpty else {
+            error.write("daybook: write needs the text of the entry.\n")
+            return SettingsCommand.exitUsage
+        }
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))   // whole seconds, as the journal writes them
+        do {
+            try Journal(environment: environment).append(.init(date: now, text: text))
+            try settings.$lastEntry.save(now)
+        } catch let problem {
+            error.write("daybook: \(problem)\n")
+            return SettingsCommand.exitIOError
+        }
+        return 0
+    }
+
+    static func show(
+        _ settings: DaybookSettings, _ environment: [String: String],
+        output: inout some TextOutputStream, error: inout some TextOutputStream
+    ) -> Int32 {
+        let entries: [Journal.Entry]
+        do {
+            entries = try Journal(environment: environment).entries()
+        } catch let problem {
+            error.write("daybook: \(problem)\n")
+            return SettingsCommand.exitIOError
+        }
+        let layout = settings.layout
+        let indent = String(repeating: " ", count: max(0, min(layout.indent, 40)))
+        // Any Int can come from the settings: clamp before the arithmetic, which would
+        // otherwise overflow at Int.min.
+        let width = max(10, min(max(layout.wrapColumn, 0), 10_000) - indent.count)
+        for entry in entries.suffix(max(0, settings.pageSize)) {
+            let date = Date.ISO8601FormatStyle().format(entry.date)
+            switch settings.format {
+            case .plain:
+                if settings.showDates { output.write("\(date)\n") }
+                for line in wrap(entry.text, width: width) {
+                    output.write("\(indent)\(line)\n")
+                }
+            case .markdown:
+                output.write(settings.showDates ? "- **\(date)** \(entry.text)\n" : "- \(entry.text)\n")
+            }
+        }
+        return 0
+    }
+
+    /// `text` split into lines of at most `width` characters, at spaces where possible.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += line.isEmpty ? String(word) : " " + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The journal file: one entry per line, `<ISO 8601 date><TAB><text>`.
+///
+/// Kept in `$XDG_DATA_HOME/daybook/journal.txt`, else `~/.local/share/daybook/journal.txt`.
+struct Journal {
+    struct Entry: Equatable {
+        var date: Date
+        var text: String
+    }
+
+    let url: URL
+
+    init(environment: [String: String]) {
+        let base: URL
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            base = URL(fileURLWithPath: data, isDirectory: true)
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share", isDirectory: true)
+        } else {
+            base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
+        }
+        url = base.appendingPathComponent("daybook", isDirectory: true).appendingPathComponent("journal.txt")
+    }
+
+    /// Every entry, oldest first; lines that do not parse are skipped.
+    func entries() throws -> [Entry] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        let text = try String(contentsOf: url, encoding: .utf8)
+        return text.split(separator: "\n").compactMap { line in
+            guard let tab = line.firstIndex(of: "\t"),
+                  let date = try? Date.ISO8601FormatStyle().parse(String(line[..<tab])) else { return nil }
+            return Entry(date: date, text: String(line[tab...].dropFirst()))
+        }
+    }
+
+    /// Appends an entry (line breaks in `text` become spaces).
+    func append(_ entry: Entry) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let flat = entry.text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
+        let line = Data("\(Date.ISO8601FormatStyle().format(entry.date))\t\(flat)\n".utf8)
+        if !FileManager.default.fileExists(atPath: url.path) {
+            try line.write(to: url)
+            return
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: line)
+    }
+}

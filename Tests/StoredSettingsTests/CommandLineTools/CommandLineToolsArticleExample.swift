@@ -1,0 +1,117 @@
+import Foundation
+import StoredSettings
+import StoredSettingsTestSupport
+import Testing
+
+// The code of the "Configuration for command-line tools" article, so the compiler checks it,
+// and its transcript, run in process. Keep the two in step.
+
+enum NotesKey: String, StorageKey {
+    case editor, wrapColumn, theme, syncToken, lastSync
+}
+
+enum NotesTheme: String, CaseIterable, Sendable, StoredValueConvertible {
+    case plain, color
+}
+
+struct NotesSettings: SettingsGroup {
+    @Stored(NotesKey.editor, default: "vi", help: "The editor that opens notes.")
+    var editor: String
+    @Stored(NotesKey.wrapColumn, default: 80, help: "Where long lines wrap.")
+    var wrapColumn: Int
+    @Stored(NotesKey.theme, default: .plain, help: "How notes are printed.")
+    var theme: NotesTheme
+    @Stored(NotesKey.syncToken, help: "Token for the sync service.", secret: true)
+    var syncToken: String?
+    @Stored(NotesKey.lastSync, help: "When the notes were last synced.")
+    var lastSync: Date?
+}
+
+func runNotes(
+    arguments: [String],
+    environment: [String: String],
+    file: FileStore,
+    output: inout some TextOutputStream,
+    error: inout some TextOutputStream
+) -> Int32 {
+    let commandLine = CommandLineStore(arguments: arguments, declaredBy: NotesSettings.self)
+    do {
+        try commandLine.validate()
+    } catch let problem {
+        print("notes: \(problem)", to: &error)
+        return SettingsCommand.exitUsage
+    }
+    let store = LayeredStore(
+        [commandLine, EnvironmentStore(prefix: "NOTES", environment: environment), file],
+        writingTo: file
+    )
+    let settings = NotesSettings(store: store)
+
+    let rest = commandLine.remainingArguments
+    if rest.first == "config" {
+        return SettingsCommand(settings, toolName: "notes")
+            .run(arguments: Array(rest.dropFirst()), output: &output, error: &error)
+    }
+
+    print("Opening \(rest.first ?? "today.md") in \(settings.editor), wrapped at \(settings.wrapColumn).", to: &output)
+    return 0
+}
+
+// The article's main.swift, in a function that is compiled but never called.
+struct StandardStream: TextOutputStream {
+    let handle: FileHandle
+    func write(_ text: String) { handle.write(Data(text.utf8)) }
+}
+
+func notesMain() -> Never {
+    var standardOutput = StandardStream(handle: .standardOutput)
+    var standardError = StandardStream(handle: .standardError)
+    do {
+        let file = try FileStore(application: "notes")   // $XDG_CONFIG_HOME/notes/settings.json
+        exit(runNotes(
+            arguments: Array(CommandLine.arguments.dropFirst()),
+            environment: ProcessInfo.processInfo.environment,
+            file: file, output: &standardOutput, error: &standardError
+        ))
+    } catch {
+        print("notes: \(error)", to: &standardError)
+        exit(SettingsCommand.exitIOError)
+    }
+}
+
+struct CommandLineToolsArticleExample {
+    @Test func theArticleTranscriptHolds() throws {
+        let file = try TemporaryFileStore()
+        func notes(_ arguments: String..., environment: [String: String] = [:]) -> (Int32, String, String) {
+            var output = ""
+            var error = ""
+            let status = runNotes(arguments: arguments, environment: environment, file: file.fileStore, output: &output, error: &error)
+            return (status, output, error)
+        }
+        #expect(notes("config", "set", "wrapColumn", "100") == (0, "", ""))
+        #expect(notes("config", "set", "wrapColumn", "wide")
+            == (65, "", "notes config: wrapColumn expects an Int (a whole number), got \"wide\"\n"))
+        let (status, output, error) = notes("--theme", "color", "config", "list", "--show-origin", environment: ["NOTES_EDITOR": "nano"])
+        #expect(status == 0)
+        #expect(error == "")
+        #expect(output == """
+            KEY         TYPE        VALUE      ORIGIN
+            editor      String      nano       environment variable NOTES_EDITOR
+            wrapColumn  Int         100        file \(abbreviatingHome(file.url.path))
+            theme       NotesTheme  color      --theme on the command line
+            syncToken   String?     (not set)  default
+            lastSync    Date?       (not set)  default
+
+            """)
+        #expect(notes("today.md", environment: ["NOTES_EDITOR": "nano"]).1 == "Opening today.md in nano, wrapped at 100.\n")
+    }
+
+    @Test func aMalformedEnvironmentValueIsReportedNotMasked() throws {
+        let file = try TemporaryFileStore()
+        try file.setValue(.int(100), forKey: "wrapColumn")
+        let store = LayeredStore([EnvironmentStore(prefix: "NOTES", environment: ["NOTES_WRAP_COLUMN": "wide"]), file], writingTo: file)
+        let reports = CapturedReports()
+        reports.capture { #expect(NotesSettings(store: store).wrapColumn == 80) }
+        #expect(reports.all.map(\.description) == ["Setting 'wrapColumn' in environment variable NOTES_WRAP_COLUMN: expected Int, found string."])
+    }
+}

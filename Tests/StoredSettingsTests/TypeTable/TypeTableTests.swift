@@ -1,0 +1,47 @@
+import Foundation
+import StoredSettings
+import StoredSettingsTestSupport
+import Testing
+
+/// The backends the package ships, each with its conformance checks.
+enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case inMemory, fileJSON, filePropertyList, userDefaults
+
+    var conformance: StoreConformance {
+        switch self {
+        case .inMemory: .inMemory
+        case .fileJSON: .fileStore(format: .json)
+        case .filePropertyList: .fileStore(format: .propertyList)
+        case .userDefaults: .userDefaults
+        }
+    }
+
+    var testDescription: String { rawValue }
+}
+
+extension StoreConformance.ValueCase: CustomTestStringConvertible {
+    public var testDescription: String { name }
+}
+
+/// Every row of the type table, through every backend and across a relaunch.
+struct TypeTableTests {
+    @Test(arguments: Backend.allCases, StoreConformance.valueCases)
+    func valueRoundTripsExactly(backend: Backend, valueCase: StoreConformance.ValueCase) {
+        let failures = backend.conformance.check(valueCase)
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test(arguments: Backend.allCases)
+    func jsonFileRefusesNonFiniteNumbersAndKeepsPreviousValue(backend: Backend) throws {
+        guard backend == .fileJSON else { return }
+        let store = try TemporaryFileStore()
+        try store.setValue(.double(1.5), forKey: "ratio")
+        #expect {
+            try store.setValue(Double.nan.storedValue(), forKey: "ratio")
+        } throws: { error in
+            (error as? StorageError)?.code == .encodingFailed
+        }
+        #expect(store.value(forKey: "ratio") == .double(1.5))
+        #expect(try store.reopened().value(forKey: "ratio") == .double(1.5))
+    }
+}
