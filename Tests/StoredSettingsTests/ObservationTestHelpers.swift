@@ -107,8 +107,9 @@ enum ConcurrencyBackend: String, CaseIterable, Sendable, CustomTestStringConvert
 /// How much of the full load the concurrency and stress tests run.
 ///
 /// Full size normally. Under the thread sanitizer, which slows this code 5 to 20 times, a
-/// tenth: detected by the sanitizer runtime's `__tsan_init` symbol being present. The
-/// environment variable `STORED_SETTINGS_STRESS_SCALE` (a number, e.g. `0.25`) overrides both.
+/// tenth: detected by `STORED_SETTINGS_TSAN` being set (as `.ci/run` does) or the sanitizer
+/// runtime's `__tsan_init` symbol being present. The environment variable
+/// `STORED_SETTINGS_STRESS_SCALE` (a number, e.g. `0.25`) overrides both.
 enum StressScale {
     static let factor: Double = {
         if let text = ProcessInfo.processInfo.environment["STORED_SETTINGS_STRESS_SCALE"],
@@ -125,6 +126,7 @@ enum StressScale {
 
     /// Whether the process runs with the thread sanitizer's runtime.
     static let isThreadSanitizerActive: Bool = {
+        if ProcessInfo.processInfo.environment["STORED_SETTINGS_TSAN"] != nil { return true }
         guard let handle = dlopen(nil, RTLD_NOW) else { return false }
         defer { dlclose(handle) }
         return dlsym(handle, "__tsan_init") != nil
