@@ -11,11 +11,13 @@ import Foundation
 /// handler is bound to the current task and its child tasks through a task-local value):
 ///
 /// ```swift
-/// let reports = Lock<[StorageError]>([])   // any thread-safe collection
-/// StorageErrorReporter.withHandler({ error in reports.withLock { $0.append(error) } }) {
+/// StorageErrorReporter.withHandler({ error in print("settings problem:", error) }) {
 ///     _ = settings.launchCount
 /// }
 /// ```
+///
+/// In tests, `ReportedErrors` of the `StoredSettingsTestSupport` library collects the reports:
+/// `let reported = ReportedErrors(); reported.capture { … }; #expect(reported.codes == […])`.
 ///
 /// Thread-safety: every member may be called from any thread or task.
 public enum StorageErrorReporter {

@@ -17,15 +17,6 @@ private struct AppSettings: SettingsGroup {
     @Stored(Key.nickname) var nickname: String?
 }
 
-/// Collects reports made through `StorageErrorReporter` in one test.
-private final class Reports: Sendable {
-    let errors = Lock<[StorageError]>([])
-    func capture<R>(_ body: () throws -> R) rethrows -> R {
-        try StorageErrorReporter.withHandler({ [errors] error in errors.withLock { $0.append(error) } }, operation: body)
-    }
-    var all: [StorageError] { errors.withLock { $0 } }
-}
-
 /// The behaviour rules of the design, one test each.
 struct StoredBehaviourTests {
     @Test func readsDefaultWhenKeyIsAbsentAndDoesNotPersistIt() {
@@ -79,7 +70,7 @@ struct StoredBehaviourTests {
     @Test func loadThrowsTypeMismatchNamingKeyAndTypesWhileGetterFallsBack() throws {
         let store = InMemoryStore(["launchCount": .string("many")])
         let settings = AppSettings(store: store)
-        let reports = Reports()
+        let reports = ReportedErrors()
         let value = reports.capture { settings.launchCount }
         #expect(value == 0)
         let error = try #require(throws: StorageError.self) { try settings.$launchCount.load() }
@@ -91,18 +82,18 @@ struct StoredBehaviourTests {
         #expect(!error.description.contains("many"))
         // The unreadable data stays until the user writes.
         #expect(store.value(forKey: "launchCount") == .string("many"))
-        #expect(reports.all.map(\.code) == [.typeMismatch])
+        #expect(reports.errors.map(\.code) == [.typeMismatch])
     }
 
     @Test func unreadableDataIsReportedOnceAndKeptUntilTheUserWrites() {
         let store = InMemoryStore(["theme": .string("sepia")])
         let settings = AppSettings(store: store)
-        let reports = Reports()
+        let reports = ReportedErrors()
         reports.capture {
             for _ in 0..<5 { #expect(settings.theme == .system) }
         }
-        #expect(reports.all.count == 1)
-        #expect(reports.all.first?.key == "theme")
+        #expect(reports.errors.count == 1)
+        #expect(reports.errors.first?.key == "theme")
         #expect(store.value(forKey: "theme") == .string("sepia"))
         settings.theme = .light
         #expect(store.value(forKey: "theme") == .string("light"))
@@ -142,14 +133,31 @@ struct StoredBehaviourTests {
         #expect(store.value(forKey: "launchCount") == .bool(true))
     }
 
+    @Test func aFailedWriteChangesNothingAndTheSetterReportsIt() throws {
+        let store = FailingStore(wrapping: InMemoryStore(["launchCount": .int(4)]))
+        store.fail(.setValue, .update, forKey: "launchCount", with: StorageError(.io, message: "disk full"))
+        let settings = AppSettings(store: store)
+        let reports = ReportedErrors()
+        reports.capture { settings.launchCount = 5 }
+        #expect(settings.launchCount == 4)
+        #expect(reports.codes == [.io])
+        #expect(reports.errors.first?.key == "launchCount")
+        let saveError = #expect(throws: StorageError.self) { try settings.$launchCount.save(6) }
+        #expect(saveError?.code == .io)
+        #expect(throws: StorageError.self) { try settings.$launchCount.update { $0 += 1 } }
+        reports.capture { settings.$launchCount.reset() }
+        #expect(store.wrapped.value(forKey: "launchCount") == .int(4))
+        #expect(reports.codes == [.io, .io])
+    }
+
     @Test func saveThrowsForAnInvalidKeyAndTheSetterReportsIt() {
         let store = InMemoryStore()
         let bad = Stored("", default: 1, store: store)
         let error = #expect(throws: StorageError.self) { try bad.save(2) }
         #expect(error?.code == .invalidKey)
-        let reports = Reports()
+        let reports = ReportedErrors()
         reports.capture { bad.wrappedValue = 3 }
-        #expect(reports.all.map(\.code) == [.invalidKey])
+        #expect(reports.errors.map(\.code) == [.invalidKey])
         #expect(store.keys().isEmpty)
     }
 
