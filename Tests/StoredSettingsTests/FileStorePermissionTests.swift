@@ -29,6 +29,21 @@ struct FileStorePermissionTests {
         #expect(permissions(url.path) == 0o640)
     }
 
+    @Test func fileMadeReadOnlyIsNeverReplacedAndKeepsItsValue() throws {
+        let folder = try ScratchFolder()
+        let url = folder.file("settings.json")
+        try Data("{\"a\": 1}\n".utf8).write(to: url)
+        #expect(chmod(url.path, 0o444) == 0)
+        let store = try FileStore(url: url, options: quietOptions)
+        let error = #expect(throws: StorageError.self) { try store.setValue(.int(2), forKey: "a") }
+        #expect(error?.code == .io)
+        #expect(error?.path == url.path)
+        #expect(error?.description.contains("read-only (mode 444)") == true)
+        #expect(store.value(forKey: "a") == .int(1))
+        #expect(try Data(contentsOf: url) == Data("{\"a\": 1}\n".utf8))
+        #expect(permissions(url.path) == 0o444)
+    }
+
     @Test func groupWritableFileIsReported() throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")

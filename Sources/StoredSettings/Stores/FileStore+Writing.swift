@@ -26,11 +26,29 @@ extension FileStore {
                     throw StorageError(.tooLarge, path: target, message: "the file would have \(data.count) bytes, more than the limit of \(options.maximumFileSize)")
                 }
                 let permissions = state.fingerprint?.permissions ?? 0o600
+                if state.fingerprint != nil {
+                    try Self.checkWritable(target, permissions: permissions)
+                }
                 state.fingerprint = try AtomicFile.write(data, toPath: target, permissions: permissions)
                 AtomicFile.removeStaleTemporaryFiles(for: target)
                 storage.replace(with: values, changedKeys: changedKeys)
                 return result
             }
+        }
+    }
+
+    /// Refuses to replace a file its owner made read-only: the atomic `rename` would otherwise
+    /// replace a file that `write(2)` could not change. A file without any write bit (such as
+    /// mode 0444), or one this process may not write (`access(2)` with `W_OK`), throws.
+    ///
+    /// - Throws: ``StorageError/Code/io`` naming the path and the file's mode.
+    static func checkWritable(_ path: String, permissions: UInt32) throws {
+        let octal = String(permissions & 0o7777, radix: 8)
+        if permissions & 0o222 == 0 {
+            throw StorageError(.io, path: path, message: "the file is read-only (mode \(octal)); make it writable to save settings")
+        }
+        if access(path, W_OK) != 0 {
+            throw StorageError(.io, path: path, message: "this user may not write the file (mode \(octal)): \(String(cString: strerror(errno)))")
         }
     }
 
