@@ -189,6 +189,28 @@ extension StoreConformance {
         }
     }
 
+    /// The checks for a ``LayeredStore`` of an empty `EnvironmentStore` over a
+    /// ``TemporaryFileStore`` that receives the writes, with a new `LayeredStore` over
+    /// ``TemporaryFileStore/reopened()`` as the relaunch.
+    ///
+    /// The layers above the file hold nothing, so every rule of the ``Storable`` contract
+    /// applies as for the file alone (the one exception of `LayeredStore`, a higher layer
+    /// that still wins after a write, is covered by its own tests). The limitations are the
+    /// JSON file's.
+    public static var layeredStore: StoreConformance {
+        StoreConformance(limitations: [.nonFiniteNumbers]) {
+            let file = try TemporaryFileStore()
+            let environment = EnvironmentStore(prefix: "STORE_CONFORMANCE", environment: [:])
+            return Subject(
+                store: LayeredStore([environment, file], writingTo: file),
+                reopen: {
+                    let reopened = try file.reopened()
+                    return LayeredStore([environment, reopened], writingTo: reopened)
+                }
+            )
+        }
+    }
+
     /// The checks for `UserDefaultsStore` on a new suite per check (named with a UUID,
     /// removed after), with a new store instance on the same suite as the relaunch.
     public static var userDefaults: StoreConformance {

@@ -5,7 +5,7 @@ import Testing
 
 /// The backends the package ships, each with its conformance checks.
 enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case inMemory, fileJSON, filePropertyList, userDefaults
+    case inMemory, fileJSON, filePropertyList, userDefaults, layered
 
     var conformance: StoreConformance {
         switch self {
@@ -13,6 +13,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .fileJSON: .fileStore(format: .json)
         case .filePropertyList: .fileStore(format: .propertyList)
         case .userDefaults: .userDefaults
+        case .layered: .layeredStore
         }
     }
 
