@@ -65,9 +65,9 @@ public struct StoreConformance: Sendable {
 
         /// NaN and infinities (JSON has no form for them).
         public static let nonFiniteNumbers = Limitations(rawValue: 1 << 0)
-        /// NUL and the other control characters U+0001–U+001F except tab, newline and carriage
-        /// return, in strings (XML property lists cannot hold them; Linux `UserDefaults` cannot
-        /// hold NUL).
+        /// The characters XML 1.0 cannot hold, in strings and dictionary keys: NUL, the other
+        /// control characters U+0001–U+001F except tab, newline and carriage return, U+FFFE and
+        /// U+FFFF (XML property lists and `UserDefaults` refuse them).
         public static let controlCharactersInStrings = Limitations(rawValue: 1 << 1)
     }
 
