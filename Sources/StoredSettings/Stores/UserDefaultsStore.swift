@@ -75,8 +75,7 @@ public final class UserDefaultsStore: Storable {
     ///
     /// - Throws: ``StorageError/Code/invalidKey`` for an empty key or one with control
     ///   characters; ``StorageError/Code/encodingFailed`` for a value the property-list form
-    ///   cannot hold (a string or nested key with a character XML 1.0 cannot hold, such as NUL
-    ///   or U+0001, which would make Linux's XML domain file unreadable). Nothing is written then.
+    ///   cannot hold (a string with NUL on Linux). Nothing is written then.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try validateKeyName(key, path: location)
         try shared.lock.withLock { revision in
