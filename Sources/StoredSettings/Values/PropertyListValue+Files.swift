@@ -64,7 +64,7 @@ extension PropertyListValue {
             do {
                 return try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
             } catch {
-                throw StorageError(.encodingFailed, message: String(describing: error))
+                throw StorageError(.encodingFailed, wrapping: error)
             }
         }
     }
