@@ -59,6 +59,7 @@ public struct StoreConformance: Sendable {
     /// declares it may throw ``StorageError/Code/encodingFailed`` from the write instead of
     /// keeping the value, and must then keep the previous value.
     public struct Limitations: OptionSet, Sendable, Hashable {
+        /// The set's bits, one per limitation.
         public let rawValue: Int
         /// Creates a set from its raw bits.
         public init(rawValue: Int) { self.rawValue = rawValue }
