@@ -139,10 +139,9 @@ public struct StoreConformance: Sendable {
     /// Calls `body` with a fresh subject, tearing it down after; a thrown error is a failure.
     func withSubject(_ name: String, _ body: (Subject) async throws -> [Failure]) async -> [Failure] {
         let subject: Subject
-        do {
-            subject = try makeSubject()
-        } catch {
-            return [Failure(check: name, message: "the store could not be created: \(error)")]
+        switch makeSubject(for: name) {
+        case .success(let made): subject = made
+        case .failure(let failure): return [failure]
         }
         defer { subject.tearDown() }
         do {
@@ -155,16 +154,24 @@ public struct StoreConformance: Sendable {
     /// The synchronous form of ``withSubject(_:_:)-async``.
     func withSubject(_ name: String, _ body: (Subject) throws -> [Failure]) -> [Failure] {
         let subject: Subject
-        do {
-            subject = try makeSubject()
-        } catch {
-            return [Failure(check: name, message: "the store could not be created: \(error)")]
+        switch makeSubject(for: name) {
+        case .success(let made): subject = made
+        case .failure(let failure): return [failure]
         }
         defer { subject.tearDown() }
         do {
             return try body(subject)
         } catch {
             return [Failure(check: name, message: "unexpected error: \(error)")]
+        }
+    }
+
+    /// A fresh subject, or the failure of check `name` when it cannot be made.
+    private func makeSubject(for name: String) -> Result<Subject, Failure> {
+        do {
+            return .success(try makeSubject())
+        } catch {
+            return .failure(Failure(check: name, message: "the store could not be created: \(error)"))
         }
     }
 }

@@ -35,30 +35,30 @@ struct ReservedOptionTests {
         #expect(settings.all == 3)
     }
 
-    @Test func configListJSONWorksWhenASettingIsNamedJSON() throws {
-        let file = InMemoryStore()
-        let commandLine = CommandLineStore(arguments: ["config", "list", "--json", "--show-origin"], declaredBy: FlagNamedSettings.self)
+    /// Runs a tool's `config` subcommand the way a tool mounts it: the command line is read
+    /// by a `CommandLineStore` first, and what it leaves goes to `SettingsCommand`.
+    func runConfig(_ arguments: [String], file: InMemoryStore) -> (status: Int32, output: String, errors: String) {
+        let commandLine = CommandLineStore(arguments: ["config"] + arguments, declaredBy: FlagNamedSettings.self)
         let settings = FlagNamedSettings(store: LayeredStore([commandLine, file], writingTo: file))
         var output = ""
         var errors = ""
         let status = SettingsCommand(settings, toolName: "tool").run(
             arguments: Array(commandLine.remainingArguments.dropFirst()), output: &output, error: &errors
         )
-        #expect(status == SettingsCommand.exitSuccess, "\(errors)")
-        #expect(output.hasPrefix("["), "\(output)")
-        #expect(output.contains("\"origin\""), "\(output)")
+        return (status, output, errors)
     }
 
-    @Test func configResetAllWorksWhenASettingIsNamedAll() throws {
+    @Test func configListJSONWorksWhenASettingIsNamedJSON() {
+        let run = runConfig(["list", "--json", "--show-origin"], file: InMemoryStore())
+        #expect(run.status == SettingsCommand.exitSuccess, "\(run.errors)")
+        #expect(run.output.hasPrefix("["), "\(run.output)")
+        #expect(run.output.contains("\"origin\""), "\(run.output)")
+    }
+
+    @Test func configResetAllWorksWhenASettingIsNamedAll() {
         let file = InMemoryStore(["json": .bool(true), "all": .int(2)])
-        let commandLine = CommandLineStore(arguments: ["config", "reset", "--all"], declaredBy: FlagNamedSettings.self)
-        let settings = FlagNamedSettings(store: LayeredStore([commandLine, file], writingTo: file))
-        var output = ""
-        var errors = ""
-        let status = SettingsCommand(settings, toolName: "tool").run(
-            arguments: Array(commandLine.remainingArguments.dropFirst()), output: &output, error: &errors
-        )
-        #expect(status == SettingsCommand.exitSuccess, "\(errors)")
+        let run = runConfig(["reset", "--all"], file: file)
+        #expect(run.status == SettingsCommand.exitSuccess, "\(run.errors)")
         #expect(file.keys().isEmpty)
     }
 }

@@ -12,8 +12,7 @@ struct ForeignErrorMessageTests {
         var errorDescription: String? { "the token service is unreachable." }
     }
 
-    struct Case: @unchecked Sendable, CustomTestStringConvertible {
-        // @unchecked: the errors are immutable values built once for the table and only read.
+    struct Case: Sendable, CustomTestStringConvertible {
         var error: any Error
         var text: String
         var testDescription: String { text }
