@@ -13,7 +13,7 @@ import StoredSettings
 /// real store. Create a fresh one per test; nothing is shared between instances.
 ///
 /// Thread-safety: every member may be used from any thread or task.
-public final class InMemoryStore: Storable {
+public final class InMemoryStore: Storable, ChangeSnapshotting {
     private let storage: DictionaryStorage
 
     /// Creates a store holding `initial`.
@@ -56,7 +56,10 @@ public final class InMemoryStore: Storable {
         storage.keys()
     }
 
-    /// Reads, changes and writes the value under one lock.
+    /// Reads, changes and writes the value with no other write in between.
+    ///
+    /// `body` may read this store; a write it makes to this store (same thread) lands before
+    /// the update's own write.
     ///
     /// - Throws: ``StorageError/Code/invalidKey``, or what `body` throws (nothing is written).
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
@@ -66,5 +69,10 @@ public final class InMemoryStore: Storable {
     /// Every change committed from now on, in order, each once.
     public func changes() -> AsyncStream<StoredChange> {
         storage.changes()
+    }
+
+    /// The value of `key` and a stream of every later change to it, as one step.
+    package func subscription(readingValueForKey key: String) -> KeySubscription {
+        storage.subscription(readingValueForKey: key)
     }
 }

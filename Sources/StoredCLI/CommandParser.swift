@@ -92,7 +92,7 @@ package enum CommandParser {
 
     private static func parseHelp(_ rest: [String]) throws(UsageError) -> Command {
         guard let name = rest.first else { return .help(nil) }
-        guard let verb = Verb(rawValue: name) else { throw UsageError("unknown command '\(name)'", verb: .help) }
+        guard let verb = Verb(rawValue: name) else { throw UsageError("unknown command '\(name)'") }
         try expectEnd(Array(rest.dropFirst()), verb: .help)
         return .help(verb)
     }

@@ -50,10 +50,8 @@ enum Daybook {
             error.write("daybook: \(problem)\n")
             return (problem as? StorageError)?.code == .dataCorrupted ? SettingsCommand.exitDataError : SettingsCommand.exitIOError
         }
-        let store = LayeredStore(
-            [commandLine, EnvironmentStore(prefix: "DAYBOOK", environment: environment), file],
-            writingTo: file
-        )
+        let environmentStore = EnvironmentStore(prefix: "DAYBOOK", environment: environment)
+        let store = LayeredStore([commandLine, environmentStore, file], writingTo: file)
         let settings = DaybookSettings(store: store)
 
         var arguments = commandLine.remainingArguments
@@ -70,6 +68,21 @@ enum Daybook {
             output.write(help)
             return 0
         }
+        // A value given for this run (an option or an environment variable) that does not fit
+        // its setting is a mistake to report now, not a warning to fall back from. (`config`
+        // above still runs, so `config list --show-origin` can show where the value came from.)
+        for description in settings.settingDescriptions() {
+            guard let problem = description.problem else { continue }
+            if commandLine.value(forKey: description.key) != nil {
+                error.write("daybook: \(problem)\n")
+                return SettingsCommand.exitUsage
+            }
+            if environmentStore.value(forKey: description.key) != nil {
+                error.write("daybook: \(problem)\n")
+                return SettingsCommand.exitDataError
+            }
+        }
+
         // Only a run that does something counts as a launch.
         switch command {
         case "write":

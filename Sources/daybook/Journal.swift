@@ -35,17 +35,30 @@ struct Journal {
     }
 
     /// Appends an entry (line breaks in `text` become spaces).
+    ///
+    /// The journal is opened with `O_APPEND`, so entries from daybooks running at once never
+    /// overwrite each other; it is created with mode 0600 in a 0700 folder, like the settings.
     func append(_ entry: Entry) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
         let flat = entry.text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
         let line = Data("\(Date.ISO8601FormatStyle().format(entry.date))\t\(flat)\n".utf8)
-        if !FileManager.default.fileExists(atPath: url.path) {
-            try line.write(to: url)
-            return
-        }
-        let handle = try FileHandle(forWritingTo: url)
-        defer { try? handle.close() }
-        try handle.seekToEnd()
+        let descriptor = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw JournalError(path: url.path, errno: errno) }
+        defer { close(descriptor) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
         try handle.write(contentsOf: line)
+    }
+}
+
+/// A journal file that cannot be opened, with the system's reason.
+struct JournalError: Error, CustomStringConvertible {
+    let path: String
+    let errno: Int32
+
+    var description: String {
+        "\(path): cannot open the journal: \(String(cString: strerror(errno)))"
     }
 }

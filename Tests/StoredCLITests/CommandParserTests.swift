@@ -71,7 +71,7 @@ struct CommandParserTests {
         UsageCase(says: "missing command. See 'stored help'."),
         UsageCase("frob", says: "unknown command 'frob'. See 'stored help'."),
         UsageCase("--frob", says: "unknown option '--frob'. See 'stored help'."),
-        UsageCase("help", "frob", says: "unknown command 'frob'. See 'stored help help'."),
+        UsageCase("help", "frob", says: "unknown command 'frob'. See 'stored help'."),
         UsageCase("help", "read", "write", says: "unexpected argument 'write'. See 'stored help help'."),
         UsageCase("read", says: "read needs a TARGET: a .json or .plist path, or --domain NAME. See 'stored help read'."),
         UsageCase("read", "settings.txt", says: "'settings.txt' is not a TARGET: give a path ending in .json or .plist, or --domain NAME. See 'stored help read'."),

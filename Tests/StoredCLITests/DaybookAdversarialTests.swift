@@ -113,13 +113,15 @@ struct DaybookAdversarialTests {
         #expect(list.output.contains("--page-size on the command line"))
     }
 
-    @Test func aMalformedEnvironmentValueIsReportedAndTheDefaultUsed() throws {
+    @Test func aMalformedEnvironmentValueStopsTheRunAndIsNeverMaskedByTheFile() throws {
         let sandbox = try Sandbox()
         #expect(try sandbox.run("config", "set", "pageSize", "7").status == 0)
         let run = try sandbox.run("status", environment: ["DAYBOOK_PAGE_SIZE": "seven"])
-        #expect(run.status == 0)
-        #expect(run.output.contains("pageSize = 10\n"))   // the default, not the file's 7
+        #expect(run.status == 65)
+        #expect(!run.output.contains("pageSize = 7"))   // the file's value does not mask the mistake
         #expect(run.error.contains("environment variable DAYBOOK_PAGE_SIZE"))
+        let list = try sandbox.run("config", "list", "--show-origin", environment: ["DAYBOOK_PAGE_SIZE": "seven"])
+        #expect(list.output.contains("environment variable DAYBOOK_PAGE_SIZE"))
         let get = try sandbox.run("config", "get", "pageSize", environment: ["DAYBOOK_PAGE_SIZE": "seven"])
         #expect(get.status == 65)
     }

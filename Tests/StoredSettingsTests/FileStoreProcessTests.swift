@@ -30,7 +30,7 @@ struct FileStoreProcessTests {
         print("""
             4 processes × 100 writes each  FileStore   UserDefaults
             distinct keys kept (of 400)    \(keys.count)         \(defaultsKeys["keys"] ?? "?")
-            increments kept (of 400)       \(count.map { "\($0)" } ?? "nil")  \(defaultsCount["value"] ?? "?")
+            increments kept (of 400)       \(count.flatMap { try? Int(storedValue: $0) }.map(String.init) ?? "none")         \(defaultsCount["value"] ?? "?")
             """)
     }
 

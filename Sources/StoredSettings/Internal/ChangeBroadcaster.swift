@@ -2,64 +2,171 @@
 ///
 /// Each subscriber gets its own `AsyncStream` with an unbounded buffer, so it sees every change
 /// once, in the order ``publish(_:)`` was called. Stores call `publish` while they still hold
-/// the lock under which they committed, which fixes the order; `yield` only enqueues and never
-/// runs subscriber code, so no observer runs under a store's lock. A stream whose consumer
-/// stops (cancelled task, dropped iterator) removes itself.
+/// the lock under which they committed, which serialises the calls and fixes the order; `yield`
+/// only enqueues (it resumes a waiting consumer on its own executor, never inline), so no
+/// observer code runs under a store's lock.
+///
+/// A stream whose consumer stops (cancelled task, dropped iterator, dropped stream) removes
+/// itself in `onTermination`. Cancellation runs that handler while the Swift runtime holds the
+/// cancelled task's status lock, and `yield` takes the status lock of the task it resumes; so
+/// this broadcaster's lock is only ever held for its own bookkeeping, and `yield` is called
+/// after releasing it. Holding it across `yield` deadlocks against a concurrent cancellation.
+///
+/// Lock order: a store's locks, then this broadcaster's lock (released before yielding).
 package final class ChangeBroadcaster: Sendable {
+    private typealias Continuation = AsyncStream<StoredChange>.Continuation
+
     private struct State {
         var nextID = 0
-        var subscribers: [Int: AsyncStream<StoredChange>.Continuation] = [:]
+        /// Subscribers of every key.
+        var everyKey: [Int: Continuation] = [:]
+        /// Subscribers of one key, by key: a publish touches only those of its keys.
+        var byKey: [String: [Int: Continuation]] = [:]
+        var count = 0
+
+        /// The subscribers a change of `key` goes to.
+        func subscribers(of key: String) -> [Continuation] {
+            guard let keyed = byKey[key] else { return Array(everyKey.values) }
+            return Array(everyKey.values) + Array(keyed.values)
+        }
+
+        var all: [Continuation] {
+            Array(everyKey.values) + byKey.values.flatMap(\.values)
+        }
     }
 
     private let state = Lock(State())
 
     package init() {}
 
-    /// A new stream of every change published from now on.
-    package func subscribe() -> AsyncStream<StoredChange> {
+    /// A new stream of every change published from now on; only those of `key` when given.
+    ///
+    /// The subscription is in place when this returns: a change published afterwards is
+    /// delivered. Call it under the store's commit lock to pair it atomically with a read.
+    /// A key filter spares the subscriber the wake-ups for other keys, and the publisher the
+    /// work of passing them over.
+    package func subscribe(key: String? = nil) -> AsyncStream<StoredChange> {
+        subscription(key: key).stream
+    }
+
+    /// Like ``subscribe(key:)``, also returning the stream's continuation: `finish()` on it ends
+    /// the stream and removes the subscription at once, even while no task is consuming it.
+    package func subscription(key: String? = nil) -> (stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation) {
         let (stream, continuation) = AsyncStream<StoredChange>.makeStream(bufferingPolicy: .unbounded)
         let id = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            state.subscribers[id] = continuation
+            if let key {
+                state.byKey[key, default: [:]][id] = continuation
+            } else {
+                state.everyKey[id] = continuation
+            }
+            state.count += 1
             return id
         }
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+            self?.remove(id, key: key)
         }
-        return stream
+        return (stream, continuation)
     }
 
-    /// Delivers `changes`, in order, to every current subscriber.
+    private func remove(_ id: Int, key: String?) {
+        // Take the continuation out under the lock, drop it after releasing it.
+        let removed: Continuation? = state.withLock { state in
+            let removed: Continuation?
+            if let key {
+                removed = state.byKey[key]?.removeValue(forKey: id)
+                if state.byKey[key]?.isEmpty == true { state.byKey[key] = nil }
+            } else {
+                removed = state.everyKey.removeValue(forKey: id)
+            }
+            if removed != nil { state.count -= 1 }
+            return removed
+        }
+        _ = removed
+    }
+
+    /// Delivers `changes`, in order, to every current subscriber of their keys.
+    ///
+    /// Callers serialise their calls (they hold the store's commit lock), which keeps every
+    /// subscriber's sequence in commit order.
     package func publish(_ changes: some Collection<StoredChange>) {
         guard !changes.isEmpty else { return }
-        state.withLock { state in
-            for continuation in state.subscribers.values {
-                for change in changes { continuation.yield(change) }
-            }
+        if changes.count == 1, let change = changes.first {
+            let subscribers = state.withLock { $0.count == 0 ? [] : $0.subscribers(of: change.key) }
+            // Outside the lock: see the type's documentation.
+            for continuation in subscribers { continuation.yield(change) }
+            return
         }
+        let deliveries: [(Continuation, StoredChange)] = state.withLock { state in
+            guard state.count > 0 else { return [] }
+            var deliveries: [(Continuation, StoredChange)] = []
+            for change in changes {
+                for continuation in state.subscribers(of: change.key) { deliveries.append((continuation, change)) }
+            }
+            return deliveries
+        }
+        // Outside the lock, in order per subscriber.
+        for (continuation, change) in deliveries { continuation.yield(change) }
     }
 
-    /// Delivers one change to every current subscriber.
+    /// Delivers one change to every current subscriber of its key.
     package func publish(_ change: StoredChange) {
         publish(CollectionOfOne(change))
     }
 
     /// How many streams are subscribed now.
     package var subscriberCount: Int {
-        state.withLock { $0.subscribers.count }
+        state.withLock { $0.count }
     }
 
     /// Ends every stream (when the store goes away).
     package func finishAll() {
         let subscribers = state.withLock { state in
-            defer { state.subscribers.removeAll() }
-            return Array(state.subscribers.values)
+            defer {
+                state.everyKey.removeAll()
+                state.byKey.removeAll()
+                state.count = 0
+            }
+            return state.all
         }
         for continuation in subscribers { continuation.finish() }
     }
 
     deinit {
-        for continuation in state.withLock({ Array($0.subscribers.values) }) { continuation.finish() }
+        for continuation in state.withLock({ $0.all }) { continuation.finish() }
+    }
+}
+
+/// A store that can read a key and subscribe to its changes as one step, so no change falls
+/// between the read and the subscription, and none is counted on both sides.
+///
+/// ``Stored/updates`` uses it when the store conforms; for other stores it subscribes first
+/// and reads second, which may repeat a change that raced with the read.
+package protocol ChangeSnapshotting: Storable {
+    /// The value of `key` now, and a stream of every change to `key` committed after that
+    /// read (changes to other keys may be left out).
+    func subscription(readingValueForKey key: String) -> KeySubscription
+}
+
+/// A key's value and the changes after it, from ``ChangeSnapshotting``.
+package struct KeySubscription: Sendable {
+    /// The value when the subscription began.
+    package var value: StoredValue?
+    /// Every change to the key after `value`.
+    package var changes: AsyncStream<StoredChange>
+    /// Ends `changes` and releases the subscription at once; safe to call more than once.
+    package var end: @Sendable () -> Void
+
+    package init(value: StoredValue?, changes: AsyncStream<StoredChange>, end: @escaping @Sendable () -> Void) {
+        self.value = value
+        self.changes = changes
+        self.end = end
+    }
+
+    /// A subscription from a broadcaster's stream and continuation.
+    package init(value: StoredValue?, _ subscription: (stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation)) {
+        let continuation = subscription.continuation
+        self.init(value: value, changes: subscription.stream, end: { continuation.finish() })
     }
 }

@@ -1,9 +1,14 @@
 /// A thread-safe dictionary of stored values with change delivery: the shared core of the
-/// in-memory, environment and command-line stores.
+/// in-memory, environment, command-line and file stores.
 ///
 /// It keeps the ``Storable`` contract: keys validated on write, writes of an identical value
-/// commit nothing, `update` atomic under one lock, every commit bumps the revision and is
-/// published in order.
+/// commit nothing, `update` atomic, every commit bumps the revision and is published in order.
+///
+/// Two locks, taken in this order: `writers` (recursive) serialises every write and the whole
+/// of `update`; `state` guards the values only for the moment of a read or a commit. No user
+/// code (an `update` body, an encoder) runs while `state` is held, so a body that reads this
+/// store, or writes to it from the same thread, neither deadlocks nor makes an overlapping
+/// `inout` access.
 package final class DictionaryStorage: Sendable {
     package struct State: Sendable {
         package var values: [String: StoredValue]
@@ -12,6 +17,7 @@ package final class DictionaryStorage: Sendable {
 
     package let state: Lock<State>
     package let broadcaster = ChangeBroadcaster()
+    private let writers = RecursiveLock()
 
     package init(_ values: [String: StoredValue] = [:]) {
         state = Lock(State(values: values))
@@ -37,36 +43,51 @@ package final class DictionaryStorage: Sendable {
 
     package func setValue(_ value: StoredValue?, forKey key: String) throws {
         try validateKeyName(key)
-        state.withLock { state in
-            commit(value, forKey: key, in: &state)
+        writers.withLock {
+            state.withLock { state in
+                commit(value, forKey: key, in: &state)
+            }
         }
     }
 
+    /// Runs `body` on the value of `key` and commits the result, with no other write between.
+    ///
+    /// `body` runs outside the value lock: it may read this store, and a write it makes to this
+    /// store from the same thread lands before the update's own commit.
     package func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try validateKeyName(key)
-        return try state.withLock { state in
-            var value = state.values[key]
+        return try writers.withLock {
+            var value = self.value(forKey: key)
             let result = try body(&value)
-            commit(value, forKey: key, in: &state)
+            state.withLock { state in
+                commit(value, forKey: key, in: &state)
+            }
             return result
         }
     }
 
+    /// Runs `body` with every other writer of this storage held off: the way a store that
+    /// commits elsewhere first (a file) keeps its read-write-commit sequence atomic.
+    package func withWritersLocked<R>(_ body: () throws -> R) rethrows -> R {
+        try writers.withLock(body)
+    }
+
     /// Replaces every value at once, publishing one change per key that differs.
     package func replaceAll(with values: [String: StoredValue]) {
-        state.withLock { state in
-            var changes: [StoredChange] = []
-            for (key, old) in state.values where values[key] == nil {
-                _ = old
-                changes.append(StoredChange(key: key, value: nil))
+        writers.withLock {
+            state.withLock { state in
+                var changes: [StoredChange] = []
+                for key in state.values.keys where values[key] == nil {
+                    changes.append(StoredChange(key: key, value: nil))
+                }
+                for (key, new) in values where !(state.values[key].map { $0.isIdentical(to: new) } ?? false) {
+                    changes.append(StoredChange(key: key, value: new))
+                }
+                guard !changes.isEmpty else { return }
+                state.values = values
+                state.revision &+= 1
+                broadcaster.publish(changes)
             }
-            for (key, new) in values where !(state.values[key].map { $0.isIdentical(to: new) } ?? false) {
-                changes.append(StoredChange(key: key, value: new))
-            }
-            guard !changes.isEmpty else { return }
-            state.values = values
-            state.revision &+= 1
-            broadcaster.publish(changes)
         }
     }
 
@@ -84,5 +105,13 @@ package final class DictionaryStorage: Sendable {
 
     package func changes() -> AsyncStream<StoredChange> {
         broadcaster.subscribe()
+    }
+
+    /// The value of `key` and a stream of every change to it after that, as one step.
+    package func subscription(readingValueForKey key: String) -> KeySubscription {
+        // Commits publish under `state`, so subscribing under it splits the changes exactly.
+        state.withLock { state in
+            KeySubscription(value: state.values[key], broadcaster.subscription(key: key))
+        }
     }
 }

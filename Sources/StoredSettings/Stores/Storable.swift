@@ -16,9 +16,14 @@
 ///   memory and in the medium.
 /// - **Atomic updates.** ``update(forKey:_:)`` reads, runs the body and writes as one step: no
 ///   other write to the store lands between.
-/// - **Change delivery.** ``changes()`` delivers every committed change, once, in commit order;
-///   a write of the value a key already holds commits nothing and delivers nothing.
-///   Subscribers are called outside the store's locks.
+/// - **Change delivery.** ``changes()`` delivers every committed change, once, in commit order,
+///   whoever committed it (any instance on the same medium that the store can observe; each
+///   backend documents what it observes); every subscriber sees the same order. A write of the
+///   value a key already holds, and a failed write, deliver nothing. The subscription is in
+///   place when `changes()` returns; the stream's buffer is unbounded, so nothing is dropped.
+///   Consumers run in their own tasks, never under the store's locks, so they may read and
+///   write the store. Ending the iteration, dropping the stream or cancelling its task
+///   releases the subscription.
 /// - **Keys.** Every non-empty key without control characters works (dots, slashes, spaces,
 ///   emoji); others throw ``StorageError/Code/invalidKey`` from writes.
 ///

@@ -17,13 +17,25 @@ import Foundation
 /// (call ``synchronize()`` to force it). On Linux, `UserDefaults` is neither crash-safe nor
 /// safe with several processes: prefer `FileStore` there.
 ///
-/// Changes made through any `UserDefaultsStore` of this process on the same suite are delivered
-/// by ``changes()``; changes made to the `UserDefaults` by other code are not observed.
+/// ## What ``changes()`` observes
+///
+/// - Every platform: every change committed through any `UserDefaultsStore` of this process on
+///   the same suite (or the same `UserDefaults` instance), once, in commit order.
+/// - Apple platforms, in addition: changes made to the same defaults by other code of this
+///   process (`UserDefaults.set(_:forKey:)` called directly, another `UserDefaults` instance on
+///   the suite), which `UserDefaults.didChangeNotification` announces. The store compares the
+///   defaults with the values it last saw, and delivers one change per key that differs.
+///   Changes made by other processes (the `defaults` command, an app extension) are not
+///   announced by that notification and are not delivered.
+/// - Linux: only changes made through a `UserDefaultsStore` of this process. Foundation on
+///   Linux posts no `didChangeNotification` for direct `UserDefaults` writes, and its
+///   `UserDefaults` does not see other processes' writes until it reloads.
+///
 /// ``update(forKey:_:)`` is atomic among the `UserDefaultsStore`s of this process on the same
-/// suite.
+/// suite; code that writes to the `UserDefaults` directly is not held off by it.
 ///
 /// Thread-safety: every member may be used from any thread or task.
-public final class UserDefaultsStore: Storable {
+public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// The defaults the values are kept in.
     public var defaults: UserDefaults { box.defaults }
     /// The suite's name; `nil` for `UserDefaults.standard` or a `UserDefaults` passed in.
@@ -41,7 +53,7 @@ public final class UserDefaultsStore: Storable {
     public init(_ defaults: UserDefaults) {
         self.box = DefaultsBox(defaults: defaults)
         self.suiteName = nil
-        self.shared = SuiteState.shared(for: ObjectIdentifier(defaults).debugDescription)
+        self.shared = SuiteState.shared(for: ObjectIdentifier(defaults).debugDescription, defaults: box)
     }
 
     /// Creates a store on the suite named `suiteName` (`UserDefaults(suiteName:)`).
@@ -56,7 +68,7 @@ public final class UserDefaultsStore: Storable {
         }
         self.box = DefaultsBox(defaults: defaults)
         self.suiteName = suiteName
-        self.shared = SuiteState.shared(for: "suite:" + suiteName)
+        self.shared = SuiteState.shared(for: "suite:" + suiteName, defaults: box)
     }
 
     /// `UserDefaults domain <suite>`, or `UserDefaults` for the standard defaults.
@@ -78,8 +90,8 @@ public final class UserDefaultsStore: Storable {
     ///   cannot hold (a string with NUL on Linux). Nothing is written then.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try validateKeyName(key, path: location)
-        try shared.lock.withLock { revision in
-            try commit(value, forKey: key, revision: &revision)
+        try shared.writers.withLock {
+            try commit(value, forKey: key)
         }
     }
 
@@ -96,20 +108,31 @@ public final class UserDefaultsStore: Storable {
     /// Reads, changes and writes the value as one step among the stores of this process on
     /// the same suite.
     ///
+    /// `body` may read this store; a write it makes to this store (same thread) lands before the
+    /// update's own write.
+    ///
     /// - Throws: What `body` throws, or what ``setValue(_:forKey:)`` throws; nothing is written.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try validateKeyName(key, path: location)
-        return try shared.lock.withLock { revision in
+        return try shared.writers.withLock {
             var value = self.value(forKey: key)
             let result = try body(&value)
-            try commit(value, forKey: key, revision: &revision)
+            try commit(value, forKey: key)
             return result
         }
     }
 
-    /// Every change committed through a `UserDefaultsStore` of this process on the same suite.
+    /// Every change committed from now on, in order, each once (see the type's documentation
+    /// for what is observed on each platform).
     public func changes() -> AsyncStream<StoredChange> {
-        shared.broadcaster.subscribe()
+        shared.subscribe()
+    }
+
+    /// The value of `key` and a stream of every later change to it, as one step.
+    package func subscription(readingValueForKey key: String) -> KeySubscription {
+        shared.writers.withLock {
+            KeySubscription(value: value(forKey: key), shared.subscription(key: key))
+        }
     }
 
     /// Asks `UserDefaults` to write pending changes to disk now (`UserDefaults.synchronize()`).
@@ -130,25 +153,28 @@ public final class UserDefaultsStore: Storable {
     /// How many ``changes()`` streams are subscribed now (for tests of observation).
     package var subscriberCount: Int { shared.broadcaster.subscriberCount }
 
-    private func commit(_ value: StoredValue?, forKey key: String, revision: inout UInt64) throws {
+    /// Writes `value` and publishes the change; the caller holds `shared.writers`.
+    private func commit(_ value: StoredValue?, forKey key: String) throws {
         let old = self.value(forKey: key)
         switch (old, value) {
         case (nil, nil): return
         case let (old?, new?) where old.isIdentical(to: new): return
         default: break
         }
-        if let value {
-            let object: Any
-            do {
-                object = try PropertyListValue.object(from: value)
-            } catch let error as StorageError {
-                throw error.adding(key: key, path: location)
-            }
+        let object: Any?
+        do {
+            object = try value.map { try PropertyListValue.object(from: $0) }
+        } catch let error as StorageError {
+            throw error.adding(key: key, path: location)
+        }
+        // Recorded before the write, so the change notification the write posts (Apple
+        // platforms) finds nothing new for this key and the change is delivered once.
+        shared.willCommit(value, forKey: key)
+        if let object {
             defaults.set(object, forKey: key)
         } else {
             defaults.removeObject(forKey: key)
         }
-        revision &+= 1
         shared.broadcaster.publish(StoredChange(key: key, value: value))
     }
 
@@ -166,21 +192,118 @@ private struct DefaultsBox: @unchecked Sendable {
     // thread-safe", Apple's UserDefaults reference) and is `Sendable` on Apple platforms; the
     // box only stores the reference and never mutates it.
     let defaults: UserDefaults
+
+    #if canImport(Darwin)
+    /// A notification observer token, which `NotificationCenter` returns as an unannotated
+    /// `NSObjectProtocol`.
+    struct Token: @unchecked Sendable {
+        // Safe because the token is an opaque handle that is only passed back to
+        // `NotificationCenter.removeObserver(_:)`, which is thread-safe; it is never mutated.
+        let object: any NSObjectProtocol
+        init(_ object: any NSObjectProtocol) { self.object = object }
+    }
+    #endif
 }
 
 /// The lock and change streams shared by every store of this process on one suite.
 private final class SuiteState: Sendable {
-    let lock = Lock<UInt64>(0)
+    /// Serialises every write and `update` of the suite's stores; recursive so an `update` body
+    /// may write to the same store.
+    let writers = RecursiveLock()
     let broadcaster = ChangeBroadcaster()
+    private let defaults: DefaultsBox
+
+    #if canImport(Darwin)
+    /// The values last seen for the keys, while someone is subscribed, and the notification
+    /// observer's token.
+    private let watch = Lock<(seen: [String: StoredValue]?, token: DefaultsBox.Token?)>((nil, nil))
+    #endif
 
     private static let registry = Lock<[String: SuiteState]>([:])
 
-    static func shared(for name: String) -> SuiteState {
+    private init(defaults: DefaultsBox) {
+        self.defaults = defaults
+    }
+
+    static func shared(for name: String, defaults: DefaultsBox) -> SuiteState {
         registry.withLock { registry in
             if let state = registry[name] { return state }
-            let state = SuiteState()
+            let state = SuiteState(defaults: defaults)
             registry[name] = state
             return state
         }
     }
+
+    /// A new change stream of every key.
+    func subscribe() -> AsyncStream<StoredChange> {
+        subscription(key: nil).stream
+    }
+
+    /// A new change stream and its continuation; on Apple platforms, starts watching the
+    /// defaults for writes by other code.
+    func subscription(key: String?) -> (stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation) {
+        #if canImport(Darwin)
+        startWatching()
+        #endif
+        return broadcaster.subscription(key: key)
+    }
+
+    /// Notes a commit about to be made through a store, so the watcher does not deliver it again.
+    func willCommit(_ value: StoredValue?, forKey key: String) {
+        #if canImport(Darwin)
+        watch.withLock { watch in
+            if watch.seen != nil { watch.seen?[key] = value }
+        }
+        #endif
+    }
+
+    #if canImport(Darwin)
+    private func startWatching() {
+        writers.withLock {
+            let needsObserver = watch.withLock { watch in
+                if watch.seen == nil { watch.seen = currentValues() }
+                return watch.token == nil
+            }
+            guard needsObserver else { return }
+            let token = NotificationCenter.default.addObserver(
+                forName: UserDefaults.didChangeNotification, object: nil, queue: nil
+            ) { [weak self] _ in
+                self?.defaultsDidChange()
+            }
+            watch.withLock { $0.token = DefaultsBox.Token(token) }
+        }
+    }
+
+    /// Delivers one change per key whose value differs from the last one seen. Called on the
+    /// thread that changed the defaults, outside every lock of the writer.
+    private func defaultsDidChange() {
+        writers.withLock {
+            let current = currentValues()
+            let changes: [StoredChange] = watch.withLock { watch in
+                guard let seen = watch.seen else { return [] }
+                var changes: [StoredChange] = []
+                for (key, old) in seen where current[key] == nil {
+                    _ = old
+                    changes.append(StoredChange(key: key, value: nil))
+                }
+                for (key, new) in current where !(seen[key].map { $0.isIdentical(to: new) } ?? false) {
+                    changes.append(StoredChange(key: key, value: new))
+                }
+                watch.seen = current
+                return changes
+            }
+            broadcaster.publish(changes)
+        }
+    }
+
+    private func currentValues() -> [String: StoredValue] {
+        defaults.defaults.dictionaryRepresentation().compactMapValues(PropertyListValue.storedValue(from:))
+    }
+
+    deinit {
+        if let token = watch.withLock({ $0.token }) {
+            NotificationCenter.default.removeObserver(token.object)
+        }
+    }
+    #endif
 }

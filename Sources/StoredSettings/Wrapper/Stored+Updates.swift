@@ -2,10 +2,14 @@ extension Stored {
     /// The current value, then the value after each committed change to the key, in order.
     ///
     /// Every write is seen, whoever makes it: this wrapper, another wrapper or settings value
-    /// on the same store, the store's own API, or (for `FileStore`) another process. A write of
-    /// the value the key already holds yields nothing; a removal yields the default. A consumer
-    /// slower than the writers gets the newest value rather than a backlog. Ending the
-    /// iteration, or cancelling its task, releases the subscription.
+    /// on the same store, the store's own API, or (for `FileStore`) another process, as far as
+    /// the store's ``Storable/changes()`` delivers them. A write of the value the key already
+    /// holds yields nothing; a removal yields the default. Keys are compared as whole strings,
+    /// so dots, slashes, `@`, spaces and emoji need no escaping.
+    ///
+    /// The stream keeps only the newest value: a consumer slower than the writers gets the
+    /// latest value when it next asks, not a backlog. Ending the iteration, dropping the
+    /// stream, or cancelling the consuming task releases the subscription to the store.
     ///
     /// ```swift
     /// for await enabled in settings.$autoReload.updates {
@@ -13,30 +17,54 @@ extension Stored {
     /// }
     /// ```
     ///
+    /// Consumers run in their own task, never under a store's lock: the loop body may read and
+    /// write settings, this one included (a write it makes is yielded to it in turn).
+    ///
     /// A stored value that does not decode yields the default and is reported to
-    /// ``StorageErrorReporter``.
+    /// ``StorageErrorReporter`` (to the handler bound where `updates` was read).
+    ///
+    /// Thread-safety: each read of `updates` makes a new, independent stream; iterate each
+    /// stream from one task.
     public var updates: AsyncStream<Value> {
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        // Subscribe before reading the current value, so no change can fall in between.
-        let changes = store.changes()
-        let initial = store.value(forKey: key)
-        continuation.yield(currentValue(reporting: true))
+        // One read, paired with the subscription: the first value and the changes after it
+        // neither overlap nor leave a gap (exactly so for stores that can pair them atomically).
+        let subscription = subscribeReadingValue()
+        let initial = subscription.value
+        continuation.yield(value(from: initial))
         let wrapper = self
         let task = Task {
             var last = initial
-            for await change in changes where change.key == wrapper.key {
+            for await change in subscription.changes where change.key == wrapper.key {
                 switch (last, change.value) {
                 case (nil, nil): continue
                 case let (old?, new?) where old.isIdentical(to: new): continue
                 default: break
                 }
                 last = change.value
-                continuation.yield(wrapper.value(from: change.value))
+                if case .terminated = continuation.yield(wrapper.value(from: change.value)) { break }
             }
             continuation.finish()
         }
-        continuation.onTermination = { _ in task.cancel() }
+        continuation.onTermination = { _ in
+            // Release the store's subscription now, not when the relay task next runs: a task
+            // not yet scheduled would keep receiving (and buffering) every change meanwhile.
+            subscription.end()
+            task.cancel()
+        }
         return stream
+    }
+
+    /// The stored value now and a stream of every change after it.
+    private func subscribeReadingValue() -> KeySubscription {
+        if let store = store as? any ChangeSnapshotting {
+            return store.subscription(readingValueForKey: key)
+        }
+        // Subscribe first, so no change can fall between; a change that races with the read
+        // may then be both in the first value and in the stream, and is skipped as a repeat.
+        // The subscription ends when the relay task, cancelled, next runs.
+        let changes = store.changes()
+        return KeySubscription(value: store.value(forKey: key), changes: changes, end: {})
     }
 
     /// `stored` decoded, or the default (reporting the failure) when it does not decode.

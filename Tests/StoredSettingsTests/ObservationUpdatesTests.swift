@@ -1,0 +1,191 @@
+import Foundation
+import StoredSettings
+import StoredSettingsTestSupport
+import Testing
+
+private enum Key: String, StorageKey { case count, name, other }
+
+private struct Counter: SettingsGroup {
+    @Stored(Key.count, default: 0) var count: Int
+    @Stored(Key.name) var name: String?
+}
+
+/// `$setting.updates`: the current value first, then each committed change once, in order.
+struct ObservationUpdatesTests {
+    @Test func yieldsTheDefaultFirstWhenTheKeyIsAbsent() async {
+        let settings = Counter(store: InMemoryStore())
+        let recorded = RecordedStream(settings.$count.updates)
+        #expect(await recorded.waitForCount(1) == [0])
+    }
+
+    @Test func yieldsTheStoredValueFirst() async {
+        let settings = Counter(store: InMemoryStore(["count": .int(7)]))
+        let recorded = RecordedStream(settings.$count.updates)
+        #expect(await recorded.waitForCount(1) == [7])
+    }
+
+    @Test(arguments: ConcurrencyBackend.allCases)
+    func yieldsEveryWriteWhoeverWritesIt(backend: ConcurrencyBackend) async throws {
+        let fixture = try ConcurrencyFixture(backend)
+        let settings = Counter(store: fixture.store)
+        let other = Counter(store: fixture.store)
+        let recorded = RecordedStream(settings.$count.updates)
+        await recorded.waitForCount(1)
+
+        settings.count = 1                                           // this wrapper
+        await recorded.waitForCount(2)
+        other.count = 2                                              // another settings value
+        await recorded.waitForCount(3)
+        try fixture.store.setValue(.int(3), forKey: "count")         // the store's own API
+        await recorded.waitForCount(4)
+        try other.$count.update { $0 += 1 }                          // an update elsewhere
+        await recorded.waitForCount(5)
+        let separate = Stored(Key.count, default: 0, store: fixture.store)
+        separate.wrappedValue = 5                                    // a lone wrapper
+        await recorded.waitForCount(6)
+        settings.$count.reset()                                      // removal: the default
+        let values = await recorded.waitForCount(7)
+
+        #expect(values == [0, 1, 2, 3, 4, 5, 0])
+    }
+
+    @Test(arguments: ConcurrencyBackend.allCases)
+    func writingTheValueAlreadyHeldYieldsNothing(backend: ConcurrencyBackend) async throws {
+        let fixture = try ConcurrencyFixture(backend)
+        let settings = Counter(store: fixture.store)
+        settings.count = 4
+        let recorded = RecordedStream(settings.$count.updates)
+        await recorded.waitForCount(1)
+
+        settings.count = 4
+        try fixture.store.setValue(.int(4), forKey: "count")
+        try settings.$count.update { $0 = 4 }
+        settings.$name.reset()                 // absent stays absent: no change anywhere
+        settings.count = 5                     // the sentinel: everything before it arrived
+        let values = await recorded.waitFor { $0 == 5 }
+
+        #expect(values == [4, 5])
+    }
+
+    @Test func writesToOtherKeysYieldNothing() async throws {
+        let store = InMemoryStore()
+        let settings = Counter(store: store)
+        let recorded = RecordedStream(settings.$count.updates)
+        await recorded.waitForCount(1)
+
+        settings.name = "x"
+        try store.setValue(.int(1), forKey: "count.suffix")
+        try store.setValue(.int(1), forKey: "prefix.count")
+        settings.count = 9
+        #expect(await recorded.waitFor { $0 == 9 } == [0, 9])
+    }
+
+    @Test(arguments: ["a.b", "a/b/c", "user@example.com", "with space", "🎉 party", "x.y/z @ 🎉", "..", "count."])
+    func keysOfAnyShapeAreObserved(key: String) async throws {
+        let store = InMemoryStore()
+        let setting = Stored(key, default: "none", store: store)
+        let recorded = RecordedStream(setting.updates)
+        await recorded.waitForCount(1)
+
+        setting.wrappedValue = "first"
+        await recorded.waitForCount(2)
+        try store.setValue(.string("second"), forKey: key)
+        #expect(await recorded.waitForCount(3) == ["none", "first", "second"])
+    }
+
+    @Test func optionalSettingYieldsNilOnRemoval() async {
+        let settings = Counter(store: InMemoryStore())
+        let recorded = RecordedStream(settings.$name.updates)
+        await recorded.waitForCount(1)
+        settings.name = "Ada"
+        await recorded.waitForCount(2)
+        settings.name = nil
+        #expect(await recorded.waitForCount(3) == [nil, "Ada", nil])
+    }
+
+    @Test func slowConsumerGetsTheNewestValueNotABacklog() async throws {
+        let settings = Counter(store: InMemoryStore())
+        let updates = settings.$count.updates
+        for value in 1...1_000 { settings.count = value }
+        // Give the relay a moment to pass the writes on; the stream keeps only the newest.
+        _ = await ObservationWait.until(timeout: .milliseconds(500)) { false }
+
+        var received: [Int] = []
+        for await value in updates {
+            received.append(value)
+            if value == 1_000 { break }
+        }
+        #expect(received.last == 1_000)
+        #expect(received.count <= 20, "got \(received.count) values: a backlog")
+        #expect(received == received.sorted())
+    }
+
+    @Test func undecodableValueYieldsTheDefaultAndIsReported() async throws {
+        let store = InMemoryStore(["count": .string("three")])
+        let settings = Counter(store: store)
+        let reported = ReportedErrors()
+        let recorded = reported.capture { RecordedStream(settings.$count.updates) }
+        #expect(await recorded.waitForCount(1) == [0])
+        try store.setValue(.string("four"), forKey: "count")
+        try store.setValue(.int(4), forKey: "count")
+        #expect(await recorded.waitFor { $0 == 4 } == [0, 0, 4])
+        #expect(reported.codes == [.typeMismatch, .typeMismatch])
+        #expect(reported.errors.first?.key == "count")
+    }
+}
+
+/// A consumer that stops, in any way, releases its subscription to the store.
+struct ObservationSubscriptionTests {
+    @Test(arguments: [ConcurrencyBackend.inMemory, .userDefaults])
+    func cancelledConsumerReleasesItsSubscription(backend: ConcurrencyBackend) async throws {
+        let fixture = try ConcurrencyFixture(backend)
+        let settings = Counter(store: fixture.store)
+        let recorded = RecordedStream(settings.$count.updates)
+        await recorded.waitForCount(1)
+        #expect(fixture.subscriberCount == 1)
+
+        recorded.cancel()
+        #expect(await ObservationWait.until { fixture.subscriberCount == 0 })
+    }
+
+    @Test func consumerThatBreaksOutReleasesItsSubscription() async {
+        let store = InMemoryStore()
+        let settings = Counter(store: store)
+        for await value in settings.$count.updates {
+            #expect(value == 0)
+            break
+        }
+        #expect(await ObservationWait.until { store.subscriberCount == 0 })
+    }
+
+    @Test func droppedStreamReleasesItsSubscription() async {
+        let store = InMemoryStore()
+        do {
+            let updates = Counter(store: store).$count.updates
+            _ = updates
+            #expect(store.subscriberCount == 1)
+        }
+        #expect(await ObservationWait.until { store.subscriberCount == 0 })
+    }
+
+    @Test func cancelledChangesConsumerReleasesItsSubscription() async {
+        let store = InMemoryStore()
+        let recorded = RecordedStream(store.changes())
+        #expect(store.subscriberCount == 1)
+        recorded.cancel()
+        #expect(await ObservationWait.until { store.subscriberCount == 0 })
+    }
+
+    @Test func manySubscribersComeAndGo() async {
+        let store = InMemoryStore()
+        let settings = Counter(store: store)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    for await _ in settings.$count.updates { break }
+                }
+            }
+        }
+        #expect(await ObservationWait.until { store.subscriberCount == 0 })
+    }
+}
