@@ -5,6 +5,7 @@ import Testing
 
 // Every name of the public API contract, spelled as the design spells it. This file is
 // mostly a compile check: renaming or reshaping a contract name breaks the build here.
+// (The doubles' own behaviour is tested in StoredSettingsTestSupportTests.)
 
 private enum Key: String, StorageKey { case autoReload, theme, lastOpened, profile, launchCount }
 
@@ -64,8 +65,11 @@ struct ContractTests {
             folder,
             try folder.reopened(),
             ContractStore(),
+            SpyStore(wrapping: InMemoryStore()),
+            SpyStore(),
+            FailingStore(),
         ]
-        #expect(stores.count == 13)
+        #expect(stores.count == 16)
         let suite = "ContractTests-\(UUID().uuidString)"
         let suiteStore = try UserDefaultsStore(suiteName: suite)
         suiteStore.defaults.removePersistentDomain(forName: suite)
@@ -108,6 +112,16 @@ struct ContractTests {
         let explicit = Stored(Key.autoReload, default: true, store: store)
         let optional = Stored<Date?>(Key.lastOpened, store: store)
         #expect(explicit.wrappedValue && optional.wrappedValue == nil)
+    }
+
+    @Test func doublesHaveTheirContractShapes() throws {
+        let spy = SpyStore(wrapping: InMemoryStore())
+        try spy.setValue(.int(1), forKey: "k")
+        #expect(spy.writes.count == 1)
+        #expect(spy.wrapped.value(forKey: "k") == .int(1))
+        let failing = FailingStore()
+        failing.fail(.setValue, forKey: "k", with: StorageError(.io))
+        #expect(throws: StorageError.self) { try failing.setValue(.int(1), forKey: "k") }
     }
 
     @Test func storeContextAndErrorsHaveTheirContractShapes() throws {
