@@ -50,7 +50,7 @@ struct ManualDurableWrite {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
         let written = bytes.withUnsafeBytes { buffer in
-            systemWrite(fd, buffer.baseAddress, buffer.count)
+            buffer.baseAddress.map { FileSystem.writeBytes(fd, $0, buffer.count) } ?? 0
         }
         let synced = fsync(fd) == 0
         close(fd)
@@ -61,14 +61,6 @@ struct ManualDurableWrite {
         return fsync(folder) == 0
     }
 }
-
-#if canImport(Darwin)
-private let systemWrite = Darwin.write
-#elseif canImport(Musl)
-private let systemWrite = Musl.write
-#else
-private let systemWrite = Glibc.write
-#endif
 
 /// A fresh temporary folder, removed by ``remove()``.
 struct ScratchFolder {

@@ -59,15 +59,16 @@ public struct StoreConformance: Sendable {
     /// declares it may throw ``StorageError/Code/encodingFailed`` from the write instead of
     /// keeping the value, and must then keep the previous value.
     public struct Limitations: OptionSet, Sendable, Hashable {
+        /// The set's bits, one per limitation.
         public let rawValue: Int
         /// Creates a set from its raw bits.
         public init(rawValue: Int) { self.rawValue = rawValue }
 
         /// NaN and infinities (JSON has no form for them).
         public static let nonFiniteNumbers = Limitations(rawValue: 1 << 0)
-        /// NUL and the other control characters U+0001–U+001F except tab, newline and carriage
-        /// return, in strings (XML property lists cannot hold them; Linux `UserDefaults` cannot
-        /// hold NUL).
+        /// The characters XML 1.0 cannot hold, in strings and dictionary keys: NUL, the other
+        /// control characters U+0001–U+001F except tab, newline and carriage return, U+FFFE and
+        /// U+FFFF (XML property lists and `UserDefaults` refuse them).
         public static let controlCharactersInStrings = Limitations(rawValue: 1 << 1)
     }
 
@@ -138,10 +139,9 @@ public struct StoreConformance: Sendable {
     /// Calls `body` with a fresh subject, tearing it down after; a thrown error is a failure.
     func withSubject(_ name: String, _ body: (Subject) async throws -> [Failure]) async -> [Failure] {
         let subject: Subject
-        do {
-            subject = try makeSubject()
-        } catch {
-            return [Failure(check: name, message: "the store could not be created: \(error)")]
+        switch makeSubject(for: name) {
+        case .success(let made): subject = made
+        case .failure(let failure): return [failure]
         }
         defer { subject.tearDown() }
         do {
@@ -154,16 +154,24 @@ public struct StoreConformance: Sendable {
     /// The synchronous form of ``withSubject(_:_:)-async``.
     func withSubject(_ name: String, _ body: (Subject) throws -> [Failure]) -> [Failure] {
         let subject: Subject
-        do {
-            subject = try makeSubject()
-        } catch {
-            return [Failure(check: name, message: "the store could not be created: \(error)")]
+        switch makeSubject(for: name) {
+        case .success(let made): subject = made
+        case .failure(let failure): return [failure]
         }
         defer { subject.tearDown() }
         do {
             return try body(subject)
         } catch {
             return [Failure(check: name, message: "unexpected error: \(error)")]
+        }
+    }
+
+    /// A fresh subject, or the failure of check `name` when it cannot be made.
+    private func makeSubject(for name: String) -> Result<Subject, Failure> {
+        do {
+            return .success(try makeSubject())
+        } catch {
+            return .failure(Failure(check: name, message: "the store could not be created: \(error)"))
         }
     }
 }
@@ -186,6 +194,28 @@ extension StoreConformance {
         return StoreConformance(limitations: limitations) {
             let store = try TemporaryFileStore(fileName: format == .json ? "settings.json" : "settings.plist", format: format)
             return Subject(store: store, reopen: { try store.reopened() })
+        }
+    }
+
+    /// The checks for a ``LayeredStore`` of an empty `EnvironmentStore` over a
+    /// ``TemporaryFileStore`` that receives the writes, with a new `LayeredStore` over
+    /// ``TemporaryFileStore/reopened()`` as the relaunch.
+    ///
+    /// The layers above the file hold nothing, so every rule of the ``Storable`` contract
+    /// applies as for the file alone (the one exception of `LayeredStore`, a higher layer
+    /// that still wins after a write, is covered by its own tests). The limitations are the
+    /// JSON file's.
+    public static var layeredStore: StoreConformance {
+        StoreConformance(limitations: [.nonFiniteNumbers]) {
+            let file = try TemporaryFileStore()
+            let environment = EnvironmentStore(prefix: "STORE_CONFORMANCE", environment: [:])
+            return Subject(
+                store: LayeredStore([environment, file], writingTo: file),
+                reopen: {
+                    let reopened = try file.reopened()
+                    return LayeredStore([environment, reopened], writingTo: reopened)
+                }
+            )
         }
     }
 

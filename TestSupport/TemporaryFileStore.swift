@@ -38,7 +38,7 @@ public final class TemporaryFileStore: Storable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw StorageError(.io, path: directory.path, message: "cannot create the temporary folder: \(error.localizedDescription)")
+            throw StorageError(.io, path: directory.path, message: "cannot create the temporary folder: \(StorageError.readableText(of: error))")
         }
         self.directory = directory
         self.url = directory.appendingPathComponent(fileName)
@@ -71,6 +71,8 @@ public final class TemporaryFileStore: Storable {
     }
 
     /// Forwards to ``FileStore/setValue(_:forKey:)``.
+    ///
+    /// - Throws: What ``FileStore/setValue(_:forKey:)`` throws.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try fileStore.setValue(value, forKey: key)
     }
@@ -79,11 +81,17 @@ public final class TemporaryFileStore: Storable {
     public func keys() -> [String] { fileStore.keys() }
 
     /// Forwards to ``FileStore/update(forKey:_:)``.
+    ///
+    /// - Returns: What `body` returns.
+    /// - Throws: What ``FileStore/update(forKey:_:)`` throws.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try fileStore.update(forKey: key, body)
     }
 
     /// Forwards to ``FileStore/batch(_:)``.
+    ///
+    /// - Returns: What `body` returns.
+    /// - Throws: What ``FileStore/batch(_:)`` throws.
     public func batch<R>(_ body: (inout FileStore.Batch) throws -> R) throws -> R {
         try fileStore.batch(body)
     }

@@ -36,7 +36,7 @@ enum Domains {
         } catch {
             var isDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) { return [] }
-            throw CommandFailure(.ioError, "stored: \(folder.path): cannot list the folder: \((error as NSError).localizedDescription).")
+            throw CommandFailure(.ioError, "stored: \(folder.path): cannot list the folder: \(StorageError.readableText(of: error)).")
         }
         return names
             .filter { $0.hasSuffix(".plist") && !$0.hasPrefix(".") && $0.count > ".plist".count }

@@ -83,12 +83,10 @@ enum ImportFile {
     }
 
     private static func reason(_ error: Error) -> String {
-        if let error = error as? POSIXError { return String(cString: strerror(error.code.rawValue)) }
         if let error = error as? CocoaError {
             if error.code == .fileReadNoSuchFile { return "no such file" }
             if error.code == .fileReadNoPermission { return "permission denied" }
-            if let posix = error.underlying as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
         }
-        return (error as NSError).localizedDescription
+        return StorageError.readableText(of: error)
     }
 }

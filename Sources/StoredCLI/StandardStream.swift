@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import StoredSettings
 
 /// Standard output or standard error as a `TextOutputStream`, for the `stored` executable.
 ///
@@ -15,38 +9,15 @@ import Darwin
 /// Thread-safety: a value holding only a descriptor number; each `write` call is one or more
 /// system calls, which do not interleave within a call's bytes for pipes up to `PIPE_BUF`.
 public struct StandardStream: TextOutputStream, Sendable {
-    private let descriptor: Int32
+    private var stream: FileDescriptorStream
 
     /// Standard output (descriptor 1).
-    public static var output: StandardStream { StandardStream(descriptor: 1) }
+    public static var output: StandardStream { StandardStream(stream: .output) }
     /// Standard error (descriptor 2).
-    public static var error: StandardStream { StandardStream(descriptor: 2) }
-
-    private init(descriptor: Int32) { self.descriptor = descriptor }
+    public static var error: StandardStream { StandardStream(stream: .error) }
 
     /// Writes the UTF-8 bytes of `string`.
     public mutating func write(_ string: String) {
-        var bytes = Array(string.utf8)
-        let descriptor = descriptor
-        bytes.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(descriptor, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
+        stream.write(string)
     }
 }
-
-#if canImport(Darwin)
-private let systemWrite = Darwin.write
-#elseif canImport(Musl)
-private let systemWrite = Musl.write
-#else
-private let systemWrite = Glibc.write
-#endif

@@ -52,7 +52,7 @@ public enum StoredCLI {
         } catch let storageError as StorageError {
             failure = CommandFailure(storageError)
         } catch let other {
-            failure = CommandFailure(.ioError, "stored: \(other.localizedDescription)")
+            failure = CommandFailure(.ioError, "stored: \(StorageError.readableText(of: other)).")
         }
         // One line, whatever the arguments, paths or parser messages it quotes hold: a line
         // break or a terminal escape in them is written as an escape (`\n`, `\u{1B}`).
@@ -145,7 +145,7 @@ public enum StoredCLI {
         do {
             data = try input()
         } catch {
-            throw CommandFailure(.ioError, "stored: standard input: cannot read: \(error.localizedDescription).")
+            throw CommandFailure(.ioError, "stored: standard input: cannot read: \(StorageError.readableText(of: error)).")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw CommandFailure(.dataError, "stored: standard input: the text is not UTF-8.")

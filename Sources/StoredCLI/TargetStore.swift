@@ -118,14 +118,12 @@ struct TargetStore {
         }
     }
 
-    /// The XML property-list bytes of `value`, dates kept as dates, as `.plist` settings files.
+    /// The XML property-list bytes of `value`, exactly as a `.plist` ``FileStore`` writes them
+    /// (exact doubles and dates, sorted keys).
+    ///
+    /// - Throws: ``StorageError/Code/encodingFailed`` for a character XML 1.0 cannot carry.
     static func propertyListData(_ value: StoredValue) throws -> Data {
-        let object = try PropertyListValue.object(from: value, nativeDates: true)
-        do {
-            return try PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0)
-        } catch {
-            throw StorageError(.encodingFailed, message: "cannot write a property list: \(error.localizedDescription)")
-        }
+        try PropertyListValue.fileData(from: value, encoding: .xml)
     }
 
     /// For a UserDefaults suite, `synchronize()`, so the next process sees the change.

@@ -136,3 +136,25 @@ struct DocumentationExampleTests {
         #expect(listed == .success && errors.isEmpty)
     }
 }
+
+/// `export --format plist` writes what a `.plist` FileStore writes: well-formed XML, exact.
+struct PropertyListExportTests {
+    @Test func exportRefusesCharacterXMLCannotCarryAndNamesTheKey() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("demo.json", #"{"a": "x\u0001y", "b": 1}"#)
+        let run = stored("export", file, "--format", "plist")
+        expectFailure(run, .dataError)
+        #expect(run.errors.contains("'a'"), "\(run.errors)")
+        #expect(run.errors.contains("U+0001"), "\(run.errors)")
+    }
+
+    @Test func exportKeepsNegativeZeroAndSubsecondDatesExactly() throws {
+        let folder = try TemporaryFolder()
+        let source = folder.path("source.plist")
+        let store = try FileStore(url: URL(fileURLWithPath: source))
+        try store.setValue(.double(-0.0), forKey: "zero")
+        try store.setValue(.date(Date(timeIntervalSinceReferenceDate: 794_050_200.125)), forKey: "when")
+        let exported = stored("export", source, "--format", "plist")
+        expectSuccess(exported, output: String(decoding: try Data(contentsOf: URL(fileURLWithPath: source)), as: UTF8.self))
+    }
+}

@@ -102,3 +102,28 @@ struct ImportTests {
         #expect(folder.text("demo.json") == "not json")
     }
 }
+
+/// A value `import` refuses is named by its key and the place inside it.
+struct ImportErrorLocationTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var json: String
+        var line: String
+        var testDescription: String { json }
+    }
+
+    static let cases: [Case] = [
+        Case(json: #"{"a": null}"#, line: "stored: Setting 'a' in FILE: null is not a stored value at line 1, column 7."),
+        Case(json: #"{"ok": 1, "a": {"b": [1, null]}}"#, line: "stored: Setting 'a' at 'b.1' in FILE: null is not a stored value at line 1, column 26."),
+        Case(json: #"{"a": 1e999}"#, line: "stored: Setting 'a' in FILE: the number 1e999 is out of the range of Double at line 1, column 7."),
+    ]
+
+    @Test(arguments: cases)
+    func refusedValueNamesItsKey(_ testCase: Case) throws {
+        let folder = try TemporaryFolder()
+        let target = try folder.write("demo.json", #"{"keep": 1}"#)
+        let file = try folder.write("bad.json", testCase.json)
+        let run = stored("import", target, file)
+        expectFailure(run, .dataError, line: testCase.line.replacingOccurrences(of: "FILE", with: file))
+        #expect(folder.text("demo.json") == #"{"keep": 1}"#)
+    }
+}

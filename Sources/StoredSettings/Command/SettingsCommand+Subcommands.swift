@@ -47,7 +47,7 @@ extension SettingsCommand {
         do {
             value = try setting.currentStoredValue() ?? setting.defaultStoredValue
         } catch {
-            return context.fail(Self.exitDataError, String(describing: error))
+            return context.fail(Self.exitDataError, StorageError(.dataCorrupted, wrapping: error, key: setting.key).description)
         }
         guard let value else {
             return context.fail(Self.exitNotFound, "\(setting.key) is not set")
@@ -78,7 +78,7 @@ extension SettingsCommand {
         do {
             try setting.settingStore.setValue(value, forKey: setting.key)
         } catch {
-            return context.fail(Self.exitIOError, String(describing: error))
+            return context.fail(Self.exitIOError, StorageError(.io, wrapping: error, key: setting.key).description)
         }
         noteOverride(of: setting, &context)
         return Self.exitSuccess
@@ -129,7 +129,7 @@ extension SettingsCommand {
             do {
                 try setting.settingStore.setValue(nil, forKey: setting.key)
             } catch {
-                return context.fail(Self.exitIOError, String(describing: error))
+                return context.fail(Self.exitIOError, StorageError(.io, wrapping: error, key: setting.key).description)
             }
             noteOverride(of: setting, &context)
         }

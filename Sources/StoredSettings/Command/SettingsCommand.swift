@@ -78,8 +78,8 @@ public struct SettingsCommand: Sendable {
     /// - Parameter arguments: The arguments after `config`, such as `["set", "theme", "dark"]`.
     /// - Returns: The exit status (see ``SettingsCommand``).
     public func run(arguments: [String]) -> Int32 {
-        var output = StandardStream.output
-        var error = StandardStream.error
+        var output = FileDescriptorStream.output
+        var error = FileDescriptorStream.error
         return run(arguments: arguments, output: &output, error: &error)
     }
 
@@ -150,18 +150,5 @@ public struct SettingsCommand: Sendable {
     /// The setting with `key` (or that property name).
     func setting(named key: String) -> (name: String, setting: any AnyStoredSetting)? {
         settings.first { $0.setting.key == key } ?? settings.first { $0.name == key }
-    }
-}
-
-/// Standard output or standard error as a `TextOutputStream`.
-struct StandardStream: TextOutputStream {
-    let handle: FileHandle
-
-    static var output: StandardStream { StandardStream(handle: .standardOutput) }
-    static var error: StandardStream { StandardStream(handle: .standardError) }
-
-    mutating func write(_ string: String) {
-        guard !string.isEmpty else { return }
-        handle.write(Data(string.utf8))
     }
 }

@@ -46,7 +46,7 @@ package func describe(_ setting: any AnyStoredSetting, propertyName: String) -> 
     do {
         value = try setting.currentStoredValue() ?? setting.defaultStoredValue
     } catch {
-        problem = error as? StorageError ?? StorageError(.dataCorrupted, key: setting.key, message: String(describing: error))
+        problem = StorageError(.dataCorrupted, wrapping: error, key: setting.key)
     }
     let defaultValue = setting.defaultStoredValue
     return SettingDescription(

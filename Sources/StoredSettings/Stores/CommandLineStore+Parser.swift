@@ -12,8 +12,11 @@ struct CommandLineParser {
 
     init(options: [CommandLineStore.Option], declaredKeys: [String]? = nil) {
         var byName: [String: CommandLineStore.Option] = [:]
-        // `--set` is the store's own; `--help` stays the tool's, whatever a setting is named.
-        for option in options where !["set", "help", "no-help"].contains(option.name) && byName[option.name] == nil {
+        // `--set` is the store's own; `--help` and the flags of `SettingsCommand` stay the
+        // tool's, whatever a setting is named.
+        let reserved = CommandLineStore.reservedOptionNames
+        for option in options where byName[option.name] == nil && !reserved.contains(option.name)
+            && !(option.name.hasPrefix("no-") && reserved.contains(String(option.name.dropFirst(3)))) {
             byName[option.name] = option
         }
         self.options = byName

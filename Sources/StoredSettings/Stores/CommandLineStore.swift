@@ -22,9 +22,12 @@ import Foundation
 /// | `--` | ends the options: it and everything after it are left alone |
 ///
 /// Option names follow the words of ``EnvironmentStore``'s mapping, in lowercase joined by `-`
-/// (`editor.fontSize` → `--editor-font-size`, `httpURL` → `--http-url`). A setting named `set`
-/// or `help` gets no option of its own (use `--set help=…`): `--set` and `--help` keep their
-/// meaning. When two keys map to the same option, the first declared gets it. When a key is given
+/// (`editor.fontSize` → `--editor-font-size`, `httpURL` → `--http-url`). A setting whose option
+/// would be one of ``reservedOptionNames`` (`set`, `help`, and the flags of ``SettingsCommand``:
+/// `json`, `show-origin`, `show-secret`, `all`), or such a name with `no-` in front, gets no
+/// option of its own: give it with `--set all=…`. Those arguments keep their meaning and are
+/// left in ``remainingArguments``, so `config list --json` works whatever the tool's settings
+/// are named. When two keys map to the same option, the first declared gets it. When a key is given
 /// twice, the last one wins. Values are ``StoredValue/string(_:)``s (the value layer reads
 /// them leniently, JSON text for structures); the Bool flags are ``StoredValue/bool(_:)``.
 ///
@@ -44,6 +47,12 @@ public final class CommandLineStore: OriginDescribingStore {
         var value: StoredValue
         var origin: String
     }
+
+    /// Option names (without `--`) that no declared setting takes, with or without `no-` in
+    /// front: `--set` is the store's own; `--help` and the flags of ``SettingsCommand``
+    /// (`--json`, `--show-origin`, `--show-secret`, `--all`) must reach the tool's parser. A
+    /// setting that maps to one of them is still read from `--set key=value`.
+    public static let reservedOptionNames: Set<String> = ["set", "help", "json", "show-origin", "show-secret", "all"]
 
     /// The arguments the store did not use, in their original order.
     public let remainingArguments: [String]
@@ -138,14 +147,7 @@ public final class CommandLineStore: OriginDescribingStore {
     /// - Throws: What `body` throws, or ``StorageError/Code/readOnly`` when `body` changes the
     ///   value.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        let old = value(forKey: key)
-        var new = old
-        let result = try body(&new)
-        switch (old, new) {
-        case (nil, nil): return result
-        case let (old?, new?) where old.isIdentical(to: new): return result
-        default: throw readOnlyError(forKey: key)
-        }
+        try readOnlyUpdate(value(forKey: key), body, refusal: readOnlyError(forKey: key))
     }
 
     /// Every key given on the command line.

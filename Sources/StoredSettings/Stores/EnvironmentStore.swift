@@ -100,14 +100,7 @@ public final class EnvironmentStore: OriginDescribingStore {
     /// - Throws: What `body` throws, or ``StorageError/Code/readOnly`` naming the variable when
     ///   `body` changes the value.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        let old = value(forKey: key)
-        var new = old
-        let result = try body(&new)
-        switch (old, new) {
-        case (nil, nil): return result
-        case let (old?, new?) where old.isIdentical(to: new): return result
-        default: throw readOnlyError(forKey: key)
-        }
+        try readOnlyUpdate(value(forKey: key), body, refusal: readOnlyError(forKey: key))
     }
 
     /// One key per variable with the prefix, read back as lower camel case

@@ -81,10 +81,19 @@ extension FileStore {
     }
 
     /// The bytes of a file holding `values`.
+    ///
+    /// - Throws: ``StorageError/Code/encodingFailed`` for a value the format cannot hold, with
+    ///   the setting's key as ``StorageError/key`` and the place inside its value as the
+    ///   coding path (the first coding-path component of the whole file is the key).
     static func encode(_ values: [String: StoredValue], format: Format, encoding: PropertyListValue.FileEncoding) throws -> Data {
-        switch format {
-        case .json: try StoredValueJSON.data(from: .dictionary(values))
-        case .propertyList: try PropertyListValue.fileData(from: .dictionary(values), encoding: encoding)
+        do {
+            switch format {
+            case .json: return try StoredValueJSON.data(from: .dictionary(values))
+            case .propertyList: return try PropertyListValue.fileData(from: .dictionary(values), encoding: encoding)
+            }
+        } catch var error as StorageError where error.key == nil && !error.codingPath.isEmpty {
+            error.key = error.codingPath.removeFirst()
+            throw error
         }
     }
 

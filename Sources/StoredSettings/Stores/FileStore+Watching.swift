@@ -30,7 +30,7 @@ extension FileStore {
             } catch let error as StorageError {
                 problem = error.adding(path: url.path)
             } catch {
-                problem = StorageError(.io, path: url.path, message: String(describing: error))
+                problem = StorageError(.io, wrapping: error, path: url.path)
             }
         }
         if let problem { StorageErrorReporter.report(problem) }

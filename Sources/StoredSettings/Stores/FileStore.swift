@@ -169,7 +169,7 @@ public final class FileStore: Storable {
     /// only `key` is changed, so other processes' keys are kept.
     ///
     /// - Throws: ``StorageError/Code/invalidKey``; ``StorageError/Code/encodingFailed`` (a NaN
-    ///   in JSON, a NUL in an XML property list); ``StorageError/Code/tooLarge`` when the file
+    ///   in JSON; in an XML property list, a character XML 1.0 cannot hold, such as U+0001); ``StorageError/Code/tooLarge`` when the file
     ///   would exceed ``Options/maximumFileSize``; ``StorageError/Code/io`` naming the path and
     ///   the `errno` text (read-only folder, full disk); ``StorageError/Code/dataCorrupted``
     ///   when another process left a file that does not parse. The file and the values in

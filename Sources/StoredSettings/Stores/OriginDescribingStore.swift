@@ -56,3 +56,18 @@ package func abbreviatingHome(_ path: String) -> String {
     if path.hasPrefix(folder + "/") { return "~" + path.dropFirst(folder.count) }
     return path
 }
+
+/// The `update` of a read-only store: runs `body` on `current` and returns its result when it
+/// leaves the value as it was (by ``StoredValue/isIdentical(to:)``); throws `refusal` when it
+/// changes it, since nothing can be written.
+package func readOnlyUpdate<R>(
+    _ current: StoredValue?, _ body: (inout StoredValue?) throws -> R, refusal: @autoclosure () -> StorageError
+) throws -> R {
+    var new = current
+    let result = try body(&new)
+    switch (current, new) {
+    case (nil, nil): return result
+    case let (old?, new?) where old.isIdentical(to: new): return result
+    default: throw refusal()
+    }
+}

@@ -60,11 +60,11 @@ extension PropertyListValue {
         case .xml:
             return try xmlData(from: value)
         case .binary:
-            let object = try object(from: value, nativeDates: true, allowingNUL: true)
+            let object = try object(from: value, nativeDates: true, allowingEveryCharacter: true)
             do {
                 return try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
             } catch {
-                throw StorageError(.encodingFailed, message: String(describing: error))
+                throw StorageError(.encodingFailed, wrapping: error)
             }
         }
     }

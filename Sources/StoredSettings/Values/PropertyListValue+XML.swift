@@ -42,9 +42,10 @@ extension PropertyListValue {
         }
 
         mutating func element(_ indent: Int, _ name: String, escaping text: String) throws {
+            try PropertyListValue.checkXMLCharacters(text, inKey: name == "key", hint: "; use a binary property list or JSON")
             bytes.append(contentsOf: repeatElement(0x09, count: indent))
             append("<\(name)>")
-            try appendEscaped(text)
+            appendEscaped(text)
             append("</\(name)>\n")
         }
 
@@ -79,29 +80,27 @@ extension PropertyListValue {
                 if items.isEmpty { line(indent, "<dict/>"); return }
                 line(indent, "<dict>")
                 for key in items.keys.sorted() {
-                    try element(indent + 1, "key", escaping: key)
                     // Keys come from the sorted key list of `items`, so the lookup succeeds.
                     if let item = items[key] {
-                        try StorageError.prefixingCodingPath(key) { try write(item, indent: indent + 1) }
+                        try StorageError.prefixingCodingPath(key) {
+                            try element(indent + 1, "key", escaping: key)
+                            try write(item, indent: indent + 1)
+                        }
                     }
                 }
                 line(indent, "</dict>")
             }
         }
 
-        mutating func appendEscaped(_ text: String) throws {
+        /// Appends `text` with `&`, `<`, `>` and carriage returns escaped; ``element(_:_:escaping:)``
+        /// has already refused the characters XML cannot carry.
+        mutating func appendEscaped(_ text: String) {
             for scalar in text.unicodeScalars {
                 switch scalar.value {
                 case 0x26: append("&amp;")
                 case 0x3C: append("&lt;")
                 case 0x3E: append("&gt;")
                 case 0x0D: append("&#13;")   // XML parsers turn a raw CR into LF
-                case 0x09, 0x0A: bytes.append(UInt8(scalar.value))
-                case 0..<0x20, 0xFFFE, 0xFFFF:
-                    throw StorageError(
-                        .encodingFailed, expectedType: "String",
-                        message: "an XML property list cannot hold the character U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)); use a binary property list or JSON"
-                    )
                 default: UTF8.encode(scalar) { bytes.append($0) }
                 }
             }

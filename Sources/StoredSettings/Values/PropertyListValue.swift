@@ -19,19 +19,19 @@ package enum PropertyListValue {
     ///
     /// - Parameter nativeDates: Keep dates as `Date` objects (property-list files), rather than
     ///   following ``keepsDatesExactly`` (UserDefaults).
-    /// - Parameter allowingNUL: Accept strings with NUL characters (binary property lists hold
-    ///   them; `UserDefaults` and XML property lists do not).
-    /// - Throws: ``StorageError/Code/encodingFailed`` for strings with NUL characters unless
-    ///   `allowingNUL`, and for dates with no ISO 8601 form.
-    package static func object(from value: StoredValue, nativeDates: Bool = keepsDatesExactly, allowingNUL: Bool = false) throws -> Any {
+    /// - Parameter allowingEveryCharacter: Accept strings and dictionary keys holding characters
+    ///   XML 1.0 cannot carry (``xmlUnsupportedScalar(in:)``): binary property lists hold them.
+    ///   `UserDefaults` does not get them, on any platform: on Linux it keeps each domain as an
+    ///   XML property list, and a raw U+0001 there makes the whole file unreadable.
+    /// - Throws: ``StorageError/Code/encodingFailed`` for such a string or key unless
+    ///   `allowingEveryCharacter`, and for dates with no ISO 8601 form.
+    package static func object(from value: StoredValue, nativeDates: Bool = keepsDatesExactly, allowingEveryCharacter: Bool = false) throws -> Any {
         switch value {
         case .bool(let flag): return flag
         case .int(let number): return NSNumber(value: number)
         case .double(let number): return NSNumber(value: number)
         case .string(let text):
-            if !allowingNUL, text.utf8.contains(0) {
-                throw StorageError(.encodingFailed, expectedType: "String", message: "a property list cannot hold a NUL character")
-            }
+            if !allowingEveryCharacter { try checkXMLCharacters(text, inKey: false) }
             return text
         case .data(let data): return data
         case .date(let date):
@@ -43,7 +43,7 @@ package enum PropertyListValue {
         case .array(let items):
             return try items.enumerated().map { index, item -> Any in
                 try StorageError.prefixingCodingPath(String(index)) { () -> Any in
-                    try object(from: item, nativeDates: nativeDates, allowingNUL: allowingNUL)
+                    try object(from: item, nativeDates: nativeDates, allowingEveryCharacter: allowingEveryCharacter)
                 }
             }
         case .dictionary(let items):
@@ -51,11 +51,44 @@ package enum PropertyListValue {
             result.reserveCapacity(items.count)
             for (key, item) in items {
                 result[key] = try StorageError.prefixingCodingPath(key) { () -> Any in
-                    try object(from: item, nativeDates: nativeDates, allowingNUL: allowingNUL)
+                    if !allowingEveryCharacter { try checkXMLCharacters(key, inKey: true) }
+                    return try object(from: item, nativeDates: nativeDates, allowingEveryCharacter: allowingEveryCharacter)
                 }
             }
             return result
         }
+    }
+
+    /// The first character of `text` that XML 1.0 cannot carry, not even escaped: NUL, the
+    /// other C0 controls except tab, line feed and carriage return, and the noncharacters
+    /// U+FFFE and U+FFFF (XML 1.0, production `Char`). `nil` when every character fits.
+    ///
+    /// A Swift `String` holds no lone surrogates, the only other characters `Char` leaves out.
+    package static func xmlUnsupportedScalar(in text: String) -> Unicode.Scalar? {
+        // Fast path over the UTF-8 bytes: a C0 control is one byte below 0x20, and U+FFFE and
+        // U+FFFF both start with 0xEF; most strings have neither.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0xEF }) else { return nil }
+        return text.unicodeScalars.first { scalar in
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: false
+            case 0..<0x20, 0xFFFE, 0xFFFF: true
+            default: false
+            }
+        }
+    }
+
+    /// Throws ``StorageError/Code/encodingFailed`` when `text` (a string value, or a dictionary
+    /// key when `inKey`) holds a character XML 1.0 cannot carry.
+    ///
+    /// The message names the character's code point, never the text, which may be a secret.
+    package static func checkXMLCharacters(_ text: String, inKey: Bool, hint: String = "") throws {
+        guard let scalar = xmlUnsupportedScalar(in: text) else { return }
+        let codePoint = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+        let place = inKey ? " in a dictionary key" : ""
+        throw StorageError(
+            .encodingFailed, expectedType: inKey ? nil : "String",
+            message: "an XML property list cannot hold the character \(codePoint)\(place)\(hint)"
+        )
     }
 
     /// The tree for a property-list object; `nil` for objects that are not property-list

@@ -45,5 +45,7 @@ extension StoredValueConvertible where Self: RawRepresentable & Codable, RawValu
     }
 
     /// The raw value's stored form.
+    ///
+    /// - Throws: What the raw value's `storedValue()` throws (``StorageError/Code/encodingFailed``).
     public func storedValue() throws -> StoredValue { try rawValue.storedValue() }
 }

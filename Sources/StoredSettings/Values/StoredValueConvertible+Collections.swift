@@ -91,6 +91,8 @@ extension StoredValueConvertible where Self: RawRepresentable, RawValue: StoredV
     }
 
     /// The raw value's stored form.
+    ///
+    /// - Throws: What the raw value's `storedValue()` throws (``StorageError/Code/encodingFailed``).
     public func storedValue() throws -> StoredValue { try rawValue.storedValue() }
 }
 

@@ -62,7 +62,12 @@ extension StoredValueJSON {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw corrupted("expected ':' after the key") }
                 index += 1
-                result[key] = try parseValue()
+                do {
+                    result[key] = try parseValue()
+                } catch var error as StorageError {
+                    error.codingPath.insert(key, at: 0)
+                    throw error
+                }
                 skipWhitespace()
                 guard index < bytes.count else { throw corrupted("unexpected end of the file in an object") }
                 if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -83,7 +88,12 @@ extension StoredValueJSON {
                 return .array(result)
             }
             while true {
-                result.append(try parseValue())
+                do {
+                    result.append(try parseValue())
+                } catch var error as StorageError {
+                    error.codingPath.insert(String(result.count), at: 0)
+                    throw error
+                }
                 skipWhitespace()
                 guard index < bytes.count else { throw corrupted("unexpected end of the file in an array") }
                 if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

@@ -8,10 +8,10 @@ import Foundation
 /// data as Base64 text. NaN and infinities have no JSON form: they throw
 /// ``StorageError/Code/encodingFailed``.
 ///
-/// Reading: `JSONSerialization` parses; numbers become `int` when they are whole and fit in
-/// `Int64`, else `double` (integers above `Int64.max` become their decimal `string`, as
-/// `UInt64` writes them); strings stay strings (the value layer reads dates and data from
-/// text). Nesting deeper than ``maximumDepth`` is refused before parsing.
+/// Reading: this package's parser (``parse(_:)``); numbers become `int` when they are whole
+/// and fit in `Int64`, else `double` (integers above `Int64.max` become their decimal
+/// `string`, as `UInt64` writes them); strings stay strings (the value layer reads dates and
+/// data from text). Nesting deeper than ``maximumDepth`` is refused while parsing.
 package enum StoredValueJSON {
     /// The deepest nesting accepted, counting the root container as 1.
     package static let maximumDepth = 64
@@ -84,7 +84,10 @@ package enum StoredValueJSON {
                     newline(indent + 1)
                     writeString(key)
                     append(pretty ? ": " : ":")
-                    try StorageError.prefixingCodingPath(key) { try write(items[key]!, indent: indent + 1) }
+                    // Keys come from the sorted key list of `items`, so the lookup succeeds.
+                    if let item = items[key] {
+                        try StorageError.prefixingCodingPath(key) { try write(item, indent: indent + 1) }
+                    }
                 }
                 newline(indent)
                 bytes.append(UInt8(ascii: "}"))
@@ -152,55 +155,13 @@ package enum StoredValueJSON {
     ///
     /// - Throws: ``StorageError/Code/nestingTooDeep`` beyond ``maximumDepth``;
     ///   ``StorageError/Code/dataCorrupted`` with the line and column for text that is not JSON,
-    ///   is not UTF-8, or holds a number no `Double` can hold.
+    ///   is not UTF-8, holds `null`, or holds a number no `Double` can hold. An error inside an
+    ///   object or array has the keys and indices that lead to it as its
+    ///   ``StorageError/codingPath`` (`{"a": [1, null]}` → `["a", "1"]`).
     package static func parse(_ data: Data) throws -> StoredValue {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var parser = Parser(bytes: buffer)
             return try parser.parseDocument()
-        }
-    }
-
-    /// Throws ``StorageError/Code/nestingTooDeep`` when arrays and objects nest deeper than
-    /// ``maximumDepth``, counting brackets outside strings in one pass.
-    package static func checkDepth(_ data: Data) throws {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            for byte in buffer {
-                if inString {
-                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                    continue
-                }
-                switch byte {
-                case UInt8(ascii: "\""): inString = true
-                case UInt8(ascii: "["), UInt8(ascii: "{"):
-                    depth += 1
-                    if depth > maximumDepth {
-                        throw StorageError(.nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels")
-                    }
-                case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-                default: break
-                }
-            }
-        }
-    }
-
-    /// Converts a `JSONSerialization` object into a tree.
-    package static func storedValue(fromJSONObject object: Any) throws -> StoredValue {
-        switch object {
-        case let text as String: return .string(text)
-        case let number as NSNumber: return PropertyListValue.storedValue(from: number)
-        case let items as [Any]: return .array(try items.map(storedValue(fromJSONObject:)))
-        case let items as [String: Any]:
-            var result: [String: StoredValue] = [:]
-            result.reserveCapacity(items.count)
-            for (key, item) in items { result[key] = try storedValue(fromJSONObject: item) }
-            return .dictionary(result)
-        case is NSNull:
-            throw StorageError(.dataCorrupted, message: "null is not a stored value")
-        default:
-            throw StorageError(.dataCorrupted, message: "unexpected JSON value")
         }
     }
 }

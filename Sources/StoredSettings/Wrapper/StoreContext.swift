@@ -66,7 +66,7 @@ public enum StoreContext {
         do {
             return try FileStore(application: name.isEmpty ? "StoredSettings" : name)
         } catch {
-            StorageErrorReporter.report(error as? StorageError ?? StorageError(.io, message: String(describing: error)))
+            StorageErrorReporter.report(StorageError(.io, wrapping: error))
             return VolatileStore()
         }
         #endif

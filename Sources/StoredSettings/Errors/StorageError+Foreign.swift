@@ -1,0 +1,53 @@
+import Foundation
+
+/// Errors from Foundation, the system and other code, turned into ``StorageError``s whose
+/// message is one readable phrase: never an `NSError` dump (`Error Domain=… Code=… UserInfo=…`),
+/// and never a field of an error value, which may quote a stored value.
+extension StorageError {
+    /// `error` as a ``StorageError``: a `StorageError` itself with `key` and `path` filled in
+    /// where it has none; anything else as a new error with `code` and the message
+    /// ``readableText(of:)``.
+    package init(
+        _ code: Code, wrapping error: any Error,
+        key: String? = nil, path: String? = nil, expectedType: String? = nil
+    ) {
+        if let error = error as? StorageError {
+            self = error.adding(key: key, path: path)
+        } else {
+            self.init(code, key: key, path: path, expectedType: expectedType, message: Self.readableText(of: error))
+        }
+    }
+
+    /// What went wrong in `error`, as a phrase without a final period:
+    ///
+    /// - an `errno` (a `POSIXError`, an `NSError` in the POSIX domain, or a Cocoa error whose
+    ///   underlying error is one): the C library's text, `strerror(3)` (`Permission denied`);
+    /// - a ``StorageError``: its ``detail``;
+    /// - a `LocalizedError` with a description: that description;
+    /// - anything else: Foundation's `localizedDescription` (for a Swift error that is not an
+    ///   `NSError`, a sentence naming its type, never its fields).
+    package static func readableText(of error: any Error) -> String {
+        if let error = error as? StorageError { return error.detail }
+        if let error = error as? POSIXError { return FileSystem.errorText(error.code.rawValue) }
+        if let code = posixCode(of: error as NSError) { return FileSystem.errorText(code) }
+        let text: String
+        if let error = error as? LocalizedError, let description = error.errorDescription {
+            text = description
+        } else {
+            text = (error as NSError).localizedDescription
+        }
+        var trimmed = Substring(text)
+        while let last = trimmed.last, last == "." || last.isWhitespace { trimmed = trimmed.dropLast() }
+        return trimmed.isEmpty ? "error \(typeName(type(of: error)))" : String(trimmed)
+    }
+
+    /// The `errno` value behind an `NSError`: its code in the POSIX domain, or that of the
+    /// error under it (Foundation wraps `open(2)` failures in Cocoa errors).
+    private static func posixCode(of error: NSError) -> Int32? {
+        if error.domain == NSPOSIXErrorDomain { return Int32(exactly: error.code) }
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return Int32(exactly: underlying.code)
+        }
+        return nil
+    }
+}
