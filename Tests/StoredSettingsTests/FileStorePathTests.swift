@@ -13,12 +13,12 @@ struct FileStorePathTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "absolute XDG_CONFIG_HOME", environment: ["XDG_CONFIG_HOME": "/x/config", "HOME": "/home/ada"], passwordHome: "/pw", expected: "/x/config/tool/settings.json"),
-        Case(name: "relative XDG_CONFIG_HOME is ignored", environment: ["XDG_CONFIG_HOME": "config", "HOME": "/home/ada"], passwordHome: "/pw", expected: "/home/ada/.config/tool/settings.json"),
-        Case(name: "empty XDG_CONFIG_HOME is ignored", environment: ["XDG_CONFIG_HOME": "", "HOME": "/home/ada/"], passwordHome: "/pw", expected: "/home/ada/.config/tool/settings.json"),
-        Case(name: "HOME unset uses the password database", environment: [:], passwordHome: "/home/pw", expected: "/home/pw/.config/tool/settings.json"),
-        Case(name: "relative HOME uses the password database", environment: ["HOME": "ada"], passwordHome: "/home/pw", expected: "/home/pw/.config/tool/settings.json"),
-        Case(name: "HOME is the root", environment: ["HOME": "/", "XDG_CONFIG_HOME": "/"], passwordHome: "/home/pw", expected: "/home/pw/.config/tool/settings.json"),
+        Case(name: "absolute XDG_CONFIG_HOME", environment: ["XDG_CONFIG_HOME": "/x/config", "HOME": "/Users/ada"], passwordHome: "/pw", expected: "/x/config/tool/settings.json"),
+        Case(name: "relative XDG_CONFIG_HOME is ignored", environment: ["XDG_CONFIG_HOME": "config", "HOME": "/Users/ada"], passwordHome: "/pw", expected: "/Users/ada/.config/tool/settings.json"),
+        Case(name: "empty XDG_CONFIG_HOME is ignored", environment: ["XDG_CONFIG_HOME": "", "HOME": "/Users/ada/"], passwordHome: "/pw", expected: "/Users/ada/.config/tool/settings.json"),
+        Case(name: "HOME unset uses the password database", environment: [:], passwordHome: "/srv/pw", expected: "/srv/pw/.config/tool/settings.json"),
+        Case(name: "relative HOME uses the password database", environment: ["HOME": "ada"], passwordHome: "/srv/pw", expected: "/srv/pw/.config/tool/settings.json"),
+        Case(name: "HOME is the root", environment: ["HOME": "/", "XDG_CONFIG_HOME": "/"], passwordHome: "/srv/pw", expected: "/srv/pw/.config/tool/settings.json"),
         Case(name: "no home anywhere", environment: ["HOME": "/"], passwordHome: "/", expected: nil),
         Case(name: "no home and no password entry", environment: [:], passwordHome: nil, expected: nil),
     ]
@@ -39,7 +39,7 @@ struct FileStorePathTests {
     @Test(arguments: ["", ".", "..", "a/b", "../etc", "-rf", "a\u{0}b", "tab\there", "x..y"])
     func unsafeApplicationNamesAreRejected(_ name: String) throws {
         let error = try #require(throws: StorageError.self) {
-            try FileStore.configurationURL(application: name, environment: ["HOME": "/home/ada"])
+            try FileStore.configurationURL(application: name, environment: ["HOME": "/Users/ada"])
         }
         #expect(error.code == .invalidKey)
     }

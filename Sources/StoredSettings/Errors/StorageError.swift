@@ -9,7 +9,7 @@
 ///     let count = try $launchCount.load()
 ///     print(count)
 /// } catch let error as StorageError where error.code == .typeMismatch {
-///     print(error)   // Setting 'launchCount' in /home/ada/.config/tool/settings.json: expected Int, found string.
+///     print(error)   // Setting 'launchCount' in /Users/ada/.config/tool/settings.json: expected Int, found string.
 /// }
 /// ```
 ///

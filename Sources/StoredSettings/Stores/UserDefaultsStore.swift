@@ -87,7 +87,9 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     ///
     /// - Throws: ``StorageError/Code/invalidKey`` for an empty key or one with control
     ///   characters; ``StorageError/Code/encodingFailed`` for a value the property-list form
-    ///   cannot hold (a string with NUL on Linux). Nothing is written then.
+    ///   cannot hold (a string, or a key inside a value, with a character XML 1.0 cannot hold,
+    ///   such as NUL or U+0001, which would make the XML domain file on Linux unreadable).
+    ///   Nothing is written then.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try validateKeyName(key, path: location)
         try shared.writers.withLock {
