@@ -6,25 +6,8 @@ import Testing
 /// overflowing numbers, impossible calendar dates. Each either reads exactly or is refused with
 /// `.typeMismatch`; none is silently turned into another value.
 struct AdversarialLenientTextTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        let text: String
-        let reads: @Sendable (StoredValue) throws -> Bool
-        let type: String
-        var testDescription: String { "\(type) from \(text.debugDescription)" }
-
-        init<T: StoredValueConvertible & Equatable>(_ text: String, _ expected: T) {
-            self.text = text
-            self.type = "\(T.self)"
-            self.reads = { try T(storedValue: $0) == expected }
-        }
-
-        /// A case compared by bit pattern (NaN).
-        init(_ text: String, bits expected: Double) {
-            self.text = text
-            self.type = "Double"
-            self.reads = { try Double(storedValue: $0).isNaN == expected.isNaN }
-        }
-    }
+    /// The same table case as the main lenient-text tests.
+    typealias Case = LenientTextTests.Case
 
     static let accepted: [Case] = [
         Case("  TRUE ", true), Case("yes\n", true), Case("\toff\r\n", false),
@@ -99,5 +82,14 @@ struct AdversarialLenientTextTests {
         } throws: { error in
             (error as? StorageError)?.code == .typeMismatch
         }
+    }
+}
+
+extension LenientTextTests.Case {
+    /// A case compared by bit pattern (NaN).
+    init(_ text: String, bits expected: Double) {
+        self.text = text
+        self.type = "Double"
+        self.reads = { try Double(storedValue: $0).isNaN == expected.isNaN }
     }
 }
