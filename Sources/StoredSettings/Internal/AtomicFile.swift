@@ -55,17 +55,8 @@ package enum AtomicFile {
             guard fchmod(fd, mode_t(permissions & 0o7777)) == 0 else {
                 throw FileSystem.ioError("cannot set the file's permissions", path: path)
             }
-            try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-                guard let base = buffer.baseAddress else { return }
-                var offset = 0
-                while offset < buffer.count {
-                    let written = FileSystem.writeBytes(fd, base + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw FileSystem.ioError("cannot write", path: path)
-                    }
-                    offset += written
-                }
+            guard data.withUnsafeBytes({ FileSystem.writeAll(fd, $0) }) else {
+                throw FileSystem.ioError("cannot write", path: path)
             }
             guard fsync(fd) == 0 else { throw FileSystem.ioError("cannot write (fsync)", path: path) }
             var info = stat()

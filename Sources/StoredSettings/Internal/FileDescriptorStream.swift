@@ -30,19 +30,9 @@ package struct FileDescriptorStream: TextOutputStream, Sendable {
     /// Writes the UTF-8 bytes of `string`.
     package mutating func write(_ string: String) {
         guard !string.isEmpty else { return }
-        var bytes = Array(string.utf8)
+        let bytes = Array(string.utf8)
         let descriptor = descriptor
-        bytes.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = FileSystem.writeBytes(descriptor, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
+        // A closed pipe or full disk loses the text, as with `print`; it never traps.
+        _ = bytes.withUnsafeBytes { FileSystem.writeAll(descriptor, $0) }
     }
 }

@@ -30,6 +30,25 @@ package enum FileSystem {
         write(fd, bytes, count)
     }
 
+    /// Writes every byte of `buffer` to `fd`, repeating `write(2)` after partial writes and
+    /// `EINTR`.
+    ///
+    /// - Returns: `true` when every byte was written; `false` when `write(2)` failed, with
+    ///   `errno` still set for the caller.
+    package static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
+        guard let base = buffer.baseAddress else { return true }
+        var offset = 0
+        while offset < buffer.count {
+            let written = writeBytes(fd, base + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
     /// The text of an `errno` value, such as `Permission denied`.
     package static func errorText(_ code: Int32) -> String {
         String(cString: strerror(code))
