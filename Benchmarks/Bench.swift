@@ -47,6 +47,11 @@ final class Bench {
         ))
     }
 
+    func addLatency(_ result: LatencyResult) {
+        report.latency.append(result)
+        if !json { printLatency(result) }
+    }
+
     func addMemory(_ name: String, bytes: Int, note: String? = nil) {
         report.memory.append(MemoryResult(name: name, bytes: bytes, note: note))
     }

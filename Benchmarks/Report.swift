@@ -62,6 +62,32 @@ struct ScalingResult: Encodable {
     var nanosecondsPerKey: Double?
 }
 
+/// How long something takes to arrive, as percentiles of its samples.
+struct LatencyResult: Encodable {
+    enum Status: String, Encodable { case met, missed }
+
+    var name: String
+    var samples: Int
+    /// Nanoseconds.
+    var median: Double
+    var percentile99: Double
+    var maximum: Double
+    /// The largest median that meets the target, nanoseconds.
+    var target: Double
+    var status: Status
+
+    init(name: String, samples: [Double], target: Double) {
+        let sorted = samples.sorted()
+        self.name = name
+        self.samples = sorted.count
+        median = sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+        percentile99 = sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
+        maximum = sorted.last ?? .nan
+        self.target = target
+        status = median <= target ? .met : .missed
+    }
+}
+
 /// One memory figure.
 struct MemoryResult: Encodable {
     var name: String
@@ -76,6 +102,7 @@ struct Report: Encodable {
     var comparisons: [ComparisonResult] = []
     var scaling: [ScalingResult] = []
     var memory: [MemoryResult] = []
+    var latency: [LatencyResult] = []
 }
 
 // MARK: - Text output
@@ -126,6 +153,14 @@ func printScaling(_ rows: [ScalingResult]) {
     for row in rows {
         print("| \(code(row.operation)) | \(row.keys) | \(formatDuration(row.nanoseconds)) | \(row.nanosecondsPerKey.map { formatDuration($0) } ?? "–") |")
     }
+}
+
+func printLatency(_ result: LatencyResult) {
+    print("")
+    print("| latency | samples | median | p99 | max | target (median) | |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    print("| \(result.name) | \(result.samples) | \(formatDuration(result.median)) | \(formatDuration(result.percentile99)) | \(formatDuration(result.maximum)) | ≤ \(formatDuration(result.target)) | \(result.status.rawValue) |")
+    fflush(nil)
 }
 
 func printMemory(_ rows: [MemoryResult]) {

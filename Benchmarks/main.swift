@@ -23,6 +23,15 @@ if arguments.count == 2, arguments[0] == "--memory-probe" {
         exit(1)
     }
 }
+if arguments.count == 2, arguments[0] == "--latency-writer" {
+    do {
+        try latencyWriter(path: arguments[1])
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("stored-benchmarks: latency writer: \(error)\n".utf8))
+        exit(1)
+    }
+}
 var only: String?
 var remaining = arguments[...]
 while let argument = remaining.popFirst() {
@@ -53,6 +62,7 @@ do {
     }
     try runReadCases(bench)
     try runWriteCases(bench)
+    try runLatency(bench)
     if only == nil {
         try runScaling(bench)
         try runMemory(bench)
@@ -61,9 +71,9 @@ do {
         print(try jsonText(bench.report))
     } else {
         let scored = bench.report.comparisons.filter { $0.target != nil && $0.status != .unavailable }
-        let met = scored.filter { $0.status == .met }.count
+        let met = scored.filter { $0.status == .met }.count + bench.report.latency.filter { $0.status == .met }.count
         print("")
-        print("\(met) of \(scored.count) targets met; each ratio is the median of case ÷ baseline over samples taken back to back in this run.")
+        print("\(met) of \(scored.count + bench.report.latency.count) targets met; each ratio is the median of case ÷ baseline over samples taken back to back in this run.")
     }
 } catch {
     FileHandle.standardError.write(Data("stored-benchmarks: error: \(error)\n".utf8))

@@ -30,6 +30,23 @@ public final class InMemoryStore: Storable, ChangeSnapshotting {
     /// How many ``changes()`` streams are subscribed now; drops back when consumers stop.
     public var subscriberCount: Int { storage.broadcaster.subscriberCount }
 
+    /// Returns once exactly `count` ``changes()`` streams are subscribed: at once when they are,
+    /// else as soon as a consumer subscribes or stops.
+    ///
+    /// A test awaits it after stopping a consumer, instead of polling ``subscriberCount``:
+    ///
+    /// ```swift
+    /// consumer.cancel()
+    /// await store.waitForSubscriberCount(0)
+    /// ```
+    ///
+    /// It waits on the subscriptions' own events, never on a clock. It also returns when the
+    /// calling task is cancelled (as Swift Testing's `.timeLimit` trait does to a test that
+    /// runs too long), so check ``subscriberCount`` afterwards.
+    public func waitForSubscriberCount(_ count: Int) async {
+        await storage.broadcaster.waitForSubscriberCount(count)
+    }
+
     /// `memory`.
     public var location: String? { "memory" }
 

@@ -133,11 +133,15 @@ extension StoreConformance {
                 try store.setValue(nil, forKey: "k")
                 try store.setValue(nil, forKey: "k")
                 try store.update(forKey: "other") { $0 = .bool(true) }
+                // A last, known change: a repeat of any change before it would arrive before it.
+                try store.setValue(.string("end"), forKey: "sentinel")
                 let expected = [
                     StoredChange(key: "k", value: .int(1)), StoredChange(key: "k", value: .string("two")),
                     StoredChange(key: "k", value: nil), StoredChange(key: "other", value: .bool(true)),
+                    StoredChange(key: "sentinel", value: .string("end")),
                 ]
-                let received = await Self.collect(expected.count, from: stream, timeout: .seconds(5))
+                // The time-out only guards against a stream that never delivers; it is no bound.
+                let received = await Self.collect(expected.count, from: stream, timeout: .seconds(60))
                 expect(received == expected, "changes() delivered \(received.map(Self.describe)), expected \(expected.map(Self.describe))")
             }
             return failures

@@ -8,6 +8,9 @@
 //   write-loop PATH KEY SIZE          rewrite KEY forever with SIZE-character strings of one
 //                                     letter (A, B, C, …); prints `ready` once the store is open
 //                                     and `wrote` after each write
+//   crash-write PATH KEY SIZE         like write-loop, until it kills itself with SIGKILL at a
+//                                     random moment (see CrashWriter.swift); prints `armed`
+//   defaults-crash-write SUITE KEY SIZE   the same on UserDefaults, synchronize() after each
 //   write-keys PATH PREFIX N          set PREFIX-0 … PREFIX-(N-1) to true, one write each
 //   increment PATH KEY N              N × update { $0 += 1 } on KEY
 //   defaults-write-keys SUITE PREFIX N   the same loads on UserDefaults(suiteName:),
@@ -82,6 +85,21 @@ case ("write-loop", 3):
         do { try store.setValue(.string(text), forKey: key) } catch { fail("write failed: \(error)") }
         say("wrote")
         letter = letter == UInt8(ascii: "Z") ? UInt8(ascii: "A") : letter + 1
+    }
+
+case ("crash-write", 3):
+    let store = openStore(arguments[0])
+    let key = arguments[1]
+    let url = URL(fileURLWithPath: arguments[0])
+    let temporaryFiles = (url.deletingLastPathComponent().path, ".\(url.lastPathComponent).tmp-")
+    crashWrite(size: number(arguments[2]), temporaryFiles: temporaryFiles) { try store.setValue(.string($0), forKey: key) }
+
+case ("defaults-crash-write", 3):
+    guard let defaults = UserDefaults(suiteName: arguments[0]) else { fail("no suite \(arguments[0])") }
+    let key = arguments[1]
+    crashWrite(size: number(arguments[2])) { text in
+        defaults.set(text, forKey: key)
+        defaults.synchronize()
     }
 
 case ("write-keys", 3):

@@ -4,6 +4,7 @@ import StoredSettings
 import Testing
 
 /// Every bad input gets one line on standard error, a sysexits code, and no change on disk.
+@Suite(.timeLimit(.minutes(2)))
 struct BadInputTests {
     @Test func badValueForTypeIsDataErrorAndChangesNothing() throws {
         let folder = try TemporaryFolder()

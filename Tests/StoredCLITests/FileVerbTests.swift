@@ -4,6 +4,7 @@ import StoredSettings
 import Testing
 
 /// `read`, `write`, `delete`, `keys` and `export` on JSON and property-list files.
+@Suite(.timeLimit(.minutes(2)))
 struct FileVerbTests {
     @Test func writesThenReadsTheWholeStoreAsJSON() throws {
         let folder = try TemporaryFolder()
@@ -119,6 +120,7 @@ struct FileVerbTests {
 }
 
 /// The examples in the documentation of `StoredCLI` and `ExitCode`, compiled and run.
+@Suite(.timeLimit(.minutes(2)))
 struct DocumentationExampleTests {
     @Test func runsTheDocumentedExample() throws {
         let folder = try TemporaryFolder()
@@ -138,6 +140,7 @@ struct DocumentationExampleTests {
 }
 
 /// `export --format plist` writes what a `.plist` FileStore writes: well-formed XML, exact.
+@Suite(.timeLimit(.minutes(2)))
 struct PropertyListExportTests {
     @Test func exportRefusesCharacterXMLCannotCarryAndNamesTheKey() throws {
         let folder = try TemporaryFolder()

@@ -2,6 +2,7 @@ import StoredCLI
 import Testing
 
 /// The help text, compared byte for byte.
+@Suite(.timeLimit(.minutes(2)))
 struct HelpTextTests {
     static let overview = """
         OVERVIEW: Read and write settings in JSON and property-list files and

@@ -10,6 +10,7 @@ private struct FailingSettings: SettingsGroup {
     @Stored(Key.count, default: 0) var count: Int
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct FailingStoreTests {
     @Test func scriptedSetValueFailureThrowsAndLeavesTheWrappedStoreUntouched() throws {
         let inner = InMemoryStore(["theme": .string("dark")])
@@ -37,19 +38,21 @@ struct FailingStoreTests {
         #expect(reported.errors.first?.key == "theme")
     }
 
-    @Test func scriptedUpdateFailureRunsTheBodyButWritesNothing() throws {
+    @Test func scriptedUpdateFailureRunsTheBodyButWritesNothing() async throws {
         let inner = InMemoryStore(["count": .int(1)])
         let store = FailingStore(wrapping: inner)
         store.fail(.update, forKey: "count", with: StorageError(.readOnly))
         let settings = FailingSettings(store: store)
-        let changes = inner.changes()
-        _ = changes
+        var changes = inner.changes().makeAsyncIterator()
 
         var bodyRan = false
         let error = #expect(throws: StorageError.self) { try settings.$count.update { bodyRan = true; $0 += 1 } }
         #expect(error?.code == .readOnly)
         #expect(bodyRan)
         #expect(inner.values == ["count": .int(1)])
+        // No change event: the next one is a later, known write.
+        try inner.setValue(.int(9), forKey: "sentinel")
+        #expect(await changes.next() == StoredChange(key: "sentinel", value: .int(9)))
     }
 
     @Test func otherKeysAndOperationsStillWork() throws {

@@ -3,16 +3,13 @@ import StoredSettings
 import StoredSettingsTestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct InMemoryStoreObservationTests {
     @Test func subscriberCountFollowsConsumers() async {
         let store = InMemoryStore()
         #expect(store.subscriberCount == 0)
         let consumer = Task { for await _ in store.changes() {} }
-        var waited = 0
-        while store.subscriberCount == 0 && waited < 5_000 {
-            try? await Task.sleep(for: .milliseconds(1))
-            waited += 1
-        }
+        await store.waitForSubscriberCount(1)
         #expect(store.subscriberCount == 1)
         consumer.cancel()
         await consumer.value

@@ -5,6 +5,7 @@ import Testing
 
 private enum Key: String, StorageKey { case count }
 
+@Suite(.timeLimit(.minutes(2)))
 struct ReportedErrorsTests {
     @Test func capturesReportsOfTheOperation() {
         let settings = Stored(Key.count, default: 0, store: InMemoryStore(["count": .string("three")]))
@@ -16,12 +17,14 @@ struct ReportedErrorsTests {
     }
 
     @Test func capturesNothingOutsideTheOperation() {
-        let reported = ReportedErrors()
-        reported.capture {}
-        StorageErrorReporter.withHandler({ _ in }) {
+        let outer = ReportedErrors()
+        let inner = ReportedErrors()
+        outer.capture {
+            inner.capture { StorageErrorReporter.report(StorageError(.readOnly)) }
             StorageErrorReporter.report(StorageError(.io))
         }
-        #expect(reported.isEmpty)
+        #expect(inner.codes == [.readOnly])
+        #expect(outer.codes == [.io])
     }
 
     @Test func capturesReportsOfChildTasks() async {

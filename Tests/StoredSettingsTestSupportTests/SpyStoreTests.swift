@@ -10,6 +10,7 @@ private struct SpiedSettings: SettingsGroup {
     @Stored(Key.theme) var theme: String?
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct SpyStoreTests {
     @Test func recordsEveryKindOfCallInOrder() async throws {
         let spy = SpyStore()
@@ -72,10 +73,15 @@ struct SpyStoreTests {
         let other = SpiedSettings(store: spy)
         _ = other.launchCount
         #expect(spy.calls == [.setValue(.int(1), key: "launchCount"), .value(key: "launchCount")])
-        #expect(copy.calls == spy.calls)
+        // Another spy, even over the same wrapped store, keeps a log of its own.
+        let separate = SpyStore(wrapping: spy.wrapped)
+        _ = SpiedSettings(store: separate).launchCount
+        #expect(separate.calls == [.value(key: "launchCount")])
+        #expect(spy.calls.count == 2)
 
         spy.removeAllCalls()
         #expect(copy.calls.isEmpty)
+        #expect(separate.calls.count == 1)
     }
 
     @Test func recordsConcurrentCallsWithoutLosingAny() async {

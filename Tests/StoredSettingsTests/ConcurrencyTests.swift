@@ -12,6 +12,7 @@ private struct Counter: SettingsGroup {
 }
 
 /// Atomic read-modify-write on every backend.
+@Suite(.timeLimit(.minutes(2)))
 struct ConcurrencyAtomicUpdateTests {
     @Test(arguments: ConcurrencyBackend.allCases)
     func concurrentStoredUpdatesLoseNoIncrement(backend: ConcurrencyBackend) async throws {
@@ -53,9 +54,10 @@ struct ConcurrencyAtomicUpdateTests {
         #expect(store.value(forKey: "count") == .int(Int64(8 * perTask)))
     }
 
-    @Test func getThenSetIsNotAtomicButUpdateIs() async throws {
-        // `settings.count += 1` is a get followed by a set: concurrent ones may lose counts.
-        // The same work through `update` never does; this test pins the documented difference.
+    @Test func updateLosesNoCountWhereGetThenSetMay() async throws {
+        // `settings.count += 1` is a get followed by a set: concurrent ones may lose counts
+        // (how many is up to the scheduler, so only its bounds are checked). The same work
+        // through `update` never does.
         let store = InMemoryStore()
         let settings = Counter(store: store)
         await withTaskGroup(of: Void.self) { group in
@@ -66,12 +68,13 @@ struct ConcurrencyAtomicUpdateTests {
                 }
             }
         }
-        #expect(settings.count <= 8_000)
+        #expect((2_000...8_000).contains(settings.count))
         #expect(settings.other == 8_000)
     }
 }
 
 /// No deadlock, no exclusivity violation, whatever observers and update bodies do.
+@Suite(.timeLimit(.minutes(2)))
 struct ConcurrencyReentrancyTests {
     @Test(arguments: ConcurrencyBackend.allCases)
     func observerThatWritesTheSameKeyNeitherDeadlocksNorCrashes(backend: ConcurrencyBackend) async throws {
@@ -119,7 +122,8 @@ struct ConcurrencyReentrancyTests {
         }
         let received = await consumer.value
         #expect(received >= 1)
-        #expect(await ObservationWait.until { store.subscriberCount == 0 })
+        await store.waitForSubscriberCount(0)
+        #expect(store.subscriberCount == 0)
     }
 
     @Test func consumersCancelledFromOutsideWhileWritersRunAreFine() async throws {
@@ -136,7 +140,8 @@ struct ConcurrencyReentrancyTests {
             consumer.cancel()
         }
         await writer.value
-        #expect(await ObservationWait.until { store.subscriberCount == 0 })
+        await store.waitForSubscriberCount(0)
+        #expect(store.subscriberCount == 0)
     }
 
     @Test(arguments: ConcurrencyBackend.allCases)

@@ -33,6 +33,7 @@ private final class ContractStore: Storable {
     func changes() -> AsyncStream<StoredChange> { values.changes() }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct ContractTests {
     @Test func keysAndValuesHaveTheirContractShapes() throws {
         let key: any StorageKey = Key.autoReload
@@ -46,7 +47,9 @@ struct ContractTests {
         let converted: any StoredValueConvertible = UInt64.max
         #expect(try UInt64(storedValue: converted.storedValue()) == UInt64.max)
         let change = StoredChange(key: "k", value: nil)
-        #expect(change == StoredChange(key: change.key, value: change.value))
+        #expect(change == StoredChange(key: "k", value: nil))
+        #expect(change != StoredChange(key: "k", value: .int(2)))
+        #expect(change != StoredChange(key: "other", value: nil))
     }
 
     @Test func storesHaveTheirContractInitializers() throws {
@@ -69,7 +72,12 @@ struct ContractTests {
             SpyStore(),
             FailingStore(),
         ]
-        #expect(stores.count == 16)
+        // Each one is a working store: nothing stored under a key nobody wrote, and the
+        // command-line store answers with the value its arguments give.
+        for store in stores {
+            #expect(store.value(forKey: "contract.absent") == nil, "\(type(of: store))")
+        }
+        #expect(CommandLineStore(arguments: ["--set", "autoReload=true"]).value(forKey: "autoReload") == .string("true"))
         let suite = "ContractTests-\(UUID().uuidString)"
         let suiteStore = try UserDefaultsStore(suiteName: suite)
         suiteStore.defaults.removePersistentDomain(forName: suite)
@@ -129,14 +137,18 @@ struct ContractTests {
         let resolved = StoreContext.withStore(store) { Stored(Key.theme, default: Theme.dark).store }
         #expect(resolved === store)
         let current: any Storable = StoreContext.defaultStore
-        #expect(current.location != nil || current.location == nil)
+        // The default store is a persistent one that says where it keeps its values.
+        #expect(current.location?.isEmpty == false)
         let makeGroup: () -> ContractSettings = ContractSettings.init   // SettingsGroup's init()
         _ = makeGroup
         var error = StorageError(.typeMismatch, key: "k", path: "/p")
         error.code = .io
         #expect(error.code == StorageError.Code.io && error.key == "k" && error.path == "/p")
-        #expect(error == error && !error.description.isEmpty)
+        #expect(error == StorageError(.io, key: "k", path: "/p"))
+        #expect(error != StorageError(.io, key: "other", path: "/p"))
+        #expect(error.description.contains("'k'") && error.description.contains("/p"), "\(error.description)")
         let codes: [StorageError.Code] = [.typeMismatch, .dataCorrupted, .encodingFailed, .readOnly, .io, .invalidKey, .tooLarge, .nestingTooDeep]
-        #expect(Set(codes).count == 8)
+        // Each code says something of its own.
+        #expect(Set(codes.map { StorageError($0, key: "k").description }).count == codes.count)
     }
 }

@@ -2,10 +2,15 @@ import Foundation
 import StoredSettings
 import Testing
 
-/// Several processes writing one file lose nothing; UserDefaults runs the same loads for
-/// comparison (printed, not asserted).
+/// Several processes writing one file lose nothing. `swift test` runs 4 processes × 50 writes;
+/// with `STORED_SETTINGS_FULL_SCALE=1` (the reliability step of `.ci/run`) 8 × 500, and
+/// UserDefaults runs the same loads for comparison (printed, not asserted).
+@Suite(.timeLimit(.minutes(20)))
 struct FileStoreProcessTests {
-    @Test func fourProcessesKeepEveryKeyAndEveryIncrement() async throws {
+    static let processes = TestScale.pick(quick: 4, full: 8)
+    static let writes = TestScale.pick(quick: 50, full: 500)
+
+    @Test func processesKeepEveryKeyAndEveryIncrement() async throws {
         let folder = try ScratchFolder()
         let keysFile = folder.file("keys.json").path
         let counterFile = folder.file("counter.json").path
@@ -13,32 +18,36 @@ struct FileStoreProcessTests {
         let environment = ["HOME": folder.path, "XDG_CONFIG_HOME": folder.file("config").path]
         let suite = "FileStoreProcessTests-\(UUID().uuidString)"
 
-        async let fileKeys = runFour { ["write-keys", keysFile, "p\($0)", "100"] }
-        async let fileCounts = runFour { _ in ["increment", counterFile, "count", "100"] }
+        let (processes, writes) = (Self.processes, Self.writes)
+        let total = processes * writes
+        async let fileKeys = runAll { ["write-keys", keysFile, "p\($0)", String(writes)] }
+        async let fileCounts = runAll { _ in ["increment", counterFile, "count", String(writes)] }
         _ = try await (fileKeys, fileCounts)
 
         let keys = try FileStore(url: URL(fileURLWithPath: keysFile), options: quietOptions).keys()
         let count = try FileStore(url: URL(fileURLWithPath: counterFile), options: quietOptions).value(forKey: "count")
-        #expect(keys.count == 400)
-        #expect(count == .int(400))
+        #expect(keys.count == total)
+        #expect(Set(keys) == Set((0..<processes).flatMap { process in (0..<writes).map { "p\(process)-\($0)" } }))
+        #expect(count == .int(Int64(total)))
+        guard TestScale.isFull else { return }
 
-        _ = try await runFour(environment: environment) { ["defaults-write-keys", suite, "p\($0)", "100"] }
-        _ = try await runFour(environment: environment) { _ in ["defaults-increment", suite + "-counter", "count", "100"] }
+        _ = try await runAll(environment: environment) { ["defaults-write-keys", suite, "p\($0)", String(writes)] }
+        _ = try await runAll(environment: environment) { _ in ["defaults-increment", suite + "-counter", "count", String(writes)] }
         let defaultsKeys = facts(try await ChildProcess.run(["defaults-read", suite, "p", "count"], environment: environment))
         let defaultsCount = facts(try await ChildProcess.run(["defaults-read", suite + "-counter", "p", "count"], environment: environment))
 
         print("""
-            4 processes × 100 writes each  FileStore   UserDefaults
-            distinct keys kept (of 400)    \(keys.count)         \(defaultsKeys["keys"] ?? "?")
-            increments kept (of 400)       \(count.flatMap { try? Int(storedValue: $0) }.map(String.init) ?? "none")         \(defaultsCount["value"] ?? "?")
+            \(processes) processes × \(writes) writes each  FileStore   UserDefaults
+            distinct keys kept (of \(total))    \(keys.count)         \(defaultsKeys["keys"] ?? "?")
+            increments kept (of \(total))       \(count.flatMap { try? Int(storedValue: $0) }.map(String.init) ?? "none")         \(defaultsCount["value"] ?? "?")
             """)
     }
 
-    /// Runs four helpers at once with the arguments for each index; returns their outputs.
-    private func runFour(
+    /// Runs ``processes`` helpers at once with the arguments for each index; returns their outputs.
+    private func runAll(
         environment: [String: String] = [:], _ arguments: @Sendable (Int) -> [String]
     ) async throws -> [String] {
-        let children = try (0..<4).map { try ChildProcess.launch(arguments($0), environment: environment) }
+        let children = try (0..<Self.processes).map { try ChildProcess.launch(arguments($0), environment: environment) }
         var outputs: [String] = []
         for child in children {
             let (exitCode, output) = await child.finish()

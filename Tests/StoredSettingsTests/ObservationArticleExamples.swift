@@ -14,21 +14,23 @@ private struct AppSettings: SettingsGroup {
     @Stored(Key.launchCount, default: 0) var launchCount: Int
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct ObservationArticleExamples {
     @Test func updatesOfOneSetting() async {
         let store = InMemoryStore()
-        let printed = Lock<[String]>([])
+        let printed = AwaitableState<[String]>([])
         let settings = AppSettings(store: store)
         let watcher = Task {
             for await enabled in settings.$autoReload.updates {
                 printed.withLock { $0.append("autoReload is now \(enabled)") }
             }
         }
-        #expect(await ObservationWait.until { printed.value.count == 1 })
+        #expect(await printed.wait { $0.count == 1 } == ["autoReload is now false"])
         settings.autoReload = true   // prints "autoReload is now true"
-        #expect(await ObservationWait.until { printed.value.last == "autoReload is now true" })
+        #expect(await printed.wait { $0.count == 2 } == ["autoReload is now false", "autoReload is now true"])
         watcher.cancel()             // releases the subscription
-        #expect(await ObservationWait.until { store.subscriberCount == 0 })
+        await store.waitForSubscriberCount(0)
+        #expect(store.subscriberCount == 0)
     }
 
     @Test func loopBodyMayWriteTheObservedSetting() async {
@@ -49,10 +51,8 @@ struct ObservationArticleExamples {
         let store = InMemoryStore()
         let changes = store.changes()
         try store.setValue(.bool(true), forKey: "autoReload")
-        for await change in changes {
-            #expect(change.key == "autoReload")
-            break
-        }
+        var iterator = changes.makeAsyncIterator()
+        #expect(await iterator.next() == StoredChange(key: "autoReload", value: .bool(true)))
     }
 
     @Test func atomicIncrement() throws {

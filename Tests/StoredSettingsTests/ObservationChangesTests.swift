@@ -4,6 +4,7 @@ import StoredSettingsTestSupport
 import Testing
 
 /// `Storable.changes()`: every committed change, once, in commit order, on every backend.
+@Suite(.timeLimit(.minutes(2)))
 struct ObservationChangesTests {
     @Test(arguments: ConcurrencyBackend.allCases)
     func deliversEveryCommittedChangeOnceInOrder(backend: ConcurrencyBackend) async throws {
@@ -89,6 +90,7 @@ struct ObservationChangesTests {
             StoredChange(key: "end", value: .int(3)),
         ])
         recorded.cancel()
-        #expect(await ObservationWait.until { first.subscriberCount == 0 })
+        await first.waitForSubscriberCount(0)
+        #expect(first.subscriberCount == 0)
     }
 }

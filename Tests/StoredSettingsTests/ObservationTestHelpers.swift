@@ -4,9 +4,10 @@ import StoredSettingsTestSupport
 import Testing
 
 /// Collects what an async sequence yields, from a task of its own, so a test can write and
-/// then wait for the values to arrive.
+/// then wait for the values to arrive. Waits resume when the awaited value arrives; they never
+/// read the clock (a test's `.timeLimit` trait is the guard against a hang).
 final class RecordedStream<Element: Sendable>: Sendable {
-    private let state = Lock<(values: [Element], finished: Bool)>(([], false))
+    private let state = AwaitableState<(values: [Element], finished: Bool)>(([], false))
     private let task = Lock<Task<Void, Never>?>(nil)
 
     init(_ stream: AsyncStream<Element>) {
@@ -21,21 +22,20 @@ final class RecordedStream<Element: Sendable>: Sendable {
         }
     }
 
-    var values: [Element] { state.withLock { $0.values } }
-    var isFinished: Bool { state.withLock { $0.finished } }
+    var values: [Element] { state.value.values }
+    var isFinished: Bool { state.value.finished }
 
-    /// Waits until at least `count` values arrived, or the timeout passed; returns them all.
+    /// Waits until at least `count` values arrived (or the stream ended); returns them all.
     @discardableResult
-    func waitForCount(_ count: Int, timeout: Duration = .seconds(10)) async -> [Element] {
-        _ = await ObservationWait.until(timeout: timeout) { self.values.count >= count }
-        return values
+    func waitForCount(_ count: Int) async -> [Element] {
+        await state.wait { $0.values.count >= count || $0.finished }.values
     }
 
-    /// Waits until a value matching `predicate` arrived; returns every value so far.
+    /// Waits until a value matching `predicate` arrived (or the stream ended); returns every
+    /// value so far.
     @discardableResult
-    func waitFor(timeout: Duration = .seconds(10), _ predicate: @escaping @Sendable (Element) -> Bool) async -> [Element] {
-        _ = await ObservationWait.until(timeout: timeout) { self.values.contains(where: predicate) }
-        return values
+    func waitFor(_ predicate: @escaping @Sendable (Element) -> Bool) async -> [Element] {
+        await state.wait { $0.values.contains(where: predicate) || $0.finished }.values
     }
 
     func cancel() {
@@ -44,19 +44,6 @@ final class RecordedStream<Element: Sendable>: Sendable {
 
     deinit {
         task.withLock { $0?.cancel() }
-    }
-}
-
-enum ObservationWait {
-    /// Polls `condition` every millisecond until it holds or `timeout` passes.
-    static func until(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while clock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        return condition()
     }
 }
 
@@ -90,6 +77,15 @@ final class ConcurrencyFixture: Sendable {
         }
     }
 
+    /// Returns once the store has exactly `count` change streams (where the store can tell).
+    func waitForSubscriberCount(_ count: Int) async {
+        switch store {
+        case let store as InMemoryStore: await store.waitForSubscriberCount(count)
+        case let store as UserDefaultsStore: await store.waitForSubscriberCount(count)
+        default: break
+        }
+    }
+
     deinit { cleanup() }
 }
 
@@ -99,32 +95,27 @@ enum ConcurrencyBackend: String, CaseIterable, Sendable, CustomTestStringConvert
     var testDescription: String { rawValue }
 
     /// How many `update` calls per task the atomicity tests make: each file write fsyncs twice
-    /// (about 4 ms here), so the file store makes fewer. Scaled down under the thread
-    /// sanitizer (see ``StressScale``).
-    var updatesPerTask: Int { StressScale.count(self == .file ? 100 : 10_000) }
+    /// (about 4 ms here), so the file store makes fewer (see ``TestScale``).
+    var updatesPerTask: Int { self == .file ? TestScale.pick(quick: 25, full: 100) : TestScale.pick(quick: 1_000, full: 10_000) }
 }
 
-/// How much of the full load the concurrency and stress tests run.
+/// How much load the crash, multi-process, concurrency and stress tests put on.
 ///
-/// Full size normally. Under the thread sanitizer, which slows this code 5 to 20 times, a
-/// tenth: detected by `STORED_SETTINGS_TSAN` being set (as `.ci/run` does) or the sanitizer
-/// runtime's `__tsan_init` symbol being present. The environment variable
-/// `STORED_SETTINGS_STRESS_SCALE` (a number, e.g. `0.25`) overrides both.
-enum StressScale {
-    static let factor: Double = {
-        if let text = ProcessInfo.processInfo.environment["STORED_SETTINGS_STRESS_SCALE"],
-           let value = Double(text), value > 0 {
-            return value
-        }
-        return isThreadSanitizerActive ? 0.1 : 1
-    }()
+/// `swift test` runs them at a quick scale that still catches regressions (dozens of kills,
+/// thousands of concurrent operations), so the suite stays around a minute. With
+/// `STORED_SETTINGS_FULL_SCALE=1` in the environment (the reliability step of `.ci/run`) they run
+/// at full scale: hundreds of kills across 1 KB, 1 MB and 10 MB files, 8 processes × 500 writes,
+/// 64 tasks × 10,000 operations.
+enum TestScale {
+    static let isFull: Bool = ProcessInfo.processInfo.environment["STORED_SETTINGS_FULL_SCALE"].map { !$0.isEmpty && $0 != "0" } ?? false
 
-    /// `count` scaled, at least 1.
-    static func count(_ count: Int) -> Int {
-        max(1, Int((Double(count) * factor).rounded()))
+    /// `quick` normally, `full` at full scale.
+    static func pick(quick: Int, full: Int) -> Int {
+        isFull ? full : quick
     }
 
-    /// Whether the process runs with the thread sanitizer's runtime.
+    /// Whether the process runs with the thread sanitizer's runtime (detected by
+    /// `STORED_SETTINGS_TSAN` being set, as `.ci/run` does, or the runtime's `__tsan_init`).
     static let isThreadSanitizerActive: Bool = {
         if ProcessInfo.processInfo.environment["STORED_SETTINGS_TSAN"] != nil { return true }
         guard let handle = dlopen(nil, RTLD_NOW) else { return false }

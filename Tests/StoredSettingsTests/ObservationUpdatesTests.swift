@@ -11,6 +11,7 @@ private struct Counter: SettingsGroup {
 }
 
 /// `$setting.updates`: the current value first, then each committed change once, in order.
+@Suite(.timeLimit(.minutes(2)))
 struct ObservationUpdatesTests {
     @Test func yieldsTheDefaultFirstWhenTheKeyIsAbsent() async {
         let settings = Counter(store: InMemoryStore())
@@ -104,20 +105,19 @@ struct ObservationUpdatesTests {
     }
 
     @Test func slowConsumerGetsTheNewestValueNotABacklog() async throws {
-        let settings = Counter(store: InMemoryStore())
+        let store = HandFedStore()
+        let settings = Counter(store: store)
         let updates = settings.$count.updates
         for value in 1...1_000 { settings.count = value }
-        // Give the relay a moment to pass the writes on; the stream keeps only the newest.
-        _ = await ObservationWait.until(timeout: .milliseconds(500)) { false }
+        // The relay has passed on all 1,000 changes once it asks the store for the 1,001st.
+        await store.waitUntilRequested(1_001)
 
-        var received: [Int] = []
-        for await value in updates {
-            received.append(value)
-            if value == 1_000 { break }
-        }
-        #expect(received.last == 1_000)
-        #expect(received.count <= 20, "got \(received.count) values: a backlog")
-        #expect(received == received.sorted())
+        // A consumer that starts only now gets the newest value, not the default and 1,000
+        // values after it; then each later change in turn.
+        var iterator = updates.makeAsyncIterator()
+        #expect(await iterator.next() == 1_000)
+        settings.count = 1_001
+        #expect(await iterator.next() == 1_001)
     }
 
     @Test func undecodableValueYieldsTheDefaultAndIsReported() async throws {
@@ -135,6 +135,7 @@ struct ObservationUpdatesTests {
 }
 
 /// A consumer that stops, in any way, releases its subscription to the store.
+@Suite(.timeLimit(.minutes(2)))
 struct ObservationSubscriptionTests {
     @Test(arguments: [ConcurrencyBackend.inMemory, .userDefaults])
     func cancelledConsumerReleasesItsSubscription(backend: ConcurrencyBackend) async throws {
@@ -145,17 +146,22 @@ struct ObservationSubscriptionTests {
         #expect(fixture.subscriberCount == 1)
 
         recorded.cancel()
-        #expect(await ObservationWait.until { fixture.subscriberCount == 0 })
+        await fixture.waitForSubscriberCount(0)
+        #expect(fixture.subscriberCount == 0)
     }
 
     @Test func consumerThatBreaksOutReleasesItsSubscription() async {
         let store = InMemoryStore()
         let settings = Counter(store: store)
+        var first: Int?
         for await value in settings.$count.updates {
-            #expect(value == 0)
+            #expect(store.subscriberCount == 1)
+            first = value
             break
         }
-        #expect(await ObservationWait.until { store.subscriberCount == 0 })
+        #expect(first == 0)
+        await store.waitForSubscriberCount(0)
+        #expect(store.subscriberCount == 0)
     }
 
     @Test func droppedStreamReleasesItsSubscription() async {
@@ -165,7 +171,8 @@ struct ObservationSubscriptionTests {
             _ = updates
             #expect(store.subscriberCount == 1)
         }
-        #expect(await ObservationWait.until { store.subscriberCount == 0 })
+        await store.waitForSubscriberCount(0)
+        #expect(store.subscriberCount == 0)
     }
 
     @Test func cancelledChangesConsumerReleasesItsSubscription() async {
@@ -173,19 +180,65 @@ struct ObservationSubscriptionTests {
         let recorded = RecordedStream(store.changes())
         #expect(store.subscriberCount == 1)
         recorded.cancel()
-        #expect(await ObservationWait.until { store.subscriberCount == 0 })
+        await store.waitForSubscriberCount(0)
+        #expect(store.subscriberCount == 0)
     }
 
     @Test func manySubscribersComeAndGo() async {
         let store = InMemoryStore()
         let settings = Counter(store: store)
-        await withTaskGroup(of: Void.self) { group in
+        let firstValues = await withTaskGroup(of: Int?.self) { group in
             for _ in 0..<50 {
                 group.addTask {
-                    for await _ in settings.$count.updates { break }
+                    for await value in settings.$count.updates { return value }
+                    return nil
                 }
             }
+            return await group.reduce(into: [Int?]()) { $0.append($1) }
         }
-        #expect(await ObservationWait.until { store.subscriberCount == 0 })
+        #expect(firstValues == Array(repeating: 0, count: 50))
+        await store.waitForSubscriberCount(0)
+        #expect(store.subscriberCount == 0)
+    }
+}
+
+/// A store whose one `changes()` stream hands out each change only when its consumer asks for
+/// it, and tells how far the consumer has asked: a test knows when everything before was taken.
+private final class HandFedStore: Storable {
+    private let values = InMemoryStore()
+    private let feed = AwaitableState<(changes: [StoredChange], requested: Int)>(([], 0))
+
+    func value(forKey key: String) -> StoredValue? { values.value(forKey: key) }
+    func keys() -> [String] { values.keys() }
+
+    func setValue(_ value: StoredValue?, forKey key: String) throws {
+        try values.setValue(value, forKey: key)
+        feed.withLock { $0.changes.append(StoredChange(key: key, value: value)) }
+    }
+
+    func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
+        var value = values.value(forKey: key)
+        let result = try body(&value)
+        try setValue(value, forKey: key)
+        return result
+    }
+
+    func changes() -> AsyncStream<StoredChange> {
+        let feed = feed
+        let cursor = Lock(0)
+        return AsyncStream {
+            let index = cursor.withLock { next in
+                defer { next += 1 }
+                return next
+            }
+            feed.withLock { $0.requested = max($0.requested, index + 1) }
+            let state = await feed.wait { $0.changes.count > index }
+            return index < state.changes.count ? state.changes[index] : nil
+        }
+    }
+
+    /// Returns once the consumer has asked for the `count`-th change.
+    func waitUntilRequested(_ count: Int) async {
+        await feed.wait { $0.requested >= count }
     }
 }

@@ -20,9 +20,10 @@ private struct StressSettings: SettingsGroup {
 }
 
 /// Many tasks doing everything at once to two stores: run under `--sanitize=thread` in CI.
+@Suite(.timeLimit(.minutes(10)))
 struct StressTests {
-    /// 64 tasks × 10,000 mixed operations (a tenth under the thread sanitizer, see
-    /// `StressScale`) on an `InMemoryStore` and a `UserDefaultsStore`: reads, writes, updates,
+    /// 64 tasks × 10,000 mixed operations at full scale (500 each by default, see
+    /// `TestScale`) on an `InMemoryStore` and a `UserDefaultsStore`: reads, writes, updates,
     /// resets, `load()`, subscriptions and cancellations, with consumers running throughout.
     @Test func mixedOperationsOnTwoStoresStayConsistent() async throws {
         let memory = InMemoryStore()
@@ -38,10 +39,8 @@ struct StressTests {
         let changeWatchers = stores.map { LatestValue($0.changes()) }
 
         let tasks = 64
-        let operations = StressScale.count(10_000)
+        let operations = TestScale.pick(quick: 500, full: 10_000)
         let reported = ReportedErrors()
-        let clock = ContinuousClock()
-        let start = clock.now
         let expectedIncrements = await reported.capture {
             await withTaskGroup(of: [Int].self) { group in
                 for taskIndex in 0..<tasks {
@@ -58,7 +57,6 @@ struct StressTests {
             }
         }
 
-        print("StressTests: \(tasks) tasks × \(operations) operations in \(clock.now - start)")
         #expect(reported.isEmpty, "\(reported.errors)")
         for (index, settings) in groups.enumerated() {
             #expect(settings.counter == expectedIncrements[index])
@@ -66,14 +64,17 @@ struct StressTests {
         // Observers are still in step: each ends on the final value.
         for (index, settings) in groups.enumerated() {
             let final = settings.counter
-            #expect(await ObservationWait.until { counterWatchers[index].latest == final })
-            #expect(await ObservationWait.until { nameWatchers[index].latest == .some(settings.name) })
+            let name = settings.name
+            #expect(await counterWatchers[index].wait { $0 == final } == final)
+            #expect(await nameWatchers[index].wait { $0 == name } == .some(name))
         }
         #expect(changeWatchers.allSatisfy { $0.count > 0 })
         for watcher in counterWatchers { watcher.cancel() }
         for watcher in nameWatchers { watcher.cancel() }
         for watcher in changeWatchers { watcher.cancel() }
-        #expect(await ObservationWait.until { memory.subscriberCount == 0 && defaults.subscriberCount == 0 })
+        await memory.waitForSubscriberCount(0)
+        await defaults.waitForSubscriberCount(0)
+        #expect(memory.subscriberCount == 0 && defaults.subscriberCount == 0)
     }
 
     /// One task's share: returns how many counter increments it made on each store.
@@ -151,8 +152,8 @@ private struct SplitMix {
 }
 
 /// Consumes a stream in a task of its own, keeping only the newest element and a count.
-private final class LatestValue<Element: Sendable>: Sendable {
-    private let state = Lock<(latest: Element?, count: Int)>((nil, 0))
+private final class LatestValue<Element: Sendable & Equatable>: Sendable {
+    private let state = AwaitableState<(latest: Element?, count: Int)>((nil, 0))
     private let task = Lock<Task<Void, Never>?>(nil)
 
     init(_ stream: AsyncStream<Element>) {
@@ -164,7 +165,13 @@ private final class LatestValue<Element: Sendable>: Sendable {
         }
     }
 
-    var latest: Element? { state.withLock { $0.latest } }
-    var count: Int { state.withLock { $0.count } }
+    var latest: Element? { state.value.latest }
+    var count: Int { state.value.count }
+
+    /// Waits until the newest element satisfies `condition`; returns it.
+    func wait(until condition: @escaping @Sendable (Element) -> Bool) async -> Element? {
+        await state.wait { $0.latest.map(condition) ?? false }.latest
+    }
+
     func cancel() { task.withLock { $0?.cancel() } }
 }

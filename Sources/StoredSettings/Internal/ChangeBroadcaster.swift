@@ -36,6 +36,9 @@ package final class ChangeBroadcaster: Sendable {
     }
 
     private let state = Lock(State())
+    /// The number of subscribers, mirrored for ``waitForSubscriberCount(_:)``: updated after
+    /// each change of `state.count`, by the same amount.
+    private let mirroredCount = AwaitableState(0)
 
     package init() {}
 
@@ -64,6 +67,7 @@ package final class ChangeBroadcaster: Sendable {
             state.count += 1
             return id
         }
+        mirroredCount.withLock { $0 += 1 }
         continuation.onTermination = { [weak self] _ in
             self?.remove(id, key: key)
         }
@@ -83,7 +87,7 @@ package final class ChangeBroadcaster: Sendable {
             if removed != nil { state.count -= 1 }
             return removed
         }
-        _ = removed
+        if removed != nil { mirroredCount.withLock { $0 -= 1 } }
     }
 
     /// Delivers `changes`, in order, to every current subscriber of their keys.
@@ -120,16 +124,23 @@ package final class ChangeBroadcaster: Sendable {
         state.withLock { $0.count }
     }
 
+    /// Returns once exactly `target` streams are subscribed (at once when they are), or when
+    /// the calling task is cancelled. Waits on the subscriptions' own events, never on a clock.
+    package func waitForSubscriberCount(_ target: Int) async {
+        await mirroredCount.wait { $0 == target }
+    }
+
     /// Ends every stream (when the store goes away).
     package func finishAll() {
-        let subscribers = state.withLock { state in
+        let (subscribers, ended) = state.withLock { state in
             defer {
                 state.everyKey.removeAll()
                 state.byKey.removeAll()
                 state.count = 0
             }
-            return state.all
+            return (state.all, state.count)
         }
+        mirroredCount.withLock { $0 -= ended }
         for continuation in subscribers { continuation.finish() }
     }
 

@@ -155,6 +155,12 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// How many ``changes()`` streams are subscribed now (for tests of observation).
     package var subscriberCount: Int { shared.broadcaster.subscriberCount }
 
+    /// Returns once exactly `count` ``changes()`` streams are subscribed, or when the calling
+    /// task is cancelled (for tests of observation).
+    package func waitForSubscriberCount(_ count: Int) async {
+        await shared.broadcaster.waitForSubscriberCount(count)
+    }
+
     /// Writes `value` and publishes the change; the caller holds `shared.writers`.
     private func commit(_ value: StoredValue?, forKey key: String) throws {
         let old = self.value(forKey: key)

@@ -4,6 +4,7 @@ import StoredSettingsTestSupport
 import Testing
 
 /// Hostile input for the environment, command-line and layered stores.
+@Suite(.timeLimit(.minutes(2)))
 struct AdversarialLayerTests {
     // MARK: - Environment
 
@@ -72,12 +73,17 @@ struct AdversarialLayerTests {
         let tool = try HostileTool(environment: [variable: text])
         try tool.file.setValue(.string("from the file"), forKey: key.rawValue)   // never used instead
         let reports = CapturedReports()
-        reports.capture {
-            _ = tool.settings.tags
-            _ = tool.settings.frame
-            _ = tool.settings.count
-            _ = tool.settings.enabled
+        let settings = tool.settings
+        let readsTheDefault = reports.capture { () -> Bool in
+            switch key {
+            case .tags: settings.tags == settings.$tags.defaultValue
+            case .frame: settings.frame == settings.$frame.defaultValue
+            case .count: settings.count == settings.$count.defaultValue
+            case .enabled: settings.enabled == settings.$enabled.defaultValue
+            default: false
+            }
         }
+        #expect(readsTheDefault, "\(key) read something else than its default")
         let report = try #require(reports.all.first)
         #expect(reports.all.count == 1)
         #expect(report.key == key.rawValue)

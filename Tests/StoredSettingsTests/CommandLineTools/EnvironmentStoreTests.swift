@@ -3,6 +3,7 @@ import StoredSettings
 import StoredSettingsTestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct EnvironmentStoreTests {
     struct MappingCase: CustomTestStringConvertible, Sendable {
         var key: String

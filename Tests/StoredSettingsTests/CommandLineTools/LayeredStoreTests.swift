@@ -3,6 +3,7 @@ import StoredSettings
 import StoredSettingsTestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct LayeredStoreTests {
     /// Which of the three layers hold `autoReload`.
     struct LayerCombination: CustomTestStringConvertible, Sendable {
@@ -187,9 +188,7 @@ struct LayeredStoreTests {
             try file.setValue(.int(1), forKey: "a")
             for await _ in changes { break }
         }
-        for _ in 0..<100 where file.subscriberCount > 0 {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        await file.waitForSubscriberCount(0)
         #expect(file.subscriberCount == 0)
     }
 }

@@ -37,6 +37,7 @@ struct ToolStores {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct SettingsCommandTests {
     @Test func printsExactHelp() throws {
         let tool = try ToolStores()

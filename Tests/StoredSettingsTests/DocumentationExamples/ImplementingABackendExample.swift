@@ -56,6 +56,7 @@ final class DictionaryBackend: Storable, @unchecked Sendable {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct ImplementingABackendExampleTests {
     @Test func dictionaryBackendConforms() async {
         let conformance = StoreConformance {

@@ -25,6 +25,7 @@ extension StoreConformance.ValueCase: CustomTestStringConvertible {
 }
 
 /// Every row of the type table, through every backend and across a relaunch.
+@Suite(.timeLimit(.minutes(2)))
 struct TypeTableTests {
     @Test(arguments: Backend.allCases, StoreConformance.valueCases)
     func valueRoundTripsExactly(backend: Backend, valueCase: StoreConformance.ValueCase) {

@@ -3,6 +3,7 @@ import StoredSettings
 import Testing
 
 /// JSON text that holds no stored value is refused with the keys and indices that lead to it.
+@Suite(.timeLimit(.minutes(2)))
 struct JSONErrorLocationTests {
     @Test(arguments: [
         (#"{"a": null}"#, ["a"]),

@@ -55,6 +55,7 @@ private struct EverySpelling: SettingsGroup {
     @Stored(CompileKey.optionalInt, store: InMemoryStore()) var explicitOptional: Int?
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct CompileTimeTests {
     @Test func everyContractSpellingCompilesAndReadsItsDefault() {
         let settings = EverySpelling(store: InMemoryStore())

@@ -10,6 +10,7 @@ private struct FlagSettings: SettingsGroup {
 
 private let pinnedStore = InMemoryStore()
 
+@Suite(.timeLimit(.minutes(2)))
 struct StoreContextTests {
     @Test func settingsGroupInitWithStoreUsesThatStoreForEverySetting() {
         let store = InMemoryStore()
