@@ -16,8 +16,8 @@ import Darwin
 /// rewrites), so kills land in every phase of a write: encoding, writing, `fsync`, `rename`.
 /// Encoding takes most of a large write, so for half the kills (chosen at random), when
 /// `temporaryFiles` names the folder and name prefix of the store's temporary files, the killer
-/// first waits for a temporary file to appear and kills within the next eighth of a cycle:
-/// while the new file is being written, synced or renamed.
+/// first waits (up to four cycles) for a temporary file to appear and kills within the next
+/// eighth of a cycle: while the new file is being written, synced or renamed.
 /// The child, not the test, places the kill: the test only waits for the child to end and
 /// then looks at the file, so it reads no clock and its outcome does not depend on timing.
 func crashWrite(size: Int, temporaryFiles: (folder: String, prefix: String)? = nil, write: (String) throws -> Void) -> Never {
@@ -35,7 +35,14 @@ func crashWrite(size: Int, temporaryFiles: (folder: String, prefix: String)? = n
     // The killer: a thread that waits `delay` and ends the process as `kill -9` would.
     let killer = Thread {
         if duringWrite, let temporaryFiles {
-            while !folder(temporaryFiles.folder, holdsNameStartingWith: temporaryFiles.prefix) {}
+            // Looks every 20 µs; gives up after four cycles (a store that wrote no temporary
+            // file) and kills anyway.
+            let giveUp = DispatchTime.now().uptimeNanoseconds + 4 * cycle
+            var look = timespec(tv_sec: 0, tv_nsec: 20_000)
+            while !folder(temporaryFiles.folder, holdsNameStartingWith: temporaryFiles.prefix),
+                  DispatchTime.now().uptimeNanoseconds < giveUp {
+                nanosleep(&look, nil)
+            }
         }
         var pause = timespec(tv_sec: Int(delay / 1_000_000_000), tv_nsec: Int(delay % 1_000_000_000))
         var left = timespec()
