@@ -113,12 +113,13 @@ struct AdversarialCommandTests {
         #expect(stored("read", path, "bytes").output == "\"AP8Q\"\n")
     }
 
-    @Test(arguments: ["on", "OFF", "Yes", "0"])
-    func boolAcceptsEveryWordTheLibraryReads(_ word: String) throws {
+    @Test(arguments: [("on", true), ("OFF", false), ("Yes", true), ("0", false)])
+    func boolAcceptsEveryWordTheLibraryReads(_ word: String, _ expected: Bool) throws {
         let folder = try TemporaryFolder()
         let path = folder.path("s.json")
         expectSuccess(stored("write", path, "flag", "-bool", word))
-        #expect(try Bool(storedValue: .string(word)) == (stored("read", path, "flag").output == "true\n"))
+        #expect(try Bool(storedValue: .string(word)) == expected)
+        #expect(stored("read", path, "flag").output == (expected ? "true\n" : "false\n"))
     }
 
     enum Odd: String, CaseIterable { case folder, fifo, devNull, linkToFolder }

@@ -36,6 +36,8 @@ struct FileStoreProcessTests {
         let defaultsKeys = facts(try await ChildProcess.run(["defaults-read", suite, "p", "count"], environment: environment))
         let defaultsCount = facts(try await ChildProcess.run(["defaults-read", suite + "-counter", "p", "count"], environment: environment))
 
+        // The comparison is printed, not asserted, but it must have been measured.
+        #expect(defaultsKeys["keys"].flatMap { Int($0) } != nil && defaultsCount["value"].flatMap { Int($0) } != nil)
         print("""
             \(processes) processes × \(writes) writes each  FileStore   UserDefaults
             distinct keys kept (of \(total))    \(keys.count)         \(defaultsKeys["keys"] ?? "?")

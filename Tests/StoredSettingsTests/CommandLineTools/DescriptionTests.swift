@@ -96,11 +96,14 @@ struct DescriptionTests {
         transcript += output + error
         let reports = CapturedReports()
         reports.capture { _ = broken.pin }
+        #expect(reports.all.count == 1, "the malformed secret was reported once")
+        #expect(throws: StorageError.self) { try broken.$pin.load() }
         transcript += reports.all.map(\.description).joined(separator: "\n")
         transcript += (try? broken.$pin.load()).map { "\(String(describing: $0))" } ?? ""
         do { _ = try broken.$pin.load() } catch { transcript += String(describing: error) }
         let commandLine = CommandLineStore(arguments: ["--set", "=" + Self.secret, "--pin"], declaredBy: ToolSettings.self)
         transcript += commandLine.errors.map(\.description).joined(separator: "\n")
+        #expect(commandLine.errors.count == 2, "\(commandLine.errors)")
 
         #expect(transcript.contains("<redacted>"))
         #expect(!transcript.contains(Self.secret))

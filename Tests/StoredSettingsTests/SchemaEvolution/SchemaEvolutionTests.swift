@@ -55,6 +55,8 @@ struct SchemaEvolutionTests {
         _ = StorageErrorReporter.withHandler({ _ in }) { profile.wrappedValue }
         profile.wrappedValue = StrictProfile(name: "Ada", theme: "dark")
         #expect(profile.wrappedValue == StrictProfile(name: "Ada", theme: "dark"))
+        // The store holds the new shape, not the old data (read past any cache of the wrapper).
+        #expect(store.value(forKey: "profile") == (try StrictProfile(name: "Ada", theme: "dark").storedValue()))
     }
 
     @Test func optionalFieldReadsOldData() throws {
