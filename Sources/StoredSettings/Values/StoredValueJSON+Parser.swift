@@ -246,7 +246,22 @@ extension StoredValueJSON {
             guard let number = Double(text), number.isFinite else {
                 throw corrupted("the number \(text.prefix(40)) is out of the range of Double", at: start)
             }
+            // A whole `Double` inside the 64-bit integers must be the number the text writes,
+            // or an integer reading would get a number the file does not hold
+            // (`-9223372036854775809` and `-9223372036854775808.5` both round to `Int64.min`).
+            // Such text has more digits than a `Double` holds; it is kept as its `string`, which
+            // the value layer judges by its digits.
+            if number.rounded(.towardZero) == number, number.magnitude < 0x1p64, !Self.isExactly(number, text) {
+                return .string(text)
+            }
             return .double(number)
+        }
+
+        /// Whether the whole number `number` (of magnitude below 2^64) is exactly the value of
+        /// the number text `text`.
+        private static func isExactly(_ number: Double, _ text: String) -> Bool {
+            guard let decimal = ExactDecimal(text), decimal.isWhole else { return false }
+            return decimal.integerMagnitude == UInt64(number.magnitude)
         }
 
         private mutating func expectWord(_ word: StaticString) throws {
