@@ -9,9 +9,13 @@ extension StoredValueJSON {
         private let bytes: UnsafeRawBufferPointer
         private var index = 0
         private var depth = 0
+        /// Where each member value of the root object starts and ends, when asked for.
+        private let recordsSource: Bool
+        private(set) var sourceRanges: [String: Range<Int>] = [:]
 
-        init(bytes: UnsafeRawBufferPointer) {
+        init(bytes: UnsafeRawBufferPointer, recordingSource: Bool = false) {
             self.bytes = bytes
+            self.recordsSource = recordingSource
         }
 
         /// The whole document: one value with only whitespace around it.
@@ -63,7 +67,11 @@ extension StoredValueJSON {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw corrupted("expected ':' after the key") }
                 index += 1
                 do {
-                    result[key] = try parseValue()
+                    skipWhitespace()
+                    let valueStart = index
+                    let value = try parseValue()
+                    result[key] = value
+                    if recordsSource, depth == 1 { sourceRanges[key] = valueStart..<index }
                 } catch var error as StorageError {
                     error.codingPath.insert(key, at: 0)
                     throw error
