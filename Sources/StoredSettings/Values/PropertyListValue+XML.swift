@@ -17,7 +17,8 @@ extension PropertyListValue {
     ///
     /// - Throws: ``StorageError/Code/encodingFailed`` for a string (or dictionary key) holding a
     ///   character XML 1.0 cannot carry at all: NUL, the other C0 controls except tab, line feed
-    ///   and carriage return, U+FFFE and U+FFFF. Binary property lists hold those.
+    ///   and carriage return, U+FFFE and U+FFFF; or starting with U+FEFF, which Foundation's
+    ///   parser drops. Binary property lists hold those.
     package static func xmlData(from value: StoredValue) throws -> Data {
         var writer = XMLWriter()
         writer.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
