@@ -203,6 +203,7 @@ public final class FileStore: Storable {
                 default: changed = true
                 }
                 guard changed else { return (result, []) }
+                try checkNoCanonicallyEquivalentKey(key, in: values)
                 values[key] = value
                 return (result, [key])
             }

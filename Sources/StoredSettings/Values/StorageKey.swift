@@ -67,3 +67,40 @@ extension String {
         count >= width ? self : String(repeating: pad, count: width - count) + self
     }
 }
+
+// MARK: - Canonically equivalent keys
+
+/// The key of `dictionary` that Swift's `String` equality matches to `key` although its
+/// Unicode scalars differ (`"\u{00C5}"` and `"\u{212B}"`, `café` in NFC and NFD); `nil` when
+/// there is none.
+///
+/// `String ==` compares canonical equivalence, so a `[String: …]` dictionary holds at most one
+/// of such keys: storing the other would replace its value under the first one's name. Every
+/// place that builds or changes a dictionary of keys from outside (parsers, stores' writes)
+/// asks this first and refuses, so no two keys are merged silently.
+package func canonicallyEquivalentKey<Value>(to key: String, in dictionary: [String: Value]) -> String? {
+    guard let index = dictionary.index(forKey: key) else { return nil }
+    let existing = dictionary.keys[index]
+    return existing.unicodeScalars.elementsEqual(key.unicodeScalars) ? nil : existing
+}
+
+/// `'Å' (U+00C5) and 'Å' (U+212B) are canonically equivalent`: the words every refusal of
+/// such a pair uses, with the code points that tell the two apart.
+package func canonicallyEquivalentKeysMessage(_ first: String, _ second: String) -> String {
+    func spelled(_ key: String) -> String {
+        let codePoints = key.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }
+        return "'\(key)' (\(codePoints.joined(separator: " ")))"
+    }
+    return "the keys \(spelled(first)) and \(spelled(second)) are canonically equivalent, which Swift strings treat as one key"
+}
+
+/// Throws ``StorageError/Code/invalidKey`` naming both keys when `dictionary` holds a key
+/// canonically equivalent to `key` with different Unicode scalars
+/// (``canonicallyEquivalentKey(to:in:)``): the check every store makes before writing `key`.
+package func checkNoCanonicallyEquivalentKey<Value>(_ key: String, in dictionary: [String: Value], path: String? = nil) throws {
+    guard let existing = canonicallyEquivalentKey(to: key, in: dictionary) else { return }
+    throw StorageError(
+        .invalidKey, key: key, path: path,
+        message: canonicallyEquivalentKeysMessage(existing, key) + "; use the existing key's spelling"
+    )
+}

@@ -62,7 +62,11 @@ extension StoredValueJSON {
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw corrupted("expected a key in quotes") }
+                let keyStart = index
                 let key = try parseString()
+                if let existing = canonicallyEquivalentKey(to: key, in: result) {
+                    throw corrupted(canonicallyEquivalentKeysMessage(existing, key), at: keyStart)
+                }
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw corrupted("expected ':' after the key") }
                 index += 1
