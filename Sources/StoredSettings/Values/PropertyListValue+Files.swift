@@ -31,7 +31,8 @@ extension PropertyListValue {
     /// - Throws: ``StorageError/Code/nestingTooDeep`` beyond ``maximumDepth`` or for a binary
     ///   list whose objects refer to themselves; ``StorageError/Code/dataCorrupted`` with the
     ///   parser's message for bytes that are not a property list, or hold an object that is not
-    ///   a stored value. XML nested beyond `PropertyListSerialization`'s own limit is
+    ///   a stored value, and naming both keys for a dictionary with two canonically equivalent
+    ///   keys (``PropertyListKeyCheck``), which Swift dictionaries would merge. XML nested beyond `PropertyListSerialization`'s own limit is
     ///   ``StorageError/Code/nestingTooDeep`` too, with the parser's message.
     package static func parseFile(_ data: Data) throws -> (value: StoredValue, encoding: FileEncoding) {
         let encoding = encoding(of: data)
@@ -52,6 +53,13 @@ extension PropertyListValue {
         }
         guard let value = storedValue(from: object) else {
             throw StorageError(.dataCorrupted, message: "the property list holds a value that is not a stored value")
+        }
+        // The parser's dictionaries have merged canonically equivalent keys; find them in the bytes.
+        try data.withUnsafeBytes { buffer in
+            switch encoding {
+            case .xml: try PropertyListKeyCheck.checkXML(buffer)
+            case .binary: try PropertyListKeyCheck.checkBinary(buffer)
+            }
         }
         if value.depth > maximumDepth {
             throw StorageError(.nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels")

@@ -11,6 +11,13 @@
 /// Every name works, including dots, slashes, spaces, `@` and emoji. Stores reject the empty
 /// name and names with NUL or other control characters with ``StorageError/Code/invalidKey``.
 ///
+/// Names are compared as Swift compares strings, by canonical equivalence: `"\u{00C5}"` (Å)
+/// and `"\u{212B}"` (ANGSTROM SIGN), or `café` in NFC and NFD, name the same setting. A store
+/// never merges two such spellings silently: writing one while the store holds the other
+/// throws ``StorageError/Code/invalidKey`` naming both (use the existing spelling), and a
+/// file holding both in one object or dictionary is refused with
+/// ``StorageError/Code/dataCorrupted`` naming both, and left as it is.
+///
 /// - Note: Conforming types must be `Sendable`; `name` must return the same string every time.
 public protocol StorageKey: Sendable {
     /// The string the setting is stored under.
