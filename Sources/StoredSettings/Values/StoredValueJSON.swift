@@ -10,8 +10,14 @@ import Foundation
 ///
 /// Reading: this package's parser (``parse(_:)``); numbers become `int` when they are whole
 /// and fit in `Int64`, else `double` (integers above `Int64.max` become their decimal
-/// `string`, as `UInt64` writes them); strings stay strings (the value layer reads dates and
-/// data from text). Nesting deeper than ``maximumDepth`` is refused while parsing.
+/// `string`, as `UInt64` writes them, and so does any number whose nearest `Double` is a
+/// different whole number inside the 64-bit range, such as `-9223372036854775809`, so that
+/// no integer reading gets a number the file does not hold); strings stay strings (the value
+/// layer reads dates and data from text). Nesting deeper than ``maximumDepth`` is refused
+/// while parsing, and so are two keys of one object that are canonically equivalent.
+///
+/// Rewriting a file: ``parseKeepingSource(_:)`` and ``data(from:pretty:keeping:)`` keep the
+/// text of every top-level value that did not change.
 package enum StoredValueJSON {
     /// The deepest nesting accepted, counting the root container as 1.
     package static let maximumDepth = 64
@@ -174,7 +180,8 @@ package enum StoredValueJSON {
     ///
     /// - Throws: ``StorageError/Code/nestingTooDeep`` beyond ``maximumDepth``;
     ///   ``StorageError/Code/dataCorrupted`` with the line and column for text that is not JSON,
-    ///   is not UTF-8, holds `null`, or holds a number no `Double` can hold. An error inside an
+    ///   is not UTF-8, holds `null`, holds a number no `Double` can hold, or holds two canonically
+    ///   equivalent keys in one object (the message names both). An error inside an
     ///   object or array has the keys and indices that lead to it as its
     ///   ``StorageError/codingPath`` (`{"a": [1, null]}` → `["a", "1"]`).
     package static func parse(_ data: Data) throws -> StoredValue {
