@@ -18,6 +18,9 @@
 //   defaults-write-loop SUITE KEY SIZE   write-loop on UserDefaults, synchronize() after each
 //   defaults-read SUITE PREFIX KEY    prints `keys <count with PREFIX>` and `value <KEY>`,
 //                                     then removes the suite
+//   environment-read PREFIX KEY       EnvironmentStore(prefix:) over this process's environment:
+//                                     prints `keys <sorted, comma-separated>`, `value <KEY's value
+//                                     or -absent->`, and `reported <error>` for each report
 //   measure FOLDER                    time FileStore against its baselines (build with -c release)
 //   set PATH KEY STRING [options]     set KEY to STRING and report; options:
 //       --umask OCTAL                 set the process's umask first
@@ -157,6 +160,14 @@ case ("defaults-read", 3):
     say("keys \(all.keys.filter { $0.hasPrefix(arguments[1]) }.count)")
     say("value \(defaults.integer(forKey: arguments[2]))")
     defaults.removePersistentDomain(forName: arguments[0])
+
+case ("environment-read", 2):
+    let store = EnvironmentStore(prefix: arguments[0])
+    say("keys \(store.keys().sorted().joined(separator: ","))")
+    let value = StorageErrorReporter.withHandler({ error in say("reported \(error)") }) {
+        store.value(forKey: arguments[1])
+    }
+    say("value \(describe(value))")
 
 case ("set", 3...):
     let (path, key, text) = (arguments[0], arguments[1], arguments[2])

@@ -43,9 +43,9 @@ package final class DictionaryStorage: Sendable {
 
     package func setValue(_ value: StoredValue?, forKey key: String) throws {
         try validateKeyName(key)
-        writers.withLock {
-            state.withLock { state in
-                commit(value, forKey: key, in: &state)
+        try writers.withLock {
+            try state.withLock { state in
+                try commit(value, forKey: key, in: &state)
             }
         }
     }
@@ -59,8 +59,8 @@ package final class DictionaryStorage: Sendable {
         return try writers.withLock {
             var value = self.value(forKey: key)
             let result = try body(&value)
-            state.withLock { state in
-                commit(value, forKey: key, in: &state)
+            try state.withLock { state in
+                try commit(value, forKey: key, in: &state)
             }
             return result
         }
@@ -91,13 +91,14 @@ package final class DictionaryStorage: Sendable {
         }
     }
 
-    private func commit(_ value: StoredValue?, forKey key: String, in state: inout State) {
+    private func commit(_ value: StoredValue?, forKey key: String, in state: inout State) throws {
         let old = state.values[key]
         switch (old, value) {
         case (nil, nil): return
         case let (old?, new?) where old.isIdentical(to: new): return
         default: break
         }
+        try checkNoCanonicallyEquivalentKey(key, in: state.values)
         state.values[key] = value
         state.revision &+= 1
         broadcaster.publish(StoredChange(key: key, value: value))

@@ -1,4 +1,11 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A read-only store of the environment variables that start with a prefix: the layer through
 /// which CI jobs and shells override a tool's settings.
@@ -32,7 +39,10 @@ import Foundation
 /// Every value is a ``StoredValue/string(_:)`` holding the variable's text; the value layer
 /// reads it leniently (`true`/`yes`/`1` as `Bool`, decimal text as numbers, ISO 8601 text as
 /// `Date`, JSON text as arrays, dictionaries and `Codable` values). A variable that is set but
-/// empty (`APP_AUTO_RELOAD=`) counts as unset, as many shells and tools treat it.
+/// empty (`APP_AUTO_RELOAD=`) counts as unset, as many shells and tools treat it. A variable
+/// whose bytes are not valid UTF-8 is never read with U+FFFD in their place: it holds no value,
+/// ``keys()`` leaves it out, and reading its key reports ``StorageError/Code/dataCorrupted``
+/// naming the variable.
 ///
 /// ## Keys
 ///
@@ -50,6 +60,9 @@ public final class EnvironmentStore: OriginDescribingStore {
 
     /// The variables with the prefix, by full name; empty values left out.
     private let variables: [String: String]
+    /// The names of variables with the prefix whose value is not valid UTF-8: they hold no
+    /// value, and reading their key reports the problem.
+    private let undecodable: Set<String>
     private let broadcaster = ChangeBroadcaster()
 
     /// Creates a store of the variables in `environment` whose names start with `prefix`.
@@ -58,14 +71,59 @@ public final class EnvironmentStore: OriginDescribingStore {
     ///   - prefix: The tool's prefix, such as `DAYBOOK`; a `_` is added unless it already ends
     ///     with one. The prefix is matched exactly, case-sensitively. An empty prefix takes
     ///     every variable.
-    ///   - environment: Variables by name; by default the process's environment
-    ///     (`ProcessInfo.processInfo.environment`), read now.
-    public init(prefix: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let normalized = prefix.isEmpty || prefix.hasSuffix("_") ? prefix : prefix + "_"
-        self.prefix = normalized
-        self.variables = environment.filter { name, value in
-            name.hasPrefix(normalized) && name.count > normalized.count && !value.isEmpty
+    ///   - environment: Variables by name. By default the process's environment, read now
+    ///     from its bytes (the C `environ` array): a variable whose value is not valid UTF-8
+    ///     holds no value, and reading its key reports ``StorageError/Code/dataCorrupted``
+    ///     naming the variable, rather than a text with U+FFFD in place of the bytes.
+    public convenience init(prefix: String, environment: [String: String]? = nil) {
+        if let environment {
+            self.init(prefix: prefix, decoded: environment, undecodable: [])
+        } else {
+            self.init(prefix: prefix, rawEnvironment: Self.processEnvironment())
         }
+    }
+
+    /// Creates a store from `NAME=VALUE` byte strings, as the C `environ` array holds them.
+    /// Entries without `=` and names that are not valid UTF-8 are left out; values that are
+    /// not valid UTF-8 are remembered as undecodable.
+    package convenience init(prefix: String, rawEnvironment: [[UInt8]]) {
+        var decoded: [String: String] = [:]
+        var undecodable: Set<String> = []
+        for entry in rawEnvironment {
+            guard let equals = entry.firstIndex(of: UInt8(ascii: "=")),
+                  let name = Self.utf8Text(entry[..<equals]) else { continue }
+            if let value = Self.utf8Text(entry[(equals + 1)...]) {
+                decoded[name] = value
+            } else {
+                undecodable.insert(name)
+            }
+        }
+        self.init(prefix: prefix, decoded: decoded, undecodable: undecodable)
+    }
+
+    private init(prefix: String, decoded environment: [String: String], undecodable: Set<String>) {
+        let normalized = prefix.isEmpty || prefix.hasSuffix("_") ? prefix : prefix + "_"
+        func hasPrefix(_ name: String) -> Bool { name.hasPrefix(normalized) && name.count > normalized.count }
+        self.prefix = normalized
+        self.variables = environment.filter { name, value in hasPrefix(name) && !value.isEmpty }
+        self.undecodable = undecodable.filter(hasPrefix)
+    }
+
+    /// `bytes` as text when they are valid UTF-8, else `nil` (never U+FFFD in place of them).
+    private static func utf8Text(_ bytes: ArraySlice<UInt8>) -> String? {
+        let valid = bytes.withUnsafeBytes { StoredValueJSON.Parser.isValidUTF8($0) }
+        return valid ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
+    /// The process's environment as bytes, from `environ`.
+    private static func processEnvironment() -> [[UInt8]] {
+        var entries: [[UInt8]] = []
+        guard var pointer = environmentPointer() else { return [] }
+        while let entry = pointer.pointee {
+            entries.append(Array(UnsafeRawBufferPointer(start: entry, count: strlen(entry))))
+            pointer += 1
+        }
+        return entries
     }
 
     /// The name of the variable that holds `key`, such as `APP_AUTO_RELOAD` for `autoReload`;
@@ -76,8 +134,20 @@ public final class EnvironmentStore: OriginDescribingStore {
 
     /// The text of the key's variable as a ``StoredValue/string(_:)``, or `nil` when the
     /// variable is unset, empty, or the key has no variable.
+    ///
+    /// A variable whose value is not valid UTF-8 holds no value: reading its key returns `nil`
+    /// and reports ``StorageError/Code/dataCorrupted`` naming the variable to
+    /// ``StorageErrorReporter``.
     public func value(forKey key: String) -> StoredValue? {
-        guard let name = variableName(forKey: key), let text = variables[name] else { return nil }
+        guard let name = variableName(forKey: key) else { return nil }
+        guard let text = variables[name] else {
+            if undecodable.contains(name) {
+                StorageErrorReporter.report(StorageError(
+                    .dataCorrupted, key: key, path: "environment variable \(name)", message: "the value is not valid UTF-8"
+                ))
+            }
+            return nil
+        }
         return .string(text)
     }
 
@@ -104,10 +174,14 @@ public final class EnvironmentStore: OriginDescribingStore {
     }
 
     /// One key per variable with the prefix, read back as lower camel case
-    /// (`APP_EDITOR_FONT_SIZE` → `editorFontSize`).
+    /// (`APP_EDITOR_FONT_SIZE` → `editorFontSize`), for the variables that key reads: a
+    /// variable no key maps back to (`APP_lower`, `APP_TWO__PARTS`, `APP_DASH-ED`), or whose
+    /// value is not valid UTF-8, is not listed, so every listed key has a value.
     public func keys() -> [String] {
         variables.keys.compactMap { name in
-            KeyWords.camelCase(fromSnakeCase: String(name.dropFirst(prefix.count)))
+            guard let key = KeyWords.camelCase(fromSnakeCase: String(name.dropFirst(prefix.count))),
+                  variableName(forKey: key) == name else { return nil }
+            return key
         }
     }
 
@@ -133,4 +207,15 @@ public final class EnvironmentStore: OriginDescribingStore {
             message: "settings from the environment are read-only; change or unset the variable instead"
         )
     }
+}
+
+/// The C `environ` array of the process.
+private func environmentPointer() -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+    #if canImport(Darwin)
+    // Darwin exports `environ` to executables only; `_NSGetEnviron()` is the library's way
+    // to it (<crt_externs.h>).
+    _NSGetEnviron().pointee
+    #else
+    environ
+    #endif
 }

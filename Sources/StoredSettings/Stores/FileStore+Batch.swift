@@ -50,6 +50,7 @@ extension FileStore {
         ///   characters.
         public mutating func setValue(_ value: StoredValue?, forKey key: String) throws {
             try validateKeyName(key)
+            try checkNoCanonicallyEquivalentKey(key, in: values)
             values[key] = value
             touchedKeys.insert(key)
         }

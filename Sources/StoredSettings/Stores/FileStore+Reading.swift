@@ -13,6 +13,8 @@ extension FileStore {
         var values: [String: StoredValue]
         var fingerprint: FileFingerprint
         var encoding: PropertyListValue.FileEncoding
+        /// A JSON file's text for each key, kept for writing unchanged keys back as they were.
+        var source = StoredValueJSON.SourceText()
     }
 
     /// What ``init(url:format:options:)`` does before the store exists: clean up stale
@@ -41,6 +43,7 @@ extension FileStore {
         guard let loaded else { return [:] }
         state.fingerprint = loaded.fingerprint
         state.encoding = loaded.encoding
+        state.source = loaded.source
         if loaded.fingerprint.permissions & 0o022 != 0 {
             reports.append(insecurePermissionsError(path: target, permissions: loaded.fingerprint.permissions))
         }
@@ -55,21 +58,22 @@ extension FileStore {
             guard let (data, fingerprint) = try FileSystem.readFile(atPath: path, maximumSize: options.maximumFileSize) else {
                 return nil
             }
-            let (values, encoding) = try decode(data, format: format)
-            return LoadedFile(values: values, fingerprint: fingerprint, encoding: encoding)
+            let (values, encoding, source) = try decode(data, format: format)
+            return LoadedFile(values: values, fingerprint: fingerprint, encoding: encoding, source: source)
         } catch let error as StorageError {
             throw error.adding(path: path)
         }
     }
 
-    /// The values in a file's bytes. Zero bytes are an empty store.
-    static func decode(_ data: Data, format: Format) throws -> ([String: StoredValue], PropertyListValue.FileEncoding) {
-        if data.isEmpty { return ([:], .xml) }
+    /// The values in a file's bytes, and for JSON the text of each. Zero bytes are an empty store.
+    static func decode(_ data: Data, format: Format) throws -> ([String: StoredValue], PropertyListValue.FileEncoding, StoredValueJSON.SourceText) {
+        if data.isEmpty { return ([:], .xml, StoredValueJSON.SourceText()) }
         let root: StoredValue
         let encoding: PropertyListValue.FileEncoding
+        var source = StoredValueJSON.SourceText()
         switch format {
         case .json:
-            root = try StoredValueJSON.parse(data)
+            (root, source) = try StoredValueJSON.parseKeepingSource(data)
             encoding = .xml
         case .propertyList:
             (root, encoding) = try PropertyListValue.parseFile(data)
@@ -77,18 +81,22 @@ extension FileStore {
         guard case .dictionary(let values) = root else {
             throw StorageError(.dataCorrupted, foundKind: root.kind, message: "the root is not an object but \(root.kind == "array" ? "an" : "a") \(root.kind)")
         }
-        return (values, encoding)
+        return (values, encoding, source)
     }
 
-    /// The bytes of a file holding `values`.
+    /// The bytes of a file holding `values`; in JSON, keys whose values are as `source` read
+    /// them are written as the file spelled them.
     ///
     /// - Throws: ``StorageError/Code/encodingFailed`` for a value the format cannot hold, with
     ///   the setting's key as ``StorageError/key`` and the place inside its value as the
     ///   coding path (the first coding-path component of the whole file is the key).
-    static func encode(_ values: [String: StoredValue], format: Format, encoding: PropertyListValue.FileEncoding) throws -> Data {
+    static func encode(
+        _ values: [String: StoredValue], format: Format, encoding: PropertyListValue.FileEncoding,
+        source: StoredValueJSON.SourceText = StoredValueJSON.SourceText()
+    ) throws -> Data {
         do {
             switch format {
-            case .json: return try StoredValueJSON.data(from: .dictionary(values))
+            case .json: return try StoredValueJSON.data(from: .dictionary(values), keeping: source)
             case .propertyList: return try PropertyListValue.fileData(from: .dictionary(values), encoding: encoding)
             }
         } catch var error as StorageError where error.key == nil && !error.codingPath.isEmpty {

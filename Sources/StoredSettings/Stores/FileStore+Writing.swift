@@ -21,7 +21,7 @@ extension FileStore {
                 var values = try refresh(&state, target: target, underFileLock: true, reports: &reports)
                 let (result, changedKeys) = try body(&values)
                 guard !changedKeys.isEmpty else { return result }
-                let data = try Self.encode(values, format: format, encoding: state.encoding)
+                let data = try Self.encode(values, format: format, encoding: state.encoding, source: state.source)
                 guard data.count <= options.maximumFileSize else {
                     throw StorageError(.tooLarge, path: target, message: "the file would have \(data.count) bytes, more than the limit of \(options.maximumFileSize)")
                 }
@@ -79,6 +79,7 @@ extension FileStore {
         }
         state.fingerprint = loaded.fingerprint
         state.encoding = loaded.encoding
+        state.source = loaded.source
         storage.replaceAll(with: loaded.values)
         return loaded.values
     }

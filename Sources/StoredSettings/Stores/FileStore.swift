@@ -68,6 +68,9 @@ public final class FileStore: Storable {
         let loadedFingerprint: Lock<FileFingerprint?>
         /// The encoding a property-list file is rewritten in.
         var encoding: PropertyListValue.FileEncoding = .xml
+        /// A JSON file's text for each key as last read, so a write keeps unchanged keys as
+        /// the file spelled them (a file this store wrote holds the same text for them).
+        var source = StoredValueJSON.SourceText()
         /// The cross-process lock, opened on first use.
         var lock: FileLock?
         /// A version that did not parse and was reported already, so it is not reported again.
@@ -200,6 +203,7 @@ public final class FileStore: Storable {
                 default: changed = true
                 }
                 guard changed else { return (result, []) }
+                try checkNoCanonicallyEquivalentKey(key, in: values)
                 values[key] = value
                 return (result, [key])
             }

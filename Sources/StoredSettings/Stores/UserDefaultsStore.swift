@@ -87,8 +87,9 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     ///
     /// - Throws: ``StorageError/Code/invalidKey`` for an empty key or one with control
     ///   characters; ``StorageError/Code/encodingFailed`` for a value the property-list form
-    ///   cannot hold (a string, or a key inside a value, with a character XML 1.0 cannot hold,
-    ///   such as NUL or U+0001, which would make the XML domain file on Linux unreadable).
+    ///   cannot hold (a string or a key with a character XML 1.0 cannot hold, such as NUL or
+    ///   U+0001, which would make the XML domain file on Linux unreadable, or starting with
+    ///   U+FEFF, which Foundation's XML parser drops, so the key or text would change).
     ///   Nothing is written then.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try validateKeyName(key, path: location)
@@ -171,7 +172,11 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         }
         let object: Any?
         do {
-            object = try value.map { try PropertyListValue.object(from: $0) }
+            object = try value.map { value in
+                // The key is a key of the domain's property list, with the same limits.
+                try PropertyListValue.checkXMLCharacters(key, inKey: true)
+                return try PropertyListValue.object(from: value)
+            }
         } catch let error as StorageError {
             throw error.adding(key: key, path: location)
         }

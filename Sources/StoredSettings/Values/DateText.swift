@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Used wherever a backend cannot hold a native date: JSON files, and UserDefaults on Linux
 /// (which drops fractional seconds). `2026-11-30T02:15:18Z` for whole seconds,
-/// `2026-11-30T02:15:18.123456Z` otherwise.
+/// `2026-11-30T02:15:18.123456Z` otherwise, and `2001-01-01T00:00:00-00:00` for the one date
+/// whose interval is -0.0 (RFC 3339's `-00:00` offset still means UTC to other readers).
 ///
 /// The calendar is the proleptic Gregorian calendar of ISO 8601 for every year, including years
 /// before 1582, year `0000` (1 BC) and negative years (`-1168-02-27T14:13:20Z`); years above
@@ -21,6 +22,10 @@ package enum DateText {
     package static func string(from date: Date) -> String? {
         let interval = date.timeIntervalSinceReferenceDate
         guard interval.isFinite else { return nil }
+        // -0.0 is the same instant as 0.0, but a different `Date` to the bit. Its text uses the
+        // offset `-00:00`, which RFC 3339 defines as UTC ("local offset unknown"), so every
+        // ISO 8601 reader sees the reference date and ``date(from:)`` gives back -0.0.
+        if interval == 0, interval.sign == .minus { return "2001-01-01T00:00:00-00:00" }
         guard let decimal = PlainDecimal(interval) else { return nil }
         // Split into whole seconds (rounded down) and a fraction in [0, 1) in decimal digits.
         var whole = decimal.integerPart
@@ -66,6 +71,9 @@ package enum DateText {
         guard !overflow2, !overflow3 else { return nil }
         let trimmedFraction = String(fields.fraction.reversed().drop(while: { $0 == "0" }).reversed())
         if trimmedFraction.isEmpty {
+            // The reference date written with the offset `-00:00` is the interval -0.0, as
+            // ``string(from:)`` writes it.
+            if whole == 0, fields.negativeZeroOffset { return Date(timeIntervalSinceReferenceDate: -0.0) }
             return Date(timeIntervalSinceReferenceDate: Double(whole))
         }
         // whole + 0.fraction, written as one decimal and converted once.
@@ -127,6 +135,8 @@ private struct DateScanner {
         var hour: Int64, minute: Int64, second: Int64
         var fraction: Substring
         var offsetMinutes: Int64
+        /// The offset was written `-00:00` (RFC 3339's "unknown local offset"; the time is UTC).
+        var negativeZeroOffset = false
     }
 
     private var rest: Substring.UTF8View
@@ -155,6 +165,7 @@ private struct DateScanner {
             }
         }
         let offset: Int64
+        var negativeZeroOffset = false
         if take("Z") || take("z") {
             offset = 0
         } else if let sign = rest.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
@@ -169,12 +180,14 @@ private struct DateScanner {
             }
             guard minutes < 60 else { return nil }
             offset = (hours * 60 + minutes) * (sign == UInt8(ascii: "-") ? -1 : 1)
+            negativeZeroOffset = sign == UInt8(ascii: "-") && offset == 0
         } else {
             return nil
         }
         return Fields(
             year: negativeYear ? -yearDigits : yearDigits, month: month, day: day,
-            hour: hour, minute: minute, second: second, fraction: fraction, offsetMinutes: offset
+            hour: hour, minute: minute, second: second, fraction: fraction, offsetMinutes: offset,
+            negativeZeroOffset: negativeZeroOffset
         )
     }
 

@@ -20,33 +20,49 @@ extension PropertyListValue {
 
     /// Parses a property-list file (XML or binary) into a tree.
     ///
-    /// The nesting is checked before `PropertyListSerialization` sees the bytes (it recurses once
-    /// per level, and a few thousand levels crash the process): XML by a scan of its
-    /// `<array>`/`<dict>` tags, binary by a walk of the object table that stops at the limit and
-    /// at reference cycles.
+    /// The nesting limit is checked on the parsed tree for XML: `PropertyListSerialization`
+    /// refuses lists nested more deeply than its own limit (a few hundred levels) with an error,
+    /// so no depth reaches this package's recursion, and a check of the result cannot be fooled
+    /// by how the text is written (a `</array>` inside a comment). A binary list is checked
+    /// before parsing, by a walk of its object table that stops at the limit and at reference
+    /// cycles (objects that contain themselves, which text cannot express).
     ///
     /// - Returns: The tree and the encoding the file uses, so a rewrite can keep it.
     /// - Throws: ``StorageError/Code/nestingTooDeep`` beyond ``maximumDepth`` or for a binary
     ///   list whose objects refer to themselves; ``StorageError/Code/dataCorrupted`` with the
     ///   parser's message for bytes that are not a property list, or hold an object that is not
-    ///   a stored value.
+    ///   a stored value, and naming both keys for a dictionary with two canonically equivalent
+    ///   keys (``PropertyListKeyCheck``), which Swift dictionaries would merge. XML nested beyond `PropertyListSerialization`'s own limit is
+    ///   ``StorageError/Code/nestingTooDeep`` too, with the parser's message.
     package static func parseFile(_ data: Data) throws -> (value: StoredValue, encoding: FileEncoding) {
         let encoding = encoding(of: data)
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            switch encoding {
-            case .xml: try checkXMLDepth(buffer)
-            case .binary: try BinaryDepthWalk(bytes: buffer).check()
-            }
+        if encoding == .binary {
+            try data.withUnsafeBytes { try BinaryDepthWalk(bytes: $0).check() }
         }
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            // The parser's own depth limit ("Too many nested arrays or dictionaries"): the same
+            // failure as this package's limit, so the same code.
+            if let detail, detail.localizedCaseInsensitiveContains("too many nested") {
+                throw StorageError(.nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels (\(detail))")
+            }
             throw StorageError(.dataCorrupted, message: detail ?? "the file is not a valid property list")
         }
         guard let value = storedValue(from: object) else {
             throw StorageError(.dataCorrupted, message: "the property list holds a value that is not a stored value")
+        }
+        // The parser's dictionaries have merged canonically equivalent keys; find them in the bytes.
+        try data.withUnsafeBytes { buffer in
+            switch encoding {
+            case .xml: try PropertyListKeyCheck.checkXML(buffer)
+            case .binary: try PropertyListKeyCheck.checkBinary(buffer)
+            }
+        }
+        if value.depth > maximumDepth {
+            throw StorageError(.nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels")
         }
         return (value, encoding)
     }
@@ -65,41 +81,6 @@ extension PropertyListValue {
                 return try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
             } catch {
                 throw StorageError(.encodingFailed, wrapping: error)
-            }
-        }
-    }
-
-    /// Throws when `<array>`/`<dict>` elements nest deeper than ``maximumDepth``. Tags inside
-    /// comments count too, which can only refuse a file, never let a deep one through.
-    static func checkXMLDepth(_ bytes: UnsafeRawBufferPointer) throws {
-        var depth = 0
-        var index = 0
-        let count = bytes.count
-        func matches(_ word: StaticString, at position: Int) -> Bool {
-            let length = word.utf8CodeUnitCount
-            guard position + length < count else { return false }
-            for offset in 0..<length where bytes[position + offset] != word.utf8Start[offset] { return false }
-            let next = bytes[position + length]
-            return next == UInt8(ascii: ">") || next == UInt8(ascii: "/") || next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D
-        }
-        while index < count {
-            guard bytes[index] == UInt8(ascii: "<") else { index += 1; continue }
-            let name = index + 1
-            if matches("array", at: name) || matches("dict", at: name) {
-                var end = name
-                while end < count, bytes[end] != UInt8(ascii: ">") { end += 1 }
-                if end < count, bytes[end - 1] != UInt8(ascii: "/") {
-                    depth += 1
-                    if depth > maximumDepth {
-                        throw StorageError(.nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels")
-                    }
-                }
-                index = end
-            } else if matches("/array", at: name) || matches("/dict", at: name) {
-                depth -= 1
-                index = name
-            } else {
-                index = name
             }
         }
     }

@@ -10,6 +10,7 @@ extension PropertyListValue {
     /// - doubles use their shortest round-trip form (`-0.0`, `5e-324`), NaN and infinities the
     ///   spellings Apple's parser reads (`nan`, `+infinity`, `-infinity`);
     /// - whole-second dates from 1900 on are `<date>` elements; other dates (fractional seconds,
+    ///   the interval -0.0,
     ///   or earlier years, where parsers disagree about calendars) are exact ISO 8601 text
     ///   (``DateText``) in a `<string>`, which the value layer reads back as the same `Date` to
     ///   the bit;
@@ -17,7 +18,8 @@ extension PropertyListValue {
     ///
     /// - Throws: ``StorageError/Code/encodingFailed`` for a string (or dictionary key) holding a
     ///   character XML 1.0 cannot carry at all: NUL, the other C0 controls except tab, line feed
-    ///   and carriage return, U+FFFE and U+FFFF. Binary property lists hold those.
+    ///   and carriage return, U+FFFE and U+FFFF; or starting with U+FEFF, which Foundation's
+    ///   parser drops. Binary property lists hold those.
     package static func xmlData(from value: StoredValue) throws -> Data {
         var writer = XMLWriter()
         writer.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
@@ -63,7 +65,8 @@ extension PropertyListValue {
                 // `<date>` only where every parser reads it back the same: whole seconds, and
                 // years 1900–9999 (earlier ones meet calendar reforms some parsers apply).
                 let interval = date.timeIntervalSinceReferenceDate
-                let wholeSeconds = interval.rounded(.down) == interval
+                // -0.0 is whole but not a `<date>`: the element would read back as +0.0.
+                let wholeSeconds = interval.rounded(.down) == interval && !(interval == 0 && interval.sign == .minus)
                 if wholeSeconds, interval >= -3_187_296_000, text.utf8.count == 20 {
                     line(indent, "<date>\(text)</date>")
                 } else {

@@ -59,15 +59,19 @@ package enum PropertyListValue {
         }
     }
 
-    /// The first character of `text` that XML 1.0 cannot carry, not even escaped: NUL, the
-    /// other C0 controls except tab, line feed and carriage return, and the noncharacters
-    /// U+FFFE and U+FFFF (XML 1.0, production `Char`). `nil` when every character fits.
+    /// The first character of `text` that an XML property list cannot carry: NUL, the other
+    /// C0 controls except tab, line feed and carriage return, and the noncharacters U+FFFE and
+    /// U+FFFF, which XML 1.0 cannot hold, not even escaped (production `Char`); and U+FEFF at
+    /// the start of the text, which Foundation's property-list parser drops (also when written
+    /// as `&#xFEFF;`), so that `"\u{FEFF}theme"` would read back as `theme`. `nil` when every
+    /// character fits. (U+FEFF later in the text survives and is allowed.)
     ///
     /// A Swift `String` holds no lone surrogates, the only other characters `Char` leaves out.
     package static func xmlUnsupportedScalar(in text: String) -> Unicode.Scalar? {
-        // Fast path over the UTF-8 bytes: a C0 control is one byte below 0x20, and U+FFFE and
-        // U+FFFF both start with 0xEF; most strings have neither.
+        // Fast path over the UTF-8 bytes: a C0 control is one byte below 0x20, and U+FFFE,
+        // U+FFFF and U+FEFF all start with 0xEF; most strings have none of them.
         guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0xEF }) else { return nil }
+        if text.unicodeScalars.first == "\u{FEFF}" { return "\u{FEFF}" }
         return text.unicodeScalars.first { scalar in
             switch scalar.value {
             case 0x09, 0x0A, 0x0D: false
@@ -78,17 +82,18 @@ package enum PropertyListValue {
     }
 
     /// Throws ``StorageError/Code/encodingFailed`` when `text` (a string value, or a dictionary
-    /// key when `inKey`) holds a character XML 1.0 cannot carry.
+    /// key when `inKey`) holds a character an XML property list cannot carry
+    /// (``xmlUnsupportedScalar(in:)``).
     ///
     /// The message names the character's code point, never the text, which may be a secret.
     package static func checkXMLCharacters(_ text: String, inKey: Bool, hint: String = "") throws {
         guard let scalar = xmlUnsupportedScalar(in: text) else { return }
         let codePoint = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
         let place = inKey ? " in a dictionary key" : ""
-        throw StorageError(
-            .encodingFailed, expectedType: inKey ? nil : "String",
-            message: "an XML property list cannot hold the character \(codePoint)\(place)\(hint)"
-        )
+        let what = scalar == "\u{FEFF}"
+            ? "an XML property list cannot hold the character \(codePoint) at the start of a string\(place) (Foundation's parser drops it)"
+            : "an XML property list cannot hold the character \(codePoint)\(place)"
+        throw StorageError(.encodingFailed, expectedType: inKey ? nil : "String", message: what + hint)
     }
 
     /// The tree for a property-list object; `nil` for objects that are not property-list

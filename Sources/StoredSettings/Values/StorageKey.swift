@@ -11,6 +11,13 @@
 /// Every name works, including dots, slashes, spaces, `@` and emoji. Stores reject the empty
 /// name and names with NUL or other control characters with ``StorageError/Code/invalidKey``.
 ///
+/// Names are compared as Swift compares strings, by canonical equivalence: `"\u{00C5}"` (Å)
+/// and `"\u{212B}"` (ANGSTROM SIGN), or `café` in NFC and NFD, name the same setting. A store
+/// never merges two such spellings silently: writing one while the store holds the other
+/// throws ``StorageError/Code/invalidKey`` naming both (use the existing spelling), and a
+/// file holding both in one object or dictionary is refused with
+/// ``StorageError/Code/dataCorrupted`` naming both, and left as it is.
+///
 /// - Note: Conforming types must be `Sendable`; `name` must return the same string every time.
 public protocol StorageKey: Sendable {
     /// The string the setting is stored under.
@@ -66,4 +73,41 @@ extension String {
     package func leftPadded(to width: Int, with pad: Character = "0") -> String {
         count >= width ? self : String(repeating: pad, count: width - count) + self
     }
+}
+
+// MARK: - Canonically equivalent keys
+
+/// The key of `dictionary` that Swift's `String` equality matches to `key` although its
+/// Unicode scalars differ (`"\u{00C5}"` and `"\u{212B}"`, `café` in NFC and NFD); `nil` when
+/// there is none.
+///
+/// `String ==` compares canonical equivalence, so a `[String: …]` dictionary holds at most one
+/// of such keys: storing the other would replace its value under the first one's name. Every
+/// place that builds or changes a dictionary of keys from outside (parsers, stores' writes)
+/// asks this first and refuses, so no two keys are merged silently.
+package func canonicallyEquivalentKey<Value>(to key: String, in dictionary: [String: Value]) -> String? {
+    guard let index = dictionary.index(forKey: key) else { return nil }
+    let existing = dictionary.keys[index]
+    return existing.unicodeScalars.elementsEqual(key.unicodeScalars) ? nil : existing
+}
+
+/// `'Å' (U+00C5) and 'Å' (U+212B) are canonically equivalent`: the words every refusal of
+/// such a pair uses, with the code points that tell the two apart.
+package func canonicallyEquivalentKeysMessage(_ first: String, _ second: String) -> String {
+    func spelled(_ key: String) -> String {
+        let codePoints = key.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }
+        return "'\(key)' (\(codePoints.joined(separator: " ")))"
+    }
+    return "the keys \(spelled(first)) and \(spelled(second)) are canonically equivalent, which Swift strings treat as one key"
+}
+
+/// Throws ``StorageError/Code/invalidKey`` naming both keys when `dictionary` holds a key
+/// canonically equivalent to `key` with different Unicode scalars
+/// (``canonicallyEquivalentKey(to:in:)``): the check every store makes before writing `key`.
+package func checkNoCanonicallyEquivalentKey<Value>(_ key: String, in dictionary: [String: Value], path: String? = nil) throws {
+    guard let existing = canonicallyEquivalentKey(to: key, in: dictionary) else { return }
+    throw StorageError(
+        .invalidKey, key: key, path: path,
+        message: canonicallyEquivalentKeysMessage(existing, key) + "; use the existing key's spelling"
+    )
 }

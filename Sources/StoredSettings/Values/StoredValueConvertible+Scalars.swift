@@ -41,28 +41,42 @@ extension StoredValueConvertible where Self: FixedWidthInteger & Codable {
     /// Reads `.int` in range, a `.double` holding a whole number in range, or decimal text
     /// (an optional sign and ASCII digits; surrounding white space and line breaks ignored).
     ///
-    /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds, fractions, and numbers out
-    ///   of this type's range (never wrapping).
+    /// A JSON number that a `Double` would round to a different whole number (such as
+    /// `9223372036854775807.0`, whose nearest `Double` is 2^63) reaches this initializer as
+    /// its text, so it is judged by its digits, never by the rounded `Double`.
+    ///
+    /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds; for numbers outside this
+    ///   type's range, with the message `out of the range of Int8 (-128...127)` (never wrapping
+    ///   or clamping); for fractions in range, with the message `not a whole number`; and for
+    ///   decimal text with a point or an exponent (`4.0`, `1e3`), which is not integer text.
     public init(storedValue: StoredValue) throws {
         switch storedValue {
         case .int(let value):
             guard let exact = Self(exactly: value) else { throw Self.outOfRange(storedValue) }
             self = exact
         case .double(let value):
+            guard !value.isNaN else { throw StorageError.typeMismatch(Self.self, found: storedValue) }
+            // `Double(Self.max)` may round up (2^63 for Int64), which `Self(exactly:)` refuses below.
+            if value < Double(Self.min) || value > Double(Self.max) { throw Self.outOfRange(storedValue) }
+            if value.rounded(.towardZero) != value { throw Self.notWhole(storedValue) }
             guard let exact = Self(exactly: value) else { throw Self.outOfRange(storedValue) }
             self = exact
         case .string(let text):
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let exact = Self(trimmed, radix: 10) else {
-                // Integer text too large for this type is out of range; other text is not a
-                // number at all.
-                let digits = trimmed.drop { $0 == "-" || $0 == "+" }
-                if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), trimmed.count - digits.count <= 1 {
-                    throw Self.outOfRange(storedValue)
-                }
+            if let exact = Self(trimmed, radix: 10) {
+                self = exact
+                return
+            }
+            // Number text that is not this type's integer text: out of range, a fraction, or
+            // (`4.0`, `1e3`) a whole number written as decimal text; anything else is not a number.
+            guard isPlainDecimalText(trimmed), let decimal = ExactDecimal(trimmed) else {
                 throw StorageError.typeMismatch(Self.self, found: storedValue)
             }
-            self = exact
+            switch decimal.integer(as: Self.self) {
+            case .outOfRange: throw Self.outOfRange(storedValue)
+            case .notWhole: throw Self.notWhole(storedValue)
+            case .value: throw StorageError.typeMismatch(Self.self, found: storedValue)
+            }
         default:
             throw StorageError.typeMismatch(Self.self, found: storedValue)
         }
@@ -76,7 +90,13 @@ extension StoredValueConvertible where Self: FixedWidthInteger & Codable {
 
     private static func outOfRange(_ value: StoredValue) -> StorageError {
         var error = StorageError.typeMismatch(Self.self, found: value)
-        error.message = "not a whole number in \(Self.min)...\(Self.max)"
+        error.message = "out of the range of \(typeName(Self.self)) (\(Self.min)...\(Self.max))"
+        return error
+    }
+
+    private static func notWhole(_ value: StoredValue) -> StorageError {
+        var error = StorageError.typeMismatch(Self.self, found: value)
+        error.message = "not a whole number"
         return error
     }
 }

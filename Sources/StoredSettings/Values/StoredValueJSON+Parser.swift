@@ -9,9 +9,13 @@ extension StoredValueJSON {
         private let bytes: UnsafeRawBufferPointer
         private var index = 0
         private var depth = 0
+        /// Where each member value of the root object starts and ends, when asked for.
+        private let recordsSource: Bool
+        private(set) var sourceRanges: [String: Range<Int>] = [:]
 
-        init(bytes: UnsafeRawBufferPointer) {
+        init(bytes: UnsafeRawBufferPointer, recordingSource: Bool = false) {
             self.bytes = bytes
+            self.recordsSource = recordingSource
         }
 
         /// The whole document: one value with only whitespace around it.
@@ -58,12 +62,20 @@ extension StoredValueJSON {
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw corrupted("expected a key in quotes") }
+                let keyStart = index
                 let key = try parseString()
+                if let existing = canonicallyEquivalentKey(to: key, in: result) {
+                    throw corrupted(canonicallyEquivalentKeysMessage(existing, key), at: keyStart)
+                }
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw corrupted("expected ':' after the key") }
                 index += 1
                 do {
-                    result[key] = try parseValue()
+                    skipWhitespace()
+                    let valueStart = index
+                    let value = try parseValue()
+                    result[key] = value
+                    if recordsSource, depth == 1 { sourceRanges[key] = valueStart..<index }
                 } catch var error as StorageError {
                     error.codingPath.insert(key, at: 0)
                     throw error
@@ -246,7 +258,22 @@ extension StoredValueJSON {
             guard let number = Double(text), number.isFinite else {
                 throw corrupted("the number \(text.prefix(40)) is out of the range of Double", at: start)
             }
+            // A whole `Double` inside the 64-bit integers must be the number the text writes,
+            // or an integer reading would get a number the file does not hold
+            // (`-9223372036854775809` and `-9223372036854775808.5` both round to `Int64.min`).
+            // Such text has more digits than a `Double` holds; it is kept as its `string`, which
+            // the value layer judges by its digits.
+            if number.rounded(.towardZero) == number, number.magnitude < 0x1p64, !Self.isExactly(number, text) {
+                return .string(text)
+            }
             return .double(number)
+        }
+
+        /// Whether the whole number `number` (of magnitude below 2^64) is exactly the value of
+        /// the number text `text`.
+        private static func isExactly(_ number: Double, _ text: String) -> Bool {
+            guard let decimal = ExactDecimal(text), decimal.isWhole else { return false }
+            return decimal.integerMagnitude == UInt64(number.magnitude)
         }
 
         private mutating func expectWord(_ word: StaticString) throws {

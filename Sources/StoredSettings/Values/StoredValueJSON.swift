@@ -10,8 +10,14 @@ import Foundation
 ///
 /// Reading: this package's parser (``parse(_:)``); numbers become `int` when they are whole
 /// and fit in `Int64`, else `double` (integers above `Int64.max` become their decimal
-/// `string`, as `UInt64` writes them); strings stay strings (the value layer reads dates and
-/// data from text). Nesting deeper than ``maximumDepth`` is refused while parsing.
+/// `string`, as `UInt64` writes them, and so does any number whose nearest `Double` is a
+/// different whole number inside the 64-bit range, such as `-9223372036854775809`, so that
+/// no integer reading gets a number the file does not hold); strings stay strings (the value
+/// layer reads dates and data from text). Nesting deeper than ``maximumDepth`` is refused
+/// while parsing, and so are two keys of one object that are canonically equivalent.
+///
+/// Rewriting a file: ``parseKeepingSource(_:)`` and ``data(from:pretty:keeping:)`` keep the
+/// text of every top-level value that did not change.
 package enum StoredValueJSON {
     /// The deepest nesting accepted, counting the root container as 1.
     package static let maximumDepth = 64
@@ -26,7 +32,20 @@ package enum StoredValueJSON {
     ///   dates outside the years ISO 8601 text can hold; ``StorageError/Code/nestingTooDeep``
     ///   for containers nested deeper than ``maximumDepth`` (which ``parse(_:)`` refuses).
     package static func data(from value: StoredValue, pretty: Bool = true) throws -> Data {
-        var writer = Writer(pretty: pretty)
+        try data(from: value, pretty: pretty, keeping: SourceText())
+    }
+
+    /// The JSON bytes of `value`, as ``data(from:pretty:)``, except that each member of a root
+    /// object whose value is identical (``StoredValue/isIdentical(to:)``) to the one `source`
+    /// read from a file is written as that file spelled it.
+    ///
+    /// This is how a write keeps the keys it does not change exactly as they were: numbers
+    /// no stored value holds exactly (`123456789012345678901234567890`, `0.1000000000000000000001`),
+    /// integers above `Int64.max` (which the tree holds as text), and spellings such as `1e2`.
+    ///
+    /// - Throws: As ``data(from:pretty:)``, for the members written from the tree.
+    package static func data(from value: StoredValue, pretty: Bool = true, keeping source: SourceText) throws -> Data {
+        var writer = Writer(pretty: pretty, source: source)
         try writer.write(value, indent: 0)
         if pretty { writer.bytes.append(UInt8(ascii: "\n")) }
         return Data(writer.bytes)
@@ -40,9 +59,11 @@ package enum StoredValueJSON {
     private struct Writer {
         var bytes: [UInt8] = []
         let pretty: Bool
+        let source: SourceText
 
-        init(pretty: Bool) {
+        init(pretty: Bool, source: SourceText) {
             self.pretty = pretty
+            self.source = source
             bytes.reserveCapacity(1024)
         }
 
@@ -86,7 +107,11 @@ package enum StoredValueJSON {
                     append(pretty ? ": " : ":")
                     // Keys come from the sorted key list of `items`, so the lookup succeeds.
                     if let item = items[key] {
-                        try StorageError.prefixingCodingPath(key) { try write(item, indent: indent + 1) }
+                        if indent == 0, let text = source.text(of: key, ifIdenticalTo: item) {
+                            bytes.append(contentsOf: text)
+                        } else {
+                            try StorageError.prefixingCodingPath(key) { try write(item, indent: indent + 1) }
+                        }
                     }
                 }
                 newline(indent)
@@ -155,13 +180,61 @@ package enum StoredValueJSON {
     ///
     /// - Throws: ``StorageError/Code/nestingTooDeep`` beyond ``maximumDepth``;
     ///   ``StorageError/Code/dataCorrupted`` with the line and column for text that is not JSON,
-    ///   is not UTF-8, holds `null`, or holds a number no `Double` can hold. An error inside an
+    ///   is not UTF-8, holds `null`, holds a number no `Double` can hold, or holds two canonically
+    ///   equivalent keys in one object (the message names both). An error inside an
     ///   object or array has the keys and indices that lead to it as its
     ///   ``StorageError/codingPath`` (`{"a": [1, null]}` → `["a", "1"]`).
     package static func parse(_ data: Data) throws -> StoredValue {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var parser = Parser(bytes: buffer)
             return try parser.parseDocument()
+        }
+    }
+
+    /// Parses JSON bytes as ``parse(_:)`` does, and keeps the text of each member of the root
+    /// object, for ``data(from:pretty:keeping:)`` to write back unchanged.
+    ///
+    /// - Throws: As ``parse(_:)``.
+    package static func parseKeepingSource(_ data: Data) throws -> (value: StoredValue, source: SourceText) {
+        let (value, ranges) = try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var parser = Parser(bytes: buffer, recordingSource: true)
+            let value = try parser.parseDocument()
+            return (value, parser.sourceRanges)
+        }
+        guard case .dictionary(let items) = value else { return (value, SourceText()) }
+        return (value, SourceText(data: data, ranges: ranges, values: items))
+    }
+
+    /// The text of each member of a JSON file's root object as the file spelled it, with the
+    /// value it was read as: what ``data(from:pretty:keeping:)`` writes back for members that
+    /// did not change. Empty for a file not read yet.
+    ///
+    /// It shares the file's bytes (one copy of the file in memory, not two).
+    package struct SourceText: Sendable {
+        private let data: Data
+        private let members: [String: (range: Range<Int>, value: StoredValue)]
+
+        /// No source: every member is written from the tree.
+        package init() {
+            data = Data()
+            members = [:]
+        }
+
+        fileprivate init(data: Data, ranges: [String: Range<Int>], values: [String: StoredValue]) {
+            self.data = data
+            var members: [String: (range: Range<Int>, value: StoredValue)] = [:]
+            members.reserveCapacity(ranges.count)
+            for (key, range) in ranges {
+                if let value = values[key] { members[key] = (range, value) }
+            }
+            self.members = members
+        }
+
+        /// The file's text for the member `key` when `value` is identical to what it was read as.
+        func text(of key: String, ifIdenticalTo value: StoredValue) -> Data? {
+            guard let member = members[key], member.value.isIdentical(to: value) else { return nil }
+            let start = data.startIndex
+            return data[(start + member.range.lowerBound)..<(start + member.range.upperBound)]
         }
     }
 }

@@ -68,7 +68,7 @@ struct LenientTextTests {
             _ = try UInt8(storedValue: .int(300))
         } throws: { error in
             let error = error as? StorageError
-            return error?.code == .typeMismatch && error?.description == "Settings: expected UInt8, found int: not a whole number in 0...255."
+            return error?.code == .typeMismatch && error?.description == "Settings: expected UInt8, found int: out of the range of UInt8 (0...255)."
         }
     }
 

@@ -1,0 +1,172 @@
+import Foundation
+
+/// Finds dictionaries in property-list files that hold two canonically equivalent keys.
+///
+/// `PropertyListSerialization` hands dictionaries back as Swift `[String: Any]`, whose `String`
+/// keys compare by canonical equivalence: of `"\u{00C5}"` and `"\u{212B}"` in one `<dict>` only
+/// one survives, silently, and the next write drops the other. These checks read the keys
+/// from the file's own bytes, one dictionary at a time, so such a file is refused naming both
+/// keys (``StoredValueJSON`` refuses the same in JSON while parsing).
+enum PropertyListKeyCheck {
+    /// Throws ``StorageError/Code/dataCorrupted`` naming both keys when a `<dict>` of the XML
+    /// property list `bytes` holds two canonically equivalent keys. Expects bytes that
+    /// `PropertyListSerialization` has parsed (well-formed XML).
+    ///
+    /// - Complexity: O(n) in the bytes; a file with only ASCII and no character references
+    ///   cannot hold two such keys and is not scanned.
+    static func checkXML(_ bytes: UnsafeRawBufferPointer) throws {
+        let count = bytes.count
+        let mayHaveNonASCII = bytes.contains { $0 >= 0x80 } || (0..<max(count - 1, 0)).contains { bytes[$0] == UInt8(ascii: "&") && bytes[$0 + 1] == UInt8(ascii: "#") }
+        guard mayHaveNonASCII else { return }
+        var scopes: [[String: String]] = []
+        var index = 0
+        func starts(_ word: String, at position: Int) -> Bool {
+            let utf8 = Array(word.utf8)
+            guard position + utf8.count <= count else { return false }
+            return utf8.indices.allSatisfy { bytes[position + $0] == utf8[$0] }
+        }
+        func skip(to end: String, from position: Int) -> Int {
+            var position = position
+            while position < count, !starts(end, at: position) { position += 1 }
+            return min(position + end.utf8.count, count)
+        }
+        while index < count {
+            guard bytes[index] == UInt8(ascii: "<") else { index += 1; continue }
+            if starts("<!--", at: index) {
+                index = skip(to: "-->", from: index + 4)
+            } else if starts("<![CDATA[", at: index) {
+                index = skip(to: "]]>", from: index + 9)
+            } else if starts("<?", at: index) {
+                index = skip(to: "?>", from: index + 2)
+            } else if starts("<!", at: index) {
+                index = skip(to: ">", from: index + 2)
+            } else if starts("<key>", at: index) {
+                let start = index + 5
+                let end = skip(to: "</key>", from: start)
+                let key = decodeXMLText(UnsafeRawBufferPointer(rebasing: bytes[start..<max(start, end - 6)]))
+                if !scopes.isEmpty {
+                    if let existing = scopes[scopes.count - 1][key], !existing.unicodeScalars.elementsEqual(key.unicodeScalars) {
+                        throw StorageError(.dataCorrupted, message: canonicallyEquivalentKeysMessage(existing, key))
+                    }
+                    scopes[scopes.count - 1][key] = key
+                }
+                index = end
+            } else if starts("<dict", at: index) || starts("</dict", at: index) {
+                let closing = bytes[index + 1] == UInt8(ascii: "/")
+                let end = skip(to: ">", from: index)
+                if closing {
+                    if !scopes.isEmpty { scopes.removeLast() }
+                } else if bytes[end - 2] != UInt8(ascii: "/") {
+                    scopes.append([:])
+                }
+                index = end
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    /// The text of XML character data: UTF-8 with the five predefined entities and numeric
+    /// character references decoded, and CDATA sections taken as they are.
+    private static func decodeXMLText(_ bytes: UnsafeRawBufferPointer) -> String {
+        let raw = String(decoding: bytes, as: UTF8.self)
+        guard raw.contains("&") || raw.contains("<![CDATA[") else { return raw }
+        var result = ""
+        var rest = Substring(raw)
+        while let first = rest.first {
+            if rest.hasPrefix("<![CDATA["), let end = rest.range(of: "]]>") {
+                result += rest[rest.index(rest.startIndex, offsetBy: 9)..<end.lowerBound]
+                rest = rest[end.upperBound...]
+            } else if first == "&", let semicolon = rest.firstIndex(of: ";") {
+                let name = rest[rest.index(after: rest.startIndex)..<semicolon]
+                switch name {
+                case "amp": result += "&"
+                case "lt": result += "<"
+                case "gt": result += ">"
+                case "quot": result += "\""
+                case "apos": result += "'"
+                default:
+                    let number = name.hasPrefix("#x") || name.hasPrefix("#X")
+                        ? UInt32(name.dropFirst(2), radix: 16) : name.hasPrefix("#") ? UInt32(name.dropFirst(), radix: 10) : nil
+                    if let number, let scalar = Unicode.Scalar(number) {
+                        result.unicodeScalars.append(scalar)
+                    } else {
+                        result += "&" + name + ";"
+                    }
+                }
+                rest = rest[rest.index(after: semicolon)...]
+            } else {
+                result.append(first)
+                rest = rest.dropFirst()
+            }
+        }
+        return result
+    }
+
+    /// Throws ``StorageError/Code/dataCorrupted`` naming both keys when a dictionary of the
+    /// binary property list `bytes` holds two canonically equivalent keys. Goes through the
+    /// object table once, without recursing; malformed tables are left to the parser.
+    static func checkBinary(_ bytes: UnsafeRawBufferPointer) throws {
+        let count = bytes.count
+        guard count >= 8 + 32 else { return }
+        let trailer = count - 32
+        let offsetSize = Int(bytes[trailer + 6])
+        let referenceSize = Int(bytes[trailer + 7])
+        let objectCount = number(bytes, at: trailer + 8, size: 8)
+        let tableOffset = number(bytes, at: trailer + 24, size: 8)
+        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize), objectCount > 0,
+              tableOffset >= 8, tableOffset < UInt64(trailer),
+              objectCount <= (UInt64(trailer) - tableOffset) / UInt64(offsetSize) else { return }
+        let table = Int(tableOffset)
+        func object(_ reference: UInt64) -> (marker: UInt8, length: Int, start: Int)? {
+            guard reference < objectCount else { return nil }
+            let offset = Int(number(bytes, at: table + Int(reference) * offsetSize, size: offsetSize))
+            guard offset >= 8, offset < table else { return nil }
+            let marker = bytes[offset]
+            var length = Int(marker & 0x0F)
+            var start = offset + 1
+            if length == 0x0F {
+                guard start < table, bytes[start] >> 4 == 0x1, bytes[start] & 0x0F <= 3 else { return nil }
+                let size = 1 << Int(bytes[start] & 0x0F)
+                guard start + 1 + size <= table else { return nil }
+                let value = number(bytes, at: start + 1, size: size)
+                guard value <= UInt64(table) else { return nil }
+                length = Int(value)
+                start += 1 + size
+            }
+            return (marker, length, start)
+        }
+        func string(_ reference: UInt64) -> String? {
+            guard let (marker, length, start) = object(reference) else { return nil }
+            switch marker >> 4 {
+            case 0x5:
+                guard start + length <= table else { return nil }
+                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)]), as: UTF8.self)
+            case 0x6:
+                guard start + 2 * length <= table else { return nil }
+                let units = (0..<length).map { UInt16(bytes[start + 2 * $0]) << 8 | UInt16(bytes[start + 2 * $0 + 1]) }
+                return String(decoding: units, as: UTF16.self)
+            default:
+                return nil
+            }
+        }
+        for reference in 0..<objectCount {
+            guard let (marker, length, start) = object(reference), marker >> 4 == 0xD,
+                  start + length * referenceSize <= table else { continue }
+            var keys: [String: String] = [:]
+            for position in 0..<length {
+                guard let key = string(number(bytes, at: start + position * referenceSize, size: referenceSize)) else { continue }
+                if let existing = keys[key], !existing.unicodeScalars.elementsEqual(key.unicodeScalars) {
+                    throw StorageError(.dataCorrupted, message: canonicallyEquivalentKeysMessage(existing, key))
+                }
+                keys[key] = key
+            }
+        }
+    }
+
+    private static func number(_ bytes: UnsafeRawBufferPointer, at offset: Int, size: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for index in offset..<(offset + size) { value = value << 8 | UInt64(bytes[index]) }
+        return value
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import StoredSettings
+import StoredSettingsTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `EnvironmentStore` lists only keys it can read, and a variable whose bytes are not UTF-8 is
+/// reported by name instead of being read with U+FFFD in place of the bytes.
+struct EnvironmentEncodingTests {
+    @Test func everyListedKeyReadsItsVariable() {
+        let store = EnvironmentStore(prefix: "APP", environment: [
+            "APP_THEME": "dark", "APP_lower": "a", "APP_TWO__PARTS": "b", "APP_DASH-ED": "c",
+            "APP_EDITOR_FONT_SIZE": "12", "APP_X9": "d",
+        ])
+        let keys = store.keys()
+        for key in keys {
+            #expect(store.value(forKey: key) != nil, "keys() lists \(key), which value(forKey:) cannot read")
+        }
+        #expect(Set(keys).isSuperset(of: ["theme", "editorFontSize", "x9"]))
+    }
+
+    @Test func aVariableThatIsNotUTF8IsReportedByNameAndNotListed() throws {
+        let raw: [[UInt8]] = [Array("APP_NAME=caf".utf8) + [0xE9], Array("APP_THEME=dark".utf8)]
+        let store = EnvironmentStore(prefix: "APP", rawEnvironment: raw)
+        #expect(store.keys() == ["theme"])
+        let reported = ReportedErrors()
+        let value = reported.capture { store.value(forKey: "name") }
+        #expect(value == nil)
+        let error = try #require(reported.errors.first)
+        #expect(error.code == .dataCorrupted)
+        #expect(error.key == "name")
+        #expect(error.description == "Setting 'name' in environment variable APP_NAME: the value is not valid UTF-8.")
+        #expect(store.value(forKey: "theme") == .string("dark"))
+    }
+
+    @Test func aVariableWhoseNameIsNotUTF8IsLeftOut() {
+        let raw: [[UInt8]] = [Array("APP_".utf8) + [0xFF] + Array("=x".utf8), Array("APP_THEME=dark".utf8), Array("NOEQUALS".utf8)]
+        let store = EnvironmentStore(prefix: "APP", rawEnvironment: raw)
+        #expect(store.keys() == ["theme"])
+    }
+}
+
+/// The same, in a real child process whose environment holds bytes that are not UTF-8: the
+/// store reads the process's own environment from `environ`.
+struct EnvironmentEncodingProcessTests {
+    /// Runs `stored-test-helper environment-read PREFIX KEY` with exactly `environment` (raw
+    /// `NAME=VALUE` bytes) and returns its output lines, after waiting for it to exit.
+    static func run(prefix: String, key: String, environment: [[UInt8]]) throws -> [String] {
+        guard let helper = ChildProcess.helperPath else { throw HelperMissing() }
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        let words: [String] = [helper, "environment-read", prefix, key]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { bytes in
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+            copy[bytes.count] = 0
+            return copy
+        } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { $0?.deallocate() }
+        }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, helper, &actions, nil, argv, envp)
+        close(fds[1])
+        guard code == 0 else {
+            close(fds[0])
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EINVAL)
+        }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fds[0], &buffer, buffer.count)
+            if count <= 0 { break }
+            output += buffer[0..<count]
+        }
+        close(fds[0])
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aChildProcessReportsAVariableThatIsNotUTF8ByName() throws {
+        let lines = try Self.run(prefix: "APP", key: "name", environment: [
+            Array("APP_NAME=caf".utf8) + [0xE9], Array("APP_THEME=dark".utf8), Array("APP_lower=x".utf8),
+        ])
+        #expect(lines == [
+            "keys theme",
+            "reported Setting 'name' in environment variable APP_NAME: the value is not valid UTF-8.",
+            "value -absent-",
+        ])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aChildProcessReadsItsUTF8Variables() throws {
+        let lines = try Self.run(prefix: "APP", key: "theme", environment: [Array("APP_THEME=caf\u{E9}".utf8)])
+        #expect(lines == ["keys theme", "value caf\u{E9}"])
+    }
+}
