@@ -168,6 +168,9 @@ extension StorageError {
         public static let nestingTooDeep = Code("nestingTooDeep")
         /// An attempt to read a key that holds no value, from an API that requires one.
         public static let notFound = Code("notFound")
+        /// A write to a store from inside that store's own `update` body, refused because it
+        /// would wait for itself or be overwritten by the update's result.
+        public static let reentrantWrite = Code("reentrantWrite")
 
         var summary: String {
             switch self {
@@ -180,6 +183,7 @@ extension StorageError {
             case .tooLarge: "the data is too large"
             case .nestingTooDeep: "the value is nested too deeply"
             case .notFound: "no value is stored"
+            case .reentrantWrite: "written from inside an update of the same store"
             default: "error \(name)"
             }
         }

@@ -161,9 +161,10 @@ public struct Stored<Value: Sendable>: Sendable {
     /// - Throws: ``StorageError/Code/typeMismatch`` when the stored data does not decode (it is
     ///   left untouched), what `body` throws, or the write's error.
     /// - Note: `body` runs while the store holds off its other writers. It may read settings,
-    ///   of this store too; it must not write to the same store, which deadlocks on stores
-    ///   whose writer lock is not re-entrant (a write from the body to `InMemoryStore` or
-    ///   `UserDefaultsStore` lands, then is overwritten by the update's result).
+    ///   of this store too. A write from the body to the same store (another setting's setter,
+    ///   `save`, a nested `update`) fails with ``StorageError/Code/reentrantWrite`` on every
+    ///   backend: a setter reports it, `save` and `update` throw it. Change other settings
+    ///   after `update` returns.
     public func update<R>(_ body: (inout Value) throws -> R) throws -> R {
         do {
             return try store.update(forKey: key) { stored in
