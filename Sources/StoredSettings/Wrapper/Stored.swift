@@ -74,6 +74,10 @@ public struct Stored<Value: Sendable>: Sendable {
         self.cache = DecodedCache(placeholder: defaultValue)
         self.help = help
         self.isSecret = isSecret
+        // A class cannot be a setting's type: say so once, where the setting is created.
+        if let refusal = codec.refusal {
+            StorageErrorReporter.report(storageError(refusal))
+        }
     }
 
     /// The current value: the stored value decoded as `Value`, or the default.
