@@ -21,30 +21,41 @@ import Foundation
 package enum UpdateScope {
     /// The media whose `update` body runs on this thread, each with the key being updated.
     ///
-    /// Kept in `Thread.current.threadDictionary`, so it is only ever touched by its own thread.
+    /// Reached through a POSIX thread-specific value (`pthread_getspecific`), so it is only ever
+    /// touched by its own thread. It exists only while a body runs: the outermost
+    /// ``runBody(ofUpdateOn:key:_:)`` creates it and removes it, so no destructor is needed
+    /// (a thread cannot end inside a synchronous body) and a write outside any update costs one
+    /// `pthread_getspecific` call.
     private final class Marks {
         var keys: [String: String] = [:]
     }
 
-    private static let threadKey = "StoredSettings.UpdateScope"
+    private static let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
 
-    private static var currentMarks: Marks {
-        let dictionary = Thread.current.threadDictionary
-        if let marks = dictionary[threadKey] as? Marks { return marks }
-        let marks = Marks()
-        dictionary[threadKey] = marks
-        return marks
+    /// The marks of this thread, if an update body runs on it.
+    private static var currentMarks: Marks? {
+        pthread_getspecific(threadKey).map { Unmanaged<Marks>.fromOpaque($0).takeUnretainedValue() }
     }
 
     /// Runs `body`, an `update` body for `key`, with `media` marked as being updated on this
     /// thread; the marks are removed when it returns or throws (an outer mark of the same
     /// medium is restored).
     package static func runBody<R>(ofUpdateOn media: [String], key: String?, _ body: () throws -> R) rethrows -> R {
-        let marks = currentMarks
+        let outermost = currentMarks == nil
+        let marks = currentMarks ?? Marks()
+        if outermost { pthread_setspecific(threadKey, Unmanaged.passRetained(marks).toOpaque()) }
         let previous = media.map { marks.keys[$0] }
         for medium in media { marks.keys[medium] = key ?? "" }
         defer {
             for (medium, key) in zip(media, previous) { marks.keys[medium] = key }
+            if outermost {
+                pthread_setspecific(threadKey, nil)
+                Unmanaged.passUnretained(marks).release()
+            }
         }
         return try body()
     }
@@ -54,8 +65,7 @@ package enum UpdateScope {
     /// - Throws: ``StorageError/Code/reentrantWrite`` without key or path (the store adds
     ///   them), saying which key's update is running.
     package static func checkOutsideUpdateBody(of media: [String]) throws {
-        let marks = currentMarks
-        guard !marks.keys.isEmpty else { return }
+        guard let marks = currentMarks else { return }
         for medium in media {
             guard let outer = marks.keys[medium] else { continue }
             let running = outer.isEmpty ? "an update of the same store" : "the update of '\(outer)' in the same store"
