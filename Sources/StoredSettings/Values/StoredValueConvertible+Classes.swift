@@ -13,7 +13,7 @@ extension StoredValueConvertible where Self: Codable & AnyObject {
         throw StorageError(.unsupportedType, expectedType: typeName(Self.self))
     }
 
-    /// Unavailable: a class cannot be a setting's type (see ``init(storedValue:)``).
+    /// Unavailable: a class cannot be a setting's type, as for `init(storedValue:)` above.
     @available(*, unavailable, message: "a class cannot be a setting's type: edits through its reference would never be saved; use a struct")
     public func storedValue() throws -> StoredValue {
         throw StorageError(.unsupportedType, expectedType: typeName(Self.self))
