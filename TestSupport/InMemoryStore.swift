@@ -63,7 +63,8 @@ public final class InMemoryStore: Storable, ChangeSnapshotting {
     /// Stores `value` under `key`, or removes the key when `value` is `nil`.
     ///
     /// - Throws: ``StorageError/Code/invalidKey`` for an empty key or one with control
-    ///   characters.
+    ///   characters; ``StorageError/Code/reentrantWrite`` from inside an update body of this
+    ///   store.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try storage.setValue(value, forKey: key)
     }
@@ -75,10 +76,12 @@ public final class InMemoryStore: Storable, ChangeSnapshotting {
 
     /// Reads, changes and writes the value with no other write in between.
     ///
-    /// `body` may read this store; a write it makes to this store (same thread) lands before
-    /// the update's own write.
+    /// `body` may read this store; a write it makes to this store throws
+    /// ``StorageError/Code/reentrantWrite``, as on every shipped backend.
     ///
-    /// - Throws: ``StorageError/Code/invalidKey``, or what `body` throws (nothing is written).
+    /// - Throws: ``StorageError/Code/invalidKey``, ``StorageError/Code/reentrantWrite`` when
+    ///   called from inside an update body of this store, or what `body` throws (nothing is
+    ///   written then).
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try storage.update(forKey: key, body)
     }

@@ -22,6 +22,9 @@
 //                                     prints `keys <sorted, comma-separated>`, `value <KEY's value
 //                                     or -absent->`, and `reported <error>` for each report
 //   measure FOLDER                    time FileStore against its baselines (build with -c release)
+//   default-store-set KEY INT         through StoreContext.defaultStore: prints `reported <error>`
+//                                     for each report, `read <value>`, sets KEY with the setter,
+//                                     `read <value>`, then `save ok` or `save error <code> <error>`
 //   set PATH KEY STRING [options]     set KEY to STRING and report; options:
 //       --umask OCTAL                 set the process's umask first
 //       --file-size-limit BYTES       setrlimit(RLIMIT_FSIZE), SIGXFSZ ignored
@@ -200,6 +203,21 @@ case ("set", 3...):
         say("error other \(error)")
     }
     say("memory \(describe(store.value(forKey: key)))")
+
+case ("default-store-set", 2):
+    StorageErrorReporter.setHandler { error in say("reported \(error)") }
+    let setting = Stored(arguments[0], default: 0)
+    say("read \(setting.wrappedValue)")
+    setting.wrappedValue = number(arguments[1])
+    say("read \(setting.wrappedValue)")
+    do {
+        try setting.save(number(arguments[1]))
+        say("save ok")
+    } catch let error as StorageError {
+        say("save error \(error.code) \(error)")
+    } catch {
+        say("save error other \(error)")
+    }
 
 case ("measure", 1):
     measure(folder: arguments[0])

@@ -157,16 +157,20 @@ struct ConcurrencyReentrancyTests {
         #expect(settings.count == 42)
     }
 
-    @Test(arguments: [ConcurrencyBackend.inMemory, .userDefaults])
-    func updateBodyMayWriteTheSameStore(backend: ConcurrencyBackend) throws {
+    @Test(arguments: ConcurrencyBackend.allCases)
+    func aWriteFromAnUpdateBodyToTheSameStoreIsRefusedAndTheUpdateCommits(backend: ConcurrencyBackend) throws {
         let fixture = try ConcurrencyFixture(backend)
         let settings = Counter(store: fixture.store)
-        try settings.$count.update { count in
-            settings.other = 7                       // lands before the update's own write
-            settings.count = 100                     // overwritten by the update's result
-            count = 1
+        let reported = ReportedErrors()
+        try reported.capture {
+            try settings.$count.update { count in
+                settings.other = 7                   // refused: it would be lost or wait forever
+                settings.count = 100                 // refused too
+                count = 1
+            }
         }
-        #expect(settings.other == 7)
+        #expect(reported.codes == [.reentrantWrite, .reentrantWrite])
+        #expect(settings.other == 0)
         #expect(settings.count == 1)
     }
 

@@ -168,6 +168,12 @@ extension StorageError {
         public static let nestingTooDeep = Code("nestingTooDeep")
         /// An attempt to read a key that holds no value, from an API that requires one.
         public static let notFound = Code("notFound")
+        /// A write to a store from inside that store's own `update` body, refused because it
+        /// would wait for itself or be overwritten by the update's result.
+        public static let reentrantWrite = Code("reentrantWrite")
+        /// The Swift type cannot be a setting's type: a class, whose edits through its
+        /// reference would never reach the store.
+        public static let unsupportedType = Code("unsupportedType")
 
         var summary: String {
             switch self {
@@ -180,6 +186,8 @@ extension StorageError {
             case .tooLarge: "the data is too large"
             case .nestingTooDeep: "the value is nested too deeply"
             case .notFound: "no value is stored"
+            case .reentrantWrite: "written from inside an update of the same store"
+            case .unsupportedType: "the type cannot be a setting's type"
             default: "error \(name)"
             }
         }

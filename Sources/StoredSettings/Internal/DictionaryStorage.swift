@@ -7,8 +7,9 @@
 /// Two locks, taken in this order: `writers` (recursive) serialises every write and the whole
 /// of `update`; `state` guards the values only for the moment of a read or a commit. No user
 /// code (an `update` body, an encoder) runs while `state` is held, so a body that reads this
-/// store, or writes to it from the same thread, neither deadlocks nor makes an overlapping
-/// `inout` access.
+/// store neither deadlocks nor makes an overlapping `inout` access. A write from inside an
+/// `update` body to the same storage throws ``StorageError/Code/reentrantWrite``
+/// (``UpdateScope``): it would otherwise land and be overwritten by the update's result.
 package final class DictionaryStorage: Sendable {
     package struct State: Sendable {
         package var values: [String: StoredValue]
@@ -43,6 +44,7 @@ package final class DictionaryStorage: Sendable {
 
     package func setValue(_ value: StoredValue?, forKey key: String) throws {
         try validateKeyName(key)
+        try checkOutsideUpdateBody(forKey: key)
         try writers.withLock {
             try state.withLock { state in
                 try commit(value, forKey: key, in: &state)
@@ -52,13 +54,14 @@ package final class DictionaryStorage: Sendable {
 
     /// Runs `body` on the value of `key` and commits the result, with no other write between.
     ///
-    /// `body` runs outside the value lock: it may read this store, and a write it makes to this
-    /// store from the same thread lands before the update's own commit.
+    /// `body` runs outside the value lock: it may read this store. A write it makes to this
+    /// storage from the same thread throws ``StorageError/Code/reentrantWrite``.
     package func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try validateKeyName(key)
+        try checkOutsideUpdateBody(forKey: key)
         return try writers.withLock {
             var value = self.value(forKey: key)
-            let result = try body(&value)
+            let result = try UpdateScope.runBody(ofUpdateOn: [medium], key: key) { try body(&value) }
             try state.withLock { state in
                 try commit(value, forKey: key, in: &state)
             }
@@ -106,6 +109,19 @@ package final class DictionaryStorage: Sendable {
 
     package func changes() -> AsyncStream<StoredChange> {
         broadcaster.subscribe()
+    }
+
+    /// The name ``UpdateScope`` marks while an `update` body of this storage runs.
+    private var medium: String { UpdateScope.medium(self) }
+
+    /// Throws ``StorageError/Code/reentrantWrite`` naming `key` when an `update` body of this
+    /// storage runs on this thread.
+    private func checkOutsideUpdateBody(forKey key: String) throws {
+        do {
+            try UpdateScope.checkOutsideUpdateBody(of: [medium])
+        } catch let error as StorageError {
+            throw error.adding(key: key)
+        }
     }
 
     /// The value of `key` and a stream of every change to it after that, as one step.

@@ -7,11 +7,20 @@ extension FileStore {
     ///
     /// `body` returns its result and the keys whose values it changed (empty: nothing to
     /// write). A throwing `body`, encoding or write changes nothing in memory or on disk.
-    func commit<R>(_ body: (inout [String: StoredValue]) throws -> (result: R, changedKeys: [String])) throws -> R {
+    ///
+    /// A commit from inside the `body` of a commit of this store, or of any store of this
+    /// process on the same file, throws ``StorageError/Code/reentrantWrite`` (``UpdateScope``)
+    /// instead of waiting for its own lock. `key` names the key being updated, for that message.
+    func commit<R>(key: String? = nil, _ body: (inout [String: StoredValue]) throws -> (result: R, changedKeys: [String])) throws -> R {
         var reports: [StorageError] = []
         defer { for report in reports { StorageErrorReporter.report(report) } }
+        let store = UpdateScope.medium(self)
+        try UpdateScope.checkOutsideUpdateBody(of: [store])
         return try file.withLock { state in
             let target = try FileSystem.resolvingSymbolicLinks(url.path)
+            // Another store on the same file would wait forever for the `flock` held here.
+            let media = [store, "file " + target]
+            try UpdateScope.checkOutsideUpdateBody(of: media)
             let directory = (target as NSString).deletingLastPathComponent
             if state.fingerprint == nil, !directory.isEmpty {
                 try FileSystem.createDirectories(atPath: directory)
@@ -19,7 +28,7 @@ extension FileStore {
             let lock = state.lock(forTarget: target)
             return try lock.withLock {
                 var values = try refresh(&state, target: target, underFileLock: true, reports: &reports)
-                let (result, changedKeys) = try body(&values)
+                let (result, changedKeys) = try UpdateScope.runBody(ofUpdateOn: media, key: key) { try body(&values) }
                 guard !changedKeys.isEmpty else { return result }
                 let data = try Self.encode(values, format: format, encoding: state.encoding, source: state.source)
                 guard data.count <= options.maximumFileSize else {

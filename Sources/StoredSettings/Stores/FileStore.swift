@@ -185,15 +185,18 @@ public final class FileStore: Storable {
     /// writing the file before returning.
     ///
     /// `body` runs while this store holds the file's lock, with the value currently in the
-    /// file: keep it short, and do not use the same file from inside it.
+    /// file: keep it short. It may read this store; a write from inside it to this store, or
+    /// to another store of this process on the same file, throws
+    /// ``StorageError/Code/reentrantWrite`` instead of waiting for the lock it holds.
     ///
     /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws, or what ``setValue(_:forKey:)`` throws; nothing changes
-    ///   then.
+    /// - Throws: What `body` throws, or what ``setValue(_:forKey:)`` throws, or
+    ///   ``StorageError/Code/reentrantWrite`` when called from inside an update body of the same
+    ///   file; nothing changes then.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try validateKeyName(key, path: url.path)
         do {
-            return try commit { values in
+            return try commit(key: key) { values in
                 var value = values[key]
                 let result = try body(&value)
                 let changed: Bool

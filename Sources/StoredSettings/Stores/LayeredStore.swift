@@ -28,10 +28,14 @@ import Foundation
 /// environment variable overrides the file, as users expect. That is the one exception to the
 /// read-after-write rule of ``Storable``.
 ///
-/// ``update(forKey:_:)`` runs atomically on the writable layer: `body` starts from the value
-/// reads return (from whichever layer), and its result is written to the writable layer only
-/// when it differs from that value, so an unchanged value from the environment is never
-/// copied into the file.
+/// ``update(forKey:_:)`` runs atomically on the writable layer, and its `body` starts from the
+/// value that layer would show if nothing above it overrode the key: the writable layer's own
+/// value, else the first layer below it that holds one. Layers above the writable one are
+/// overrides for this run (the environment, the command line): `body` never sees their values,
+/// so an override is never carried into storage by an update (`update { $0 += 1 }` under
+/// `APP_COUNT=1000` counts on in the file; reads keep returning 1000 while the variable is
+/// set). In-place mutation through ``Stored`` (`settings.count += 1`) starts from the same
+/// value. Only an explicit assignment writes a value taken from an override.
 ///
 /// ## Observing
 ///
@@ -80,29 +84,32 @@ public final class LayeredStore: OriginDescribingStore {
         try writable.setValue(value, forKey: key)
     }
 
-    /// Reads the value reads return, lets `body` change it, and writes the result to the
+    /// Reads the persistent value of `key`, lets `body` change it, and writes the result to the
     /// writable layer, atomically with respect to that layer.
+    ///
+    /// `body` starts from the writable layer's value, else the value of the first layer below
+    /// it that holds one, else `nil`: the value of layers above the writable one (overrides
+    /// for this run) is never passed in, so it never reaches the writable layer through an
+    /// update. Reads still return the override afterwards.
     ///
     /// Nothing is written when `body` leaves the value as it was. Setting it to `nil` removes
     /// the key from the writable layer (a lower or higher layer may still hold it). A
     /// ``StorageError`` that `body` throws without a path gets the origin of the layer the
-    /// value came from (`environment variable APP_PAGE_SIZE`).
+    /// value came from.
     ///
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or what the writable layer throws; nothing changes then.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        let writableIndex = layers.firstIndex { $0 === writable } ?? layers.count
+        let writableIndex = layers.firstIndex { $0 === writable } ?? layers.count - 1
+        let lower = layers[(writableIndex + 1)...]
         return try writable.update(forKey: key) { stored in
-            var effective: StoredValue?
-            var source: (any Storable)?
-            for (index, layer) in layers.enumerated() {
-                effective = index == writableIndex ? stored : layer.value(forKey: key)
-                if effective != nil {
-                    source = layer
-                    break
-                }
+            var start = stored
+            var source: (any Storable)? = stored == nil ? nil : writable
+            for layer in lower where start == nil {
+                start = layer.value(forKey: key)
+                source = start == nil ? nil : layer
             }
-            var value = effective
+            var value = start
             let result: R
             do {
                 result = try body(&value)
@@ -114,7 +121,7 @@ public final class LayeredStore: OriginDescribingStore {
                 }
                 throw error
             }
-            switch (effective, value) {
+            switch (start, value) {
             case (nil, nil): break
             case let (old?, new?) where old.isIdentical(to: new): break
             default: stored = value

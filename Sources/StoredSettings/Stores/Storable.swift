@@ -15,7 +15,10 @@
 /// - **A failed write changes nothing.** When a write throws, the previous value stays, in
 ///   memory and in the medium.
 /// - **Atomic updates.** ``update(forKey:_:)`` reads, runs the body and writes as one step: no
-///   other write to the store lands between.
+///   other write to the store lands between. The body may read the store; a write to the same
+///   store from inside the body (a `setValue`, a nested `update`) throws
+///   ``StorageError/Code/reentrantWrite`` rather than waiting for the lock the update holds or
+///   being overwritten by the update's result.
 /// - **Change delivery.** ``changes()`` delivers every committed change, once, in commit order,
 ///   whoever committed it (any instance on the same medium that the store can observe; each
 ///   backend documents what it observes); every subscriber sees the same order. A write of the

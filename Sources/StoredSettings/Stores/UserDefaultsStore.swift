@@ -93,6 +93,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     ///   Nothing is written then.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try validateKeyName(key, path: location)
+        try checkOutsideUpdateBody(forKey: key)
         try shared.writers.withLock {
             try commit(value, forKey: key)
         }
@@ -111,17 +112,29 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// Reads, changes and writes the value as one step among the stores of this process on
     /// the same suite.
     ///
-    /// `body` may read this store; a write it makes to this store (same thread) lands before the
-    /// update's own write.
+    /// `body` may read this store; a write it makes to any store of this process on the same
+    /// suite throws ``StorageError/Code/reentrantWrite``, since the update's own write would
+    /// replace it.
     ///
     /// - Throws: What `body` throws, or what ``setValue(_:forKey:)`` throws; nothing is written.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try validateKeyName(key, path: location)
+        try checkOutsideUpdateBody(forKey: key)
         return try shared.writers.withLock {
             var value = self.value(forKey: key)
-            let result = try body(&value)
+            let result = try UpdateScope.runBody(ofUpdateOn: [UpdateScope.medium(shared)], key: key) { try body(&value) }
             try commit(value, forKey: key)
             return result
+        }
+    }
+
+    /// Throws ``StorageError/Code/reentrantWrite`` when an update body of this suite runs on
+    /// this thread.
+    private func checkOutsideUpdateBody(forKey key: String) throws {
+        do {
+            try UpdateScope.checkOutsideUpdateBody(of: [UpdateScope.medium(shared)])
+        } catch let error as StorageError {
+            throw error.adding(key: key, path: location)
         }
     }
 
@@ -220,8 +233,8 @@ private struct DefaultsBox: @unchecked Sendable {
 
 /// The lock and change streams shared by every store of this process on one suite.
 private final class SuiteState: Sendable {
-    /// Serialises every write and `update` of the suite's stores; recursive so an `update` body
-    /// may write to the same store.
+    /// Serialises every write and `update` of the suite's stores. (A write from inside an
+    /// `update` body is refused before it gets here, by ``UpdateScope``.)
     let writers = RecursiveLock()
     let broadcaster = ChangeBroadcaster()
     private let defaults: DefaultsBox

@@ -25,9 +25,13 @@ public enum StoreContext {
     /// Unless set, it is created on first use: `UserDefaultsStore.standard` on Apple platforms;
     /// on Linux, whose UserDefaults loses writes across crashes and processes,
     /// `FileStore(application:)` named after the executable
-    /// (`$XDG_CONFIG_HOME/<executable>/settings.json`). If that file cannot be opened, the
-    /// error is reported to ``StorageErrorReporter`` and an in-memory store is used, so the
-    /// file is never overwritten.
+    /// (`$XDG_CONFIG_HOME/<executable>/settings.json`). If that file exists but cannot be
+    /// opened (it does not parse, it is too large, it cannot be read), the error is reported
+    /// to ``StorageErrorReporter`` once, and the default store becomes one that holds nothing
+    /// and refuses every write: settings read their defaults, and each write fails with that
+    /// error naming the file, the line and the key whose change was not saved (the setter
+    /// reports it, `save` throws it). The file is left as it is, for the user to fix; nothing
+    /// is kept in memory only.
     ///
     /// Setting it affects wrappers created afterwards; existing wrappers keep their store.
     public static var defaultStore: any Storable {
@@ -66,15 +70,17 @@ public enum StoreContext {
         do {
             return try FileStore(application: name.isEmpty ? "StoredSettings" : name)
         } catch {
-            StorageErrorReporter.report(StorageError(.io, wrapping: error))
-            return VolatileStore()
+            var problem = error as? StorageError ?? StorageError(.io, wrapping: error)
+            let opening = problem
+            problem.message = (problem.message.map { $0 + "; " } ?? "") + "settings read their defaults and changes will not be saved until the file is fixed"
+            StorageErrorReporter.report(problem)
+            return UnopenableFileStore(problem: opening)
         }
         #endif
     }
 }
 
-/// A store that keeps values in memory only: the fallback default store when the settings file
-/// cannot be opened.
+/// A store that keeps values in memory only: the store setting descriptions are read from.
 final class VolatileStore: Storable {
     private let storage = DictionaryStorage()
 

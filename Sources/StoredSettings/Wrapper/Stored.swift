@@ -34,8 +34,14 @@
 /// untouched. The setter reports write failures the same way and leaves the previous value in
 /// place. Use the projected value (`$autoReload`) for ``load()`` and ``save(_:)``, which throw.
 ///
-/// `settings.count += 1` is a get followed by a set, not atomic: use
-/// `settings.$count.update { $0 += 1 }`.
+/// An in-place mutation (`settings.count += 1`, `settings.map[k] = v`,
+/// `settings.list.append(x)`, `settings.profile.name = n`) starts from the value an
+/// ``update(_:)`` body would start from and writes the result, unless it changed nothing. It
+/// is two steps, not atomic: use `settings.$count.update { $0 += 1 }` when several writers may
+/// race. When the stored data does not decode, the mutation is computed from the default, so
+/// its result is not written: the error is reported, naming key, type and store, and the data
+/// stays. A plain assignment (`settings.count = 5`) is the user's new value and replaces
+/// unreadable data.
 ///
 /// Thread-safety: `Stored` is `Sendable`; every member may be used from any thread or task.
 @propertyWrapper
@@ -68,12 +74,22 @@ public struct Stored<Value: Sendable>: Sendable {
         self.cache = DecodedCache(placeholder: defaultValue)
         self.help = help
         self.isSecret = isSecret
+        // A class cannot be a setting's type: say so once, where the setting is created.
+        if let refusal = codec.refusal {
+            StorageErrorReporter.report(storageError(refusal))
+        }
     }
 
     /// The current value: the stored value decoded as `Value`, or the default.
     ///
     /// Setting it writes through to the store before returning. Failures go to
     /// ``StorageErrorReporter``; a failed write leaves the previous value.
+    ///
+    /// Changing it in place (`+=`, `append`, a subscript or a field) starts from the value
+    /// ``update(_:)`` would start from (through a ``LayeredStore``: the writable layer's, not
+    /// an environment or command-line override) and writes the result when it differs. When
+    /// the stored data does not decode, the change is reported as not saved and nothing is
+    /// written.
     public var wrappedValue: Value {
         get { currentValue(reporting: true) }
         nonmutating set {
@@ -82,6 +98,13 @@ public struct Stored<Value: Sendable>: Sendable {
             } catch {
                 StorageErrorReporter.report(storageError(error))
             }
+        }
+        // Swift routes in-place mutation through this accessor and plain assignment through
+        // `set`: only here is the value changed one the caller did not choose whole.
+        nonmutating _modify {
+            var mutation = beginMutation()
+            yield &mutation.value
+            finishMutation(mutation)
         }
     }
 
@@ -148,10 +171,13 @@ public struct Stored<Value: Sendable>: Sendable {
     /// Reads, changes and writes the value as one atomic step of the store: no other write to
     /// the store lands in between, so concurrent `update { $0 += 1 }` calls never lose a count.
     ///
-    /// `body` starts from the current value (the default when the key holds nothing). When it
-    /// throws, nothing is written. When it leaves a stored value as it was, the stored form is
-    /// kept as it is (`"yes"` read as `true` stays `"yes"`), so through a ``LayeredStore``
-    /// nothing is copied from a higher layer into the writable one.
+    /// `body` starts from the value the store's ``Storable/update(forKey:_:)`` hands it,
+    /// decoded (the default when the key holds nothing). Through a ``LayeredStore`` that is the
+    /// writable layer's value (or a lower layer's), never an environment or command-line
+    /// override: an override is for reads of this run only and never reaches storage through
+    /// an update. When `body` throws, nothing is written. When it leaves the value as it was,
+    /// nothing is written either: a default is not persisted, and a stored value keeps its
+    /// stored form (`"yes"` read as `true` stays `"yes"`).
     ///
     /// ```swift
     /// try settings.$launchCount.update { $0 += 1 }
@@ -161,25 +187,27 @@ public struct Stored<Value: Sendable>: Sendable {
     /// - Throws: ``StorageError/Code/typeMismatch`` when the stored data does not decode (it is
     ///   left untouched), what `body` throws, or the write's error.
     /// - Note: `body` runs while the store holds off its other writers. It may read settings,
-    ///   of this store too; it must not write to the same store, which deadlocks on stores
-    ///   whose writer lock is not re-entrant (a write from the body to `InMemoryStore` or
-    ///   `UserDefaultsStore` lands, then is overwritten by the update's result).
+    ///   of this store too. A write from the body to the same store (another setting's setter,
+    ///   `save`, a nested `update`) fails with ``StorageError/Code/reentrantWrite`` on every
+    ///   backend: a setter reports it, `save` and `update` throw it. Change other settings
+    ///   after `update` returns.
     public func update<R>(_ body: (inout Value) throws -> R) throws -> R {
         do {
             return try store.update(forKey: key) { stored in
-                let decoded = try stored.map(codec.decode)
-                var value = decoded ?? defaultValue
+                var value = try stored.map(codec.decode) ?? defaultValue
+                let start = try codec.encode(value)
                 let result = try body(&value)
                 let encoded = try codec.encode(value)
-                // A value `body` left as it was keeps its stored spelling, so a layered store
-                // never copies a higher layer's text (`"yes"` from the environment) into its
-                // writable layer.
-                if let original = stored, let encoded, !encoded.isIdentical(to: original), let decoded,
-                   let unchanged = try codec.encode(decoded), unchanged.isIdentical(to: encoded) {
+                // A value `body` left as it was is not written: a default stays a default
+                // (reading never writes), and a stored value keeps its spelling (`"yes"` read
+                // as `true` stays `"yes"`).
+                switch (start, encoded) {
+                case (nil, nil): return result
+                case let (start?, new?) where start.isIdentical(to: new): return result
+                default:
+                    stored = encoded
                     return result
                 }
-                stored = encoded
-                return result
             }
         } catch let error as StorageError {
             throw storageError(error)

@@ -4,16 +4,38 @@ import Foundation
 ///
 /// Non-optional values encode to a stored value; optional values encode `nil` as "remove the
 /// key". Built once per wrapper from the `Value`'s ``StoredValueConvertible`` conformance.
+///
+/// A class is refused (``refusal``): an edit made through its reference
+/// (`settings.box.name = "x"`) changes the object and never reaches the store, so it would be
+/// lost silently. Such a codec decodes and encodes nothing; it throws the refusal instead.
 struct StoredCodec<Value: Sendable>: Sendable {
     let decode: @Sendable (StoredValue) throws -> Value
     let encode: @Sendable (Value) throws -> StoredValue?
     /// The Swift type named in error messages (the wrapped type for optionals).
     let typeName: String
+    /// Why `Value` cannot be a setting's type, when it cannot.
+    var refusal: StorageError? = nil
+
+    /// A codec that throws `refusal` from every decode and encode.
+    private static func refusing(_ refusal: StorageError) -> StoredCodec {
+        StoredCodec(decode: { _ in throw refusal }, encode: { _ in throw refusal }, typeName: refusal.expectedType ?? "", refusal: refusal)
+    }
+
+    /// The refusal for `type` when it is a class; `nil` for value types.
+    static func referenceTypeRefusal(_ type: Any.Type) -> StorageError? {
+        guard type is AnyObject.Type else { return nil }
+        let name = StoredSettings.typeName(type)
+        return StorageError(
+            .unsupportedType, expectedType: name,
+            message: "\(name) is a class, and an edit made through its reference would never be saved; use a struct or an enum"
+        )
+    }
 }
 
 extension StoredCodec where Value: StoredValueConvertible {
     static var convertible: StoredCodec {
-        StoredCodec(
+        if let refusal = referenceTypeRefusal(Value.self) { return .refusing(refusal) }
+        return StoredCodec(
             decode: { try Value(storedValue: $0) },
             encode: { try $0.storedValue() },
             typeName: StoredSettings.typeName(Value.self)
@@ -24,7 +46,8 @@ extension StoredCodec where Value: StoredValueConvertible {
 extension StoredCodec {
     static func optional<Wrapped: StoredValueConvertible>(_: Wrapped.Type) -> StoredCodec
     where Value == Wrapped? {
-        StoredCodec(
+        if let refusal = referenceTypeRefusal(Wrapped.self) { return .refusing(refusal) }
+        return StoredCodec(
             decode: { try Wrapped(storedValue: $0) },
             encode: { try $0?.storedValue() },
             typeName: StoredSettings.typeName(Wrapped.self)

@@ -132,7 +132,7 @@ struct LayeredStoreTests {
         #expect(try file.reopened().value(forKey: "pageSize") == .int(70))
     }
 
-    @Test func updateStartsFromTheValueReadsReturnAndWritesOnlyChanges() throws {
+    @Test func updateStartsFromTheWritableOrALowerLayerAndWritesOnlyChanges() throws {
         let file = InMemoryStore()
         let defaults = InMemoryStore(["pageSize": .int(100)])
         let environment = EnvironmentStore(prefix: "APP", environment: ["APP_THEME": "dark"])
@@ -141,7 +141,8 @@ struct LayeredStoreTests {
         try settings.$pageSize.update { $0 += 1 }
         #expect(file.value(forKey: "pageSize") == .int(101))
         let theme = try settings.$theme.update { $0 }
-        #expect(theme == .dark)
+        #expect(theme == .system)   // the default: the environment's value is an override
+        #expect(settings.theme == .dark)
         #expect(file.value(forKey: "theme") == nil)   // the environment's value is not copied
     }
 

@@ -1,0 +1,81 @@
+/// One in-place mutation in progress (`settings.count += 1`): the value handed to the caller,
+/// its starting stored form, and why it must not be written, when it must not.
+struct InPlaceMutation<Value> {
+    /// The value the caller changes in place.
+    var value: Value
+    /// The encoded form of the value the mutation started from (`nil` for an optional `nil`),
+    /// to tell whether the mutation changed anything.
+    let start: StoredValue?
+    /// Why the result must not be written: the start was a fallback, not the stored value.
+    let failure: StorageError?
+}
+
+extension Stored {
+    /// The start of an in-place mutation: the value an ``update(_:)`` body would start from.
+    ///
+    /// The stored value is read with an update that changes nothing, so the mutation starts
+    /// from exactly what ``Storable/update(forKey:_:)`` hands its body: for a ``LayeredStore``
+    /// the writable layer's value (or a lower layer's), never an environment or command-line
+    /// override. When that value does not decode, or cannot be read, the mutation starts from
+    /// the default and carries the error, so its result is not written.
+    func beginMutation() -> InPlaceMutation<Value> {
+        var stored: StoredValue?
+        do {
+            try store.update(forKey: key) { stored = $0 }
+        } catch {
+            return InPlaceMutation(value: defaultValue, start: nil, failure: notSaved(storageError(error)))
+        }
+        guard let stored else {
+            return InPlaceMutation(value: defaultValue, start: try? codec.encode(defaultValue), failure: nil)
+        }
+        do {
+            let value = try codec.decode(stored)
+            // Compared in its canonical form, so a value spelled otherwise in the medium
+            // (`"yes"` for `true`) is not rewritten by a mutation that changes nothing.
+            return InPlaceMutation(value: value, start: try? codec.encode(value), failure: nil)
+        } catch {
+            return InPlaceMutation(value: defaultValue, start: nil, failure: notSaved(storageError(error)))
+        }
+    }
+
+    /// The end of an in-place mutation: writes its result, unless it started from a fallback
+    /// or changed nothing. Failures go to ``StorageErrorReporter``.
+    ///
+    /// The write is an update that refuses to replace stored data that does not decode (data
+    /// another writer left since the mutation started), so unreadable data is only ever
+    /// replaced by a plain assignment.
+    func finishMutation(_ mutation: InPlaceMutation<Value>) {
+        if let failure = mutation.failure {
+            StorageErrorReporter.report(failure)
+            return
+        }
+        do {
+            let encoded = try codec.encode(mutation.value)
+            switch (mutation.start, encoded) {
+            case (nil, nil): return
+            case let (start?, new?) where start.isIdentical(to: new): return
+            default: break
+            }
+            try store.update(forKey: key) { stored in
+                if let current = stored {
+                    do {
+                        _ = try codec.decode(current)
+                    } catch {
+                        throw notSaved(storageError(error))
+                    }
+                }
+                stored = encoded
+            }
+        } catch {
+            StorageErrorReporter.report(storageError(error))
+        }
+    }
+
+    /// `error` saying that the in-place change it stopped was not saved.
+    private func notSaved(_ error: StorageError) -> StorageError {
+        var error = error
+        let note = "the in-place change was not saved and the stored data was left as it is (assign a whole new value to replace it)"
+        error.message = error.message.map { $0 + "; " + note } ?? note
+        return error
+    }
+}
