@@ -21,7 +21,7 @@ struct FileStoreLockFileTests {
         #expect(deleter.readLine() == "ready")
 
         let processes = 4
-        let increments = 150
+        let increments = 100
         let writers = try (0..<processes).map { _ in try ChildProcess.launch(["increment", url.path, "count", String(increments)]) }
         for writer in writers {
             let (exitCode, output) = await writer.finish()
