@@ -3,7 +3,10 @@ import Foundation
 extension FileStore {
     /// Called by the watcher: reloads the file when its fingerprint changed, publishing the
     /// changes once through ``changes()`` and bumping the revision. A file that does not parse
-    /// is reported once per version and leaves the values in memory as they are.
+    /// (or is not a regular file, or was emptied after it held settings) is reported once per
+    /// version and leaves the values in memory as they are; a path the check cannot follow (a
+    /// symbolic link the `fs.protected_symlinks` rule refuses) is reported once until it
+    /// changes.
     package func checkForExternalChange() {
         // The common case, nothing changed, costs one `lstat` and one `stat` and never waits
         // for a write in progress.
@@ -17,6 +20,7 @@ extension FileStore {
             do {
                 let target = try FileSystem.resolvingSymbolicLinks(url.path)
                 let current = try FileSystem.fingerprint(atPath: target)
+                state.reportedPathProblem = nil
                 guard current != state.fingerprint else { return }
                 if let current, current == state.reportedBadFingerprint { return }
                 var reports: [StorageError] = []
@@ -26,10 +30,11 @@ extension FileStore {
                     state.reportedBadFingerprint = current
                     problem = error
                 }
-            } catch let error as StorageError {
-                problem = error.adding(path: url.path)
             } catch {
-                problem = StorageError(.io, wrapping: error, path: url.path)
+                let error = (error as? StorageError)?.adding(path: url.path) ?? StorageError(.io, wrapping: error, path: url.path)
+                guard error != state.reportedPathProblem else { return }
+                state.reportedPathProblem = error
+                problem = error
             }
         }
         if let problem { StorageErrorReporter.report(problem) }

@@ -80,6 +80,9 @@ public final class FileStore: Storable {
         var lock: FileLock?
         /// A version that did not parse and was reported already, so it is not reported again.
         var reportedBadFingerprint: FileFingerprint?
+        /// The last error the change check met before it could look at a version (a symbolic
+        /// link refused, a loop of links), so that each check does not report it again.
+        var reportedPathProblem: StorageError?
 
         mutating func lock(forTarget target: String) -> FileLock {
             let path = target + ".lock"

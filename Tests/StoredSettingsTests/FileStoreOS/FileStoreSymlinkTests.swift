@@ -62,6 +62,20 @@ struct FileStoreSymlinkTests {
     }
 
     @Test(.enabled(if: geteuid() == 0, "needs root to create a link owned by another user"))
+    func linkPlantedAfterOpeningIsReportedOnceByTheChangeCheck() throws {
+        let folders = try Folders()
+        let store = try FileStore(url: folders.shared.appendingPathComponent("settings.json"), options: quietOptions)
+        _ = folders.plantLink("settings.json", owner: 65534)
+        let (_, reports) = reportedErrors {
+            store.checkForExternalChange()
+            store.checkForExternalChange()
+        }
+        #expect(reports.map(\.code) == [.io])
+        #expect(reports.first?.description.contains("symbolic link") == true, "\(reports)")
+        #expect(store.value(forKey: "secret") == nil, "the target was not read")
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root to create a link owned by another user"))
     func linksOfTheCallerOrOfTheFolderOwnerAreFollowed() throws {
         let folders = try Folders()
         let own = folders.plantLink("own.json", owner: geteuid())
