@@ -21,6 +21,15 @@
 //   environment-read PREFIX KEY       EnvironmentStore(prefix:) over this process's environment:
 //                                     prints `keys <sorted, comma-separated>`, `value <KEY's value
 //                                     or -absent->`, and `reported <error>` for each report
+//   read PATH                         open a store (change check on); `ok <key count>` or
+//                                     `error <code> <message>`
+//   descriptor-limit FREE PATH        the same with only FREE descriptors free, then one write
+//   rewrite-in-place PATH ROUNDS GAP  an editor saving in place: truncate, pause GAP µs, write
+//   truncate-and-stop PATH            truncate in place, print `truncated`, SIGSTOP itself,
+//                                     then write the bytes back and print `restored`
+//   unlink-loop PATH GAP              delete PATH every GAP µs until killed
+//   stop-mid-write PATH KEY SIZE LIMIT   write a SIZE-character value, stopping itself
+//                                     (SIGSTOP) when the temporary file reaches LIMIT bytes
 //   measure FOLDER                    time FileStore against its baselines (build with -c release)
 //   default-store-set KEY INT         through StoreContext.defaultStore: prints `reported <error>`
 //                                     for each report, `read <value>`, sets KEY with the setter,
@@ -218,6 +227,23 @@ case ("default-store-set", 2):
     } catch {
         say("save error other \(error)")
     }
+case ("read", 1):
+    readCommand(path: arguments[0])
+
+case ("descriptor-limit", 2):
+    descriptorLimitCommand(free: number(arguments[0]), path: arguments[1])
+
+case ("rewrite-in-place", 3):
+    rewriteInPlaceCommand(path: arguments[0], rounds: number(arguments[1]), gap: number(arguments[2]))
+
+case ("truncate-and-stop", 1):
+    truncateAndStopCommand(path: arguments[0])
+
+case ("unlink-loop", 2):
+    unlinkLoopCommand(path: arguments[0], gap: number(arguments[1]))
+
+case ("stop-mid-write", 4):
+    stopMidWriteCommand(path: arguments[0], key: arguments[1], size: number(arguments[2]), limit: number(arguments[3]))
 
 case ("measure", 1):
     measure(folder: arguments[0])

@@ -11,18 +11,33 @@ import Darwin
 ///
 /// The steps, each checked:
 /// 1. create a temporary file `.<name>.tmp-<pid>-<random>` in the same folder with
-///    `O_CREAT | O_EXCL | O_NOFOLLOW`, mode 0600, then `fchmod` it to the mode the file should
-///    have (so the umask cannot change it);
-/// 2. write all bytes, `fsync`;
-/// 3. `rename` it over the file (atomic on POSIX file systems);
-/// 4. `fsync` the folder, so the rename itself survives a power loss.
+///    `O_CREAT | O_EXCL | O_NOFOLLOW`, mode 0600, and take an exclusive `flock` on it, held
+///    until the file is renamed or removed: the lock says "a live writer owns this file";
+/// 2. give it the owner and group of the file it replaces (`fchown`, when they differ from
+///    this process's), then the mode (`fchmod`, so the umask cannot change it);
+/// 3. write all bytes, `fsync`;
+/// 4. `rename` it over the file (atomic on POSIX file systems);
+/// 5. `fsync` the folder, so the rename itself survives a power loss.
 ///
-/// A crash at any moment leaves the old or the new contents, and at worst a temporary file,
-/// which ``removeStaleTemporaryFiles(for:)`` deletes later.
+/// A crash at any moment leaves the old or the new contents, and at worst a temporary file.
+/// The kernel drops a killed writer's `flock`, so ``removeStaleTemporaryFiles(for:)`` can
+/// tell that file from one a live writer is still filling (even one stopped with `SIGSTOP`),
+/// and removes only the former.
 package enum AtomicFile {
     /// The prefix of the temporary files written for `path`'s file name: `.settings.json.tmp-`.
     package static func temporaryPrefix(for path: String) -> String {
         ".\((path as NSString).lastPathComponent).tmp-"
+    }
+
+    /// The owner and group a rewritten file keeps.
+    package struct Owner: Equatable, Sendable {
+        package var user: UInt32
+        package var group: UInt32
+
+        package init(user: UInt32, group: UInt32) {
+            self.user = user
+            self.group = group
+        }
     }
 
     /// Writes `data` to `path` so that a crash at any moment leaves the old or the new contents.
@@ -35,38 +50,52 @@ package enum AtomicFile {
     ///   - path: The file to replace or create.
     ///   - permissions: The permission bits of the new file (0600 for new files; the old mode
     ///     for existing ones).
+    ///   - owner: The owner and group of the file being replaced, which the new file keeps;
+    ///     `nil` for a new file (it belongs to this process's user).
+    ///   - beforeReplace: Runs after the `fsync`, right before the `rename`; what it throws
+    ///     cancels the write (the temporary file is removed) and is rethrown.
     /// - Returns: The fingerprint of the written file.
     /// - Throws: ``StorageError/Code/io`` naming the path and the `errno` text (`No space left
-    ///   on device`, `File too large`, `Permission denied`); the existing file is untouched then
-    ///   and the temporary file removed.
+    ///   on device`, `File too large`, `Permission denied`; `Operation not permitted` when this
+    ///   process may not give the file its owner back, which only root may do); the existing
+    ///   file is untouched then and the temporary file removed.
     @discardableResult
-    package static func write(_ data: Data, toPath path: String, permissions: UInt32 = 0o600) throws -> FileFingerprint {
+    package static func write(
+        _ data: Data, toPath path: String, permissions: UInt32 = 0o600, owner: Owner? = nil,
+        beforeReplace: () throws -> Void = {}
+    ) throws -> FileFingerprint {
         let directory = (path as NSString).deletingLastPathComponent
-        let temporaryPath = (directory as NSString).appendingPathComponent(
-            temporaryPrefix(for: path) + "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
-        )
-        let fd = FileSystem.openFile(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystem.ioError("cannot create a temporary file in \(directory)", path: path) }
+        let (fd, temporaryPath) = try createLockedTemporaryFile(for: path, in: directory)
         var removeTemporary = true
-        defer { if removeTemporary { unlink(temporaryPath) } }
-        var fingerprint: FileFingerprint
-        do {
-            defer { close(fd) }
-            guard fchmod(fd, mode_t(permissions & 0o7777)) == 0 else {
-                throw FileSystem.ioError("cannot set the file's permissions", path: path)
-            }
-            guard data.withUnsafeBytes({ FileSystem.writeAll(fd, $0) }) else {
-                throw FileSystem.ioError("cannot write", path: path)
-            }
-            guard fsync(fd) == 0 else { throw FileSystem.ioError("cannot write (fsync)", path: path) }
-            var info = stat()
-            guard fstat(fd, &info) == 0 else { throw FileSystem.ioError("cannot read the file's attributes", path: path) }
-            fingerprint = FileFingerprint(info)
+        var descriptorOpen = true
+        defer {
+            if removeTemporary { unlink(temporaryPath) }
+            if descriptorOpen { close(fd) }
         }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileSystem.ioError("cannot read the file's attributes", path: path) }
+        if let owner, owner.user != UInt32(info.st_uid) || owner.group != UInt32(info.st_gid) {
+            guard fchown(fd, uid_t(owner.user), gid_t(owner.group)) == 0 else {
+                throw FileSystem.ioError("cannot give the new file the owner and group of the file it replaces (user \(owner.user), group \(owner.group))", path: path)
+            }
+        }
+        guard fchmod(fd, mode_t(permissions & 0o7777)) == 0 else {
+            throw FileSystem.ioError("cannot set the file's permissions", path: path)
+        }
+        guard data.withUnsafeBytes({ FileSystem.writeAll(fd, $0) }) else {
+            throw FileSystem.ioError("cannot write", path: path)
+        }
+        guard fsync(fd) == 0 else { throw FileSystem.ioError("cannot write (fsync)", path: path) }
+        guard fstat(fd, &info) == 0 else { throw FileSystem.ioError("cannot read the file's attributes", path: path) }
+        let fingerprint = FileFingerprint(info)
+        try beforeReplace()
         guard rename(temporaryPath, path) == 0 else {
             throw FileSystem.ioError("cannot replace the file", path: path)
         }
         removeTemporary = false
+        // Closing drops the temporary file's `flock`, and frees the descriptor for the folder.
+        close(fd)
+        descriptorOpen = false
         let directoryFD = FileSystem.openFile(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         if directoryFD >= 0 {
             _ = fsync(directoryFD)
@@ -75,10 +104,45 @@ package enum AtomicFile {
         return fingerprint
     }
 
-    /// Deletes temporary files that killed writers left next to `path`.
+    /// Creates a fresh temporary file next to `path` and takes an exclusive `flock` on it.
     ///
-    /// Call it only while holding the file's ``FileLock``: every writer holds it while its
-    /// temporary file exists, so any temporary file found then is stale.
+    /// Between `open` and `flock` the file is unlocked, so a cleaner may take it for stale and
+    /// delete it; the path is checked after locking (`fstat` against `lstat`) and a new name
+    /// tried when it no longer names the file.
+    private static func createLockedTemporaryFile(for path: String, in directory: String) throws -> (Int32, String) {
+        for _ in 0..<16 {
+            let temporaryPath = (directory as NSString).appendingPathComponent(
+                temporaryPrefix(for: path) + "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+            )
+            let fd = FileSystem.openFile(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw FileSystem.ioError("cannot create a temporary file in \(directory)", path: path) }
+            while flock(fd, LOCK_EX) != 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                unlink(temporaryPath)
+                close(fd)
+                throw FileSystem.ioError("cannot lock a temporary file in \(directory)", path: path, errno: code)
+            }
+            if names(temporaryPath, fd) { return (fd, temporaryPath) }
+            close(fd)
+        }
+        throw StorageError(.io, path: path, message: "cannot create a temporary file in \(directory): it keeps being removed")
+    }
+
+    /// Whether `path` names the file open as `fd`.
+    private static func names(_ path: String, _ fd: Int32) -> Bool {
+        var open = stat()
+        var named = stat()
+        return fstat(fd, &open) == 0 && lstat(path, &named) == 0
+            && open.st_ino == named.st_ino && open.st_dev == named.st_dev
+    }
+
+    /// Deletes the temporary files of `path` that no live writer owns: those nobody holds an
+    /// `flock` on (their writer was killed, or crashed). A file another writer is filling,
+    /// even one stopped with `SIGSTOP`, is locked and left alone.
+    ///
+    /// It never waits: each file is tried with `LOCK_NB`. Safe to call at any time, without
+    /// the store's ``FileLock``.
     ///
     /// - Returns: How many files were removed.
     @discardableResult
@@ -86,14 +150,16 @@ package enum AtomicFile {
         let directory = (path as NSString).deletingLastPathComponent
         var removed = 0
         for name in FileSystem.entries(inDirectory: directory.isEmpty ? "." : directory, withPrefix: temporaryPrefix(for: path)) {
-            if unlink((directory as NSString).appendingPathComponent(name)) == 0 { removed += 1 }
+            let temporaryPath = (directory as NSString).appendingPathComponent(name)
+            let fd = FileSystem.openFile(temporaryPath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            // Locked: a live writer owns it. Unlocked and still at its name: stale.
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0, names(temporaryPath, fd) else { continue }
+            if unlink(temporaryPath) == 0 { removed += 1 }
         }
         return removed
-    }
-
-    /// Whether temporary files of `path` exist (a cheap check before taking the lock).
-    package static func hasTemporaryFiles(for path: String) -> Bool {
-        let directory = (path as NSString).deletingLastPathComponent
-        return !FileSystem.entries(inDirectory: directory.isEmpty ? "." : directory, withPrefix: temporaryPrefix(for: path)).isEmpty
     }
 }

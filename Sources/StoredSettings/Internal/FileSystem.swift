@@ -57,11 +57,16 @@ package enum FileSystem {
     /// Reads the regular file at `path` whole, refusing files larger than `maximumSize` before
     /// reading a byte of them (the size comes from `fstat`).
     ///
+    /// The file is opened with `O_NONBLOCK` and its type checked with `fstat` before any read,
+    /// so a FIFO, a device or a socket at `path` is an error at once, never a wait for a writer
+    /// that may not come. (`O_NONBLOCK` changes nothing for reads of a regular file.)
+    ///
     /// - Returns: The bytes and the file's fingerprint, or `nil` when there is no file.
     /// - Throws: ``StorageError/Code/tooLarge`` above `maximumSize`; ``StorageError/Code/io``
-    ///   when the path is a folder or a call fails.
+    ///   when the path is not a regular file (naming what it is) or a call fails, such as
+    ///   `open` with `Too many open files`.
     package static func readFile(atPath path: String, maximumSize: Int) throws -> (data: Data, fingerprint: FileFingerprint)? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw ioError("cannot open the file", path: path)
@@ -69,9 +74,7 @@ package enum FileSystem {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw ioError("cannot read the file's attributes", path: path) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw StorageError(.io, path: path, message: "the path is not a regular file")
-        }
+        try requireRegularFile(info, path: path)
         let size = Int(info.st_size)
         guard size <= maximumSize else {
             throw StorageError(.tooLarge, path: path, message: "the file has \(size) bytes, more than the limit of \(maximumSize)")
@@ -97,6 +100,21 @@ package enum FileSystem {
             if total < size { data.removeSubrange(total..<size) }
         }
         return (data, FileFingerprint(info))
+    }
+
+    /// Throws unless `info` describes a regular file: a FIFO, device, socket or folder where a
+    /// settings file or its lock should be is ``StorageError/Code/io``, naming what it is.
+    package static func requireRegularFile(_ info: stat, path: String, name: String = "the path") throws {
+        let kind: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFIFO: kind = "a FIFO"
+        case S_IFDIR: kind = "a folder"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "a special file"
+        }
+        throw StorageError(.io, path: path, message: "\(name) is not a regular file but \(kind)")
     }
 
     /// The fingerprint of the file at `path` (following symbolic links), or `nil` when there is
@@ -137,12 +155,22 @@ package enum FileSystem {
     /// The path a chain of symbolic links at `path` ends at; `path` itself when it is not a
     /// link or does not exist. Relative link texts are resolved against the link's folder.
     ///
-    /// - Throws: ``StorageError/Code/io`` for a chain of more than 32 links (a loop).
+    /// The store needs the target's path (the atomic `rename` must happen in the target's
+    /// folder), so it reads links itself; it follows them by the rule the Linux kernel applies
+    /// with `fs.protected_symlinks`, whatever that setting is and on every platform: a link in a
+    /// sticky, world-writable folder (such as `/tmp`) is followed only when it belongs to this
+    /// process's user or to the folder's owner. Another user's link planted there is refused,
+    /// so it cannot redirect a write into a folder that user could not write. Links elsewhere
+    /// are followed: only their folder's owners could have made them.
+    ///
+    /// - Throws: ``StorageError/Code/io`` (with `path` as given) for a link the rule refuses, or
+    ///   a chain of more than 32 links (a loop).
     package static func resolvingSymbolicLinks(_ path: String) throws -> String {
         var current = path
         for _ in 0..<32 {
             var info = stat()
             guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+            try checkLinkMayBeFollowed(current, owner: info.st_uid, originalPath: path)
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let length = readlink(current, &buffer, buffer.count - 1)
             guard length > 0 else { throw ioError("cannot read the symbolic link", path: current) }
@@ -154,6 +182,22 @@ package enum FileSystem {
             }
         }
         throw StorageError(.io, path: path, message: "too many levels of symbolic links")
+    }
+
+    /// The `fs.protected_symlinks` rule for the link at `link`, owned by `owner`: refused when
+    /// its folder is sticky and world-writable and neither this user (`geteuid`) nor the
+    /// folder's owner owns the link.
+    private static func checkLinkMayBeFollowed(_ link: String, owner: uid_t, originalPath: String) throws {
+        if owner == geteuid() { return }
+        let parent = (link as NSString).deletingLastPathComponent
+        var folder = stat()
+        guard stat(parent.isEmpty ? "." : parent, &folder) == 0 else { return }
+        let stickyAndWorldWritable = folder.st_mode & S_ISVTX != 0 && folder.st_mode & S_IWOTH != 0
+        guard stickyAndWorldWritable, owner != folder.st_uid else { return }
+        throw StorageError(
+            .io, path: originalPath,
+            message: "refusing to follow the symbolic link \(link): it belongs to user \(owner), not to this user or the owner of its sticky world-writable folder (the fs.protected_symlinks rule)"
+        )
     }
 
     /// The names of the entries in the folder at `path` that start with `prefix`.
@@ -185,6 +229,10 @@ package struct FileFingerprint: Equatable, Sendable {
     package var modificationNanoseconds: Int64
     /// The permission bits (`st_mode & 0o7777`); not part of equality.
     package var permissions: UInt32
+    /// The owner's user ID (`st_uid`); not part of equality.
+    package var ownerID: UInt32
+    /// The group ID (`st_gid`); not part of equality.
+    package var groupID: UInt32
 
     package init(_ info: stat) {
         device = UInt64(truncatingIfNeeded: info.st_dev)
@@ -198,6 +246,8 @@ package struct FileFingerprint: Equatable, Sendable {
         modificationNanoseconds = Int64(info.st_mtim.tv_nsec)
         #endif
         permissions = UInt32(info.st_mode) & 0o7777
+        ownerID = UInt32(info.st_uid)
+        groupID = UInt32(info.st_gid)
     }
 
     package static func == (a: FileFingerprint, b: FileFingerprint) -> Bool {

@@ -74,7 +74,10 @@ extension FileStore {
     ///
     /// `body` sees the values currently in the file (re-read if another process changed it),
     /// while the store holds the file's cross-process lock: the whole batch is atomic across
-    /// threads and processes. When `body` changes nothing, nothing is written.
+    /// threads and processes. When `body` changes nothing, nothing is written. Like the body of
+    /// ``FileStore/update(forKey:_:)``, `body` may run again on the file's new contents when
+    /// another writer got in during the write (the lock file was deleted); only its last run is
+    /// written.
     ///
     /// ```swift
     /// try store.batch { batch in

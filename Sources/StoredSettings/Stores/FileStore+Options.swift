@@ -24,8 +24,9 @@ extension FileStore {
         /// How often the store checks whether another process or a person changed the file:
         /// every 250 milliseconds by default; `nil` checks only before each write.
         ///
-        /// Each check is one `stat` call on a shared background queue; the file is read only
-        /// when its inode, size or modification time changed. Reads never touch the disk.
+        /// Each check is one `stat` call on a background thread shared by every store in the
+        /// process (it needs no file descriptor); the file is read only when its inode, size or
+        /// modification time changed. Reads never touch the disk.
         public var changeCheckInterval: Duration?
 
         /// The default options: 16 MiB, throw on corrupt files, check every 250 milliseconds.

@@ -19,18 +19,18 @@ extension FileStore {
 
     /// What ``init(url:format:options:)`` does before the store exists: clean up stale
     /// temporary files, read the file, apply the corrupt-file policy, check permissions.
+    ///
+    /// Only ``CorruptFilePolicy/moveAside`` on a file that does not parse takes the
+    /// cross-process lock (to move the file aside while no writer replaces it); otherwise
+    /// opening never waits for another process.
     static func open(
         path: String, format: Format, options: Options,
         state: inout FileState, reports: inout [StorageError]
     ) throws -> [String: StoredValue] {
         let target = try FileSystem.resolvingSymbolicLinks(path)
-        if AtomicFile.hasTemporaryFiles(for: target) {
-            // Writers keep their temporary file only while holding the lock, so under the
-            // lock every temporary file is stale. A folder we cannot lock in is one we could
-            // not clean either.
-            let lock = state.lock(forTarget: target)
-            _ = try? lock.withLock { AtomicFile.removeStaleTemporaryFiles(for: target) }
-        }
+        // Opening never waits for a writer: a temporary file is removed only when no live
+        // writer holds its `flock` (its writer was killed), without taking the store's lock.
+        AtomicFile.removeStaleTemporaryFiles(for: target)
         let loaded: LoadedFile?
         do {
             loaded = try load(path: target, format: format, options: options)

@@ -1,11 +1,13 @@
-import Dispatch
 import Foundation
 
 extension FileStore {
     /// Called by the watcher: reloads the file when its fingerprint changed, publishing the
     /// changes once through ``changes()`` and bumping the revision. A file that does not parse
-    /// is reported once per version and leaves the values in memory as they are.
-    func checkForExternalChange() {
+    /// (or is not a regular file, or was emptied after it held settings) is reported once per
+    /// version and leaves the values in memory as they are; a path the check cannot follow (a
+    /// symbolic link the `fs.protected_symlinks` rule refuses) is reported once until it
+    /// changes.
+    package func checkForExternalChange() {
         // The common case, nothing changed, costs one `lstat` and one `stat` and never waits
         // for a write in progress.
         if let target = try? FileSystem.resolvingSymbolicLinks(url.path),
@@ -18,6 +20,7 @@ extension FileStore {
             do {
                 let target = try FileSystem.resolvingSymbolicLinks(url.path)
                 let current = try FileSystem.fingerprint(atPath: target)
+                state.reportedPathProblem = nil
                 guard current != state.fingerprint else { return }
                 if let current, current == state.reportedBadFingerprint { return }
                 var reports: [StorageError] = []
@@ -27,45 +30,39 @@ extension FileStore {
                     state.reportedBadFingerprint = current
                     problem = error
                 }
-            } catch let error as StorageError {
-                problem = error.adding(path: url.path)
             } catch {
-                problem = StorageError(.io, wrapping: error, path: url.path)
+                let error = (error as? StorageError)?.adding(path: url.path) ?? StorageError(.io, wrapping: error, path: url.path)
+                guard error != state.reportedPathProblem else { return }
+                state.reportedPathProblem = error
+                problem = error
             }
         }
         if let problem { StorageErrorReporter.report(problem) }
     }
 }
 
-/// A repeating timer that runs a ``FileStore``'s check for external changes.
+/// A repeating check for external changes of one ``FileStore``.
 ///
-/// Every watcher runs on the shared default-priority global queue, so a thousand stores cost a
-/// thousand timers, not a thousand threads, and one slow check does not delay the others. The handler holds the store weakly; the
-/// store cancels its watcher when it is released, so nothing outlives it.
-final class FileWatcher: @unchecked Sendable {
-    // Safe: `timer` is assigned once in `init` and never changed; Dispatch sources may be
-    // resumed and cancelled from any thread.
-    private let timer: DispatchSourceTimer
+/// It is an entry in ``ChangeCheckScheduler/shared``: one thread for every store in the
+/// process, which needs no file descriptor (a Dispatch timer source on Linux needs an `epoll`
+/// descriptor, an `eventfd` and a timer descriptor the first time, and traps when the process
+/// has none free). The handler holds the store weakly; the store cancels its watcher when it is
+/// released, so nothing outlives it.
+final class FileWatcher: Sendable {
+    private let entry: ChangeCheckScheduler.Entry
 
     init(interval: Duration, handler: @escaping @Sendable () -> Void) {
         let (seconds, attoseconds) = interval.components
         let nanoseconds = max(1_000_000, Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000))
-        timer = DispatchSource.makeTimerSource(queue: .global(qos: .default))
-        timer.schedule(
-            deadline: .now() + .nanoseconds(nanoseconds),
-            repeating: .nanoseconds(nanoseconds),
-            leeway: .nanoseconds(nanoseconds / 5)
-        )
-        timer.setEventHandler(handler: handler)
-        timer.resume()
+        entry = ChangeCheckScheduler.shared.add(everyNanoseconds: UInt64(nanoseconds), handler)
     }
 
-    /// Stops the timer; a check already running finishes.
+    /// Stops the checks; a check already running finishes.
     func cancel() {
-        timer.cancel()
+        ChangeCheckScheduler.shared.remove(entry)
     }
 
     deinit {
-        timer.cancel()
+        cancel()
     }
 }

@@ -11,6 +11,12 @@ extension FileStore {
     /// A commit from inside the `body` of a commit of this store, or of any store of this
     /// process on the same file, throws ``StorageError/Code/reentrantWrite`` (``UpdateScope``)
     /// instead of waiting for its own lock. `key` names the key being updated, for that message.
+    ///
+    /// Right before the `rename`, the write checks that its lock is still the lock (the lock
+    /// file was not deleted or replaced meanwhile) and that the file is still the version it
+    /// read. If either changed, another writer may have got in: this write is dropped, the lock
+    /// taken again, the file re-read and `body` run again on it, so that no update is lost.
+    /// `body` therefore may run more than once; only its last run is written.
     func commit<R>(key: String? = nil, _ body: (inout [String: StoredValue]) throws -> (result: R, changedKeys: [String])) throws -> R {
         var reports: [StorageError] = []
         defer { for report in reports { StorageErrorReporter.report(report) } }
@@ -21,12 +27,16 @@ extension FileStore {
             // Another store on the same file would wait forever for the `flock` held here.
             let media = [store, "file " + target]
             try UpdateScope.checkOutsideUpdateBody(of: media)
-            let directory = (target as NSString).deletingLastPathComponent
-            if state.fingerprint == nil, !directory.isEmpty {
-                try FileSystem.createDirectories(atPath: directory)
+            if state.fingerprint == nil {
+                // Missing folders are created for the path as given, never at the target of a
+                // symbolic link: a dangling link cannot make the store build folders elsewhere.
+                let directory = (url.path as NSString).deletingLastPathComponent
+                if !directory.isEmpty { try FileSystem.createDirectories(atPath: directory) }
             }
             let lock = state.lock(forTarget: target)
-            return try lock.withLock {
+            for _ in 0..<FileLock.attempts {
+                try lock.lock()
+                defer { lock.unlock() }
                 var values = try refresh(&state, target: target, underFileLock: true, reports: &reports)
                 let (result, changedKeys) = try UpdateScope.runBody(ofUpdateOn: media, key: key) { try body(&values) }
                 guard !changedKeys.isEmpty else { return result }
@@ -34,17 +44,33 @@ extension FileStore {
                 guard data.count <= options.maximumFileSize else {
                     throw StorageError(.tooLarge, path: target, message: "the file would have \(data.count) bytes, more than the limit of \(options.maximumFileSize)")
                 }
-                let permissions = state.fingerprint?.permissions ?? 0o600
-                if state.fingerprint != nil {
+                let replaced = state.fingerprint
+                let permissions = replaced?.permissions ?? 0o600
+                if replaced != nil {
                     try Self.checkWritable(target, permissions: permissions)
                 }
-                state.fingerprint = try AtomicFile.write(data, toPath: target, permissions: permissions)
+                do {
+                    state.fingerprint = try AtomicFile.write(
+                        data, toPath: target, permissions: permissions,
+                        owner: replaced.map { AtomicFile.Owner(user: $0.ownerID, group: $0.groupID) }
+                    ) {
+                        guard lock.isStillValid(), try FileSystem.fingerprint(atPath: target) == replaced else {
+                            throw LockTakenAway()
+                        }
+                    }
+                } catch is LockTakenAway {
+                    continue
+                }
                 AtomicFile.removeStaleTemporaryFiles(for: target)
                 storage.replace(with: values, changedKeys: changedKeys)
                 return result
             }
+            throw StorageError(.io, path: target, message: "cannot lock \((target as NSString).lastPathComponent).lock: it keeps being deleted during writes")
         }
     }
+
+    /// Thrown inside a write when its lock stopped being the lock before the `rename`.
+    private struct LockTakenAway: Error {}
 
     /// Refuses to replace a file its owner made read-only: the atomic `rename` would otherwise
     /// replace a file that `write(2)` could not change. A file without any write bit (such as
@@ -67,18 +93,33 @@ extension FileStore {
     ///
     /// A file that no longer exists is an empty store. A file that does not parse throws,
     /// unless the policy is ``CorruptFilePolicy/moveAside`` and the caller holds the file lock.
+    /// Before a write (`underFileLock`), a file that is empty or does not parse is given time
+    /// to settle (``loadSettled(target:hadContent:)``), since another program may be saving
+    /// it in place; the change check (not under the file lock) never waits, and takes a file
+    /// emptied since it was read for a version to report, keeping the values in memory.
     /// Errors to report (a file moved aside) are appended to `reports`, for the caller to
     /// deliver once it holds no lock.
     func refresh(
         _ state: inout FileState, target: String, underFileLock: Bool, reports: inout [StorageError]
     ) throws -> [String: StoredValue] {
         let current = try FileSystem.fingerprint(atPath: target)
-        if current == state.fingerprint { return storage.snapshot }
+        // An empty file is re-checked before every write: it may be another program's save
+        // caught between truncating the file and writing it.
+        let emptyBeforeWrite = underFileLock && current?.size == 0
+        if current == state.fingerprint, !emptyBeforeWrite { return storage.snapshot }
+        let hadContent = (state.fingerprint?.size ?? 0) > 0
         var loaded: LoadedFile?
-        do {
+        if underFileLock {
+            do {
+                loaded = try loadSettled(target: target, hadContent: hadContent)
+            } catch let error as StorageError
+                where Self.isCorruption(error) && options.corruptFilePolicy == .moveAside
+                && (try? FileSystem.fingerprint(atPath: target))?.size ?? 0 > 0 {
+                loaded = try Self.loadMovingAsideIfCorrupt(path: target, format: format, options: options, reports: &reports)
+            }
+        } else {
             loaded = try Self.load(path: target, format: format, options: options)
-        } catch let error as StorageError where Self.isCorruption(error) && underFileLock && options.corruptFilePolicy == .moveAside {
-            loaded = try Self.loadMovingAsideIfCorrupt(path: target, format: format, options: options, reports: &reports)
+            if let loaded, loaded.fingerprint.size == 0, hadContent { throw Self.emptiedFileError(path: target) }
         }
         state.reportedBadFingerprint = nil
         guard let loaded else {

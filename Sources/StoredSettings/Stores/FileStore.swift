@@ -12,17 +12,25 @@ import Foundation
 /// - **Durable, atomic writes.** When a write returns, the file is on disk: a temporary file
 ///   in the same folder is written, `fsync`ed and `rename`d over the file, then the folder is
 ///   `fsync`ed. A crash leaves the old or the new file, never a half-written one; temporary
-///   files of killed writers are removed by the next open or write.
+///   files of killed writers are removed by the next open or write (a live writer's, which it
+///   keeps `flock`ed, never are).
 /// - **Several processes.** Every write re-reads the file if another process changed it, and
 ///   applies only its own changes, under an exclusive `flock` on `settings.json.lock`, so no
-///   update is lost and ``update(forKey:_:)`` is atomic across processes.
+///   update is lost and ``update(forKey:_:)`` is atomic across processes, even when someone
+///   deletes the lock file meanwhile. Opening and reading never wait for another process.
+/// - **Other programs' saves.** A write that finds the file empty or cut short (an editor
+///   saving in place) waits up to half a second for it to settle, and never writes over a
+///   file that held settings because it was seen empty.
 /// - **External changes** (another process, a person editing the file) show up within about a
 ///   quarter of a second (``Options/changeCheckInterval``) and are delivered once through
-///   ``changes()``. Reads never touch the disk.
+///   ``changes()``. Reads never touch the disk. The checks run on one thread shared by all
+///   stores that needs no file descriptor.
 /// - **Unreadable files are never destroyed**: opening one throws, naming the path and the
 ///   line and column, unless ``CorruptFilePolicy/moveAside`` is chosen.
 /// - **Permissions**: new files are 0600 and new folders 0700 whatever the umask; an existing
-///   file keeps its mode. A settings file that is a symbolic link is updated at its target.
+///   file keeps its mode, owner and group. A settings file that is a symbolic link is updated
+///   at its target; links are followed by the `fs.protected_symlinks` rule. A FIFO or other
+///   special file at the path is an I/O error, never a hang.
 ///
 /// JSON files are pretty-printed with sorted keys and a trailing newline, so people can read,
 /// diff and edit them. Property lists keep the encoding they have (XML or binary); new ones are
@@ -75,6 +83,9 @@ public final class FileStore: Storable {
         var lock: FileLock?
         /// A version that did not parse and was reported already, so it is not reported again.
         var reportedBadFingerprint: FileFingerprint?
+        /// The last error the change check met before it could look at a version (a symbolic
+        /// link refused, a loop of links), so that each check does not report it again.
+        var reportedPathProblem: StorageError?
 
         mutating func lock(forTarget target: String) -> FileLock {
             let path = target + ".lock"
@@ -89,7 +100,9 @@ public final class FileStore: Storable {
     ///
     /// A missing file, or an empty (0-byte) one, is an empty store; the file and its missing
     /// parent folders (mode 0700) are created on the first write. Temporary files left by a
-    /// killed writer are removed. When the file is group- or world-writable, a
+    /// killed writer are removed. Opening never waits for another process's write (except
+    /// ``CorruptFilePolicy/moveAside`` moving a file that does not parse aside, under the
+    /// lock). When the file is group- or world-writable, a
     /// ``StorageError/Code/insecurePermissions`` error is reported to ``StorageErrorReporter``.
     ///
     /// - Parameters:
@@ -101,8 +114,10 @@ public final class FileStore: Storable {
     ///   and column where the parser gives them) or its root is not an object;
     ///   ``StorageError/Code/nestingTooDeep`` when it nests deeper than 64 levels;
     ///   ``StorageError/Code/tooLarge`` when it is larger than ``Options/maximumFileSize``
-    ///   (checked before reading); ``StorageError/Code/io`` when it cannot be read. The file
-    ///   is left untouched, unless the policy is ``CorruptFilePolicy/moveAside``.
+    ///   (checked before reading); ``StorageError/Code/io`` when it cannot be read (among
+    ///   others: it is a FIFO or another special file; no file descriptor is free; it is a
+    ///   symbolic link that the `fs.protected_symlinks` rule refuses). The file is left
+    ///   untouched, unless the policy is ``CorruptFilePolicy/moveAside``.
     public init(url: URL, format: Format? = nil, options: Options = Options()) throws {
         self.url = url.standardizedFileURL
         let format = format ?? Format(pathExtension: url.pathExtension)
@@ -174,8 +189,10 @@ public final class FileStore: Storable {
     /// - Throws: ``StorageError/Code/invalidKey``; ``StorageError/Code/encodingFailed`` (a NaN
     ///   in JSON; in an XML property list, a character XML 1.0 cannot hold, such as U+0001); ``StorageError/Code/tooLarge`` when the file
     ///   would exceed ``Options/maximumFileSize``; ``StorageError/Code/io`` naming the path and
-    ///   the `errno` text (read-only folder, full disk); ``StorageError/Code/dataCorrupted``
-    ///   when another process left a file that does not parse. The file and the values in
+    ///   the `errno` text (read-only folder, full disk, no free descriptor, a file whose owner
+    ///   this process may not keep); ``StorageError/Code/dataCorrupted`` when another process
+    ///   left a file that does not parse, or emptied a file that held settings, and it did not
+    ///   settle into one that parses within about half a second. The file and the values in
     ///   memory keep the previous value then.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try update(forKey: key) { $0 = value }
@@ -187,7 +204,10 @@ public final class FileStore: Storable {
     /// `body` runs while this store holds the file's lock, with the value currently in the
     /// file: keep it short. It may read this store; a write from inside it to this store, or
     /// to another store of this process on the same file, throws
-    /// ``StorageError/Code/reentrantWrite`` instead of waiting for the lock it holds.
+    /// ``StorageError/Code/reentrantWrite`` instead of waiting for the lock it holds. It may run
+    /// more than once: when the lock file was deleted or the file replaced by another writer
+    /// during the write, the write starts over on the file's new contents; only the last run is
+    /// written.
     ///
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or what ``setValue(_:forKey:)`` throws, or

@@ -1,0 +1,111 @@
+import Foundation
+import StoredSettings
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Symbolic links are followed by the rule of Linux's `fs.protected_symlinks`, whatever the
+/// system's setting, and a dangling link never makes the store create folders.
+struct FileStoreSymlinkTests {
+    /// A sticky world-writable folder (like /tmp), owned by this user, next to a private one.
+    struct Folders {
+        let scratch: ScratchFolder
+        let shared: URL
+        let secret: URL
+
+        init() throws {
+            scratch = try ScratchFolder()
+            shared = scratch.file("shared")
+            #expect(mkdir(shared.path, 0o755) == 0)
+            #expect(chmod(shared.path, 0o1777) == 0)
+            let privateFolder = scratch.file("private")
+            #expect(mkdir(privateFolder.path, 0o700) == 0)
+            secret = privateFolder.appendingPathComponent("settings.json")
+            try Data("{\"secret\": 1}\n".utf8).write(to: secret)
+        }
+
+        /// A link in the shared folder to the private file, owned by `owner`.
+        func plantLink(_ name: String, owner: uid_t) -> URL {
+            let link = shared.appendingPathComponent(name)
+            #expect(symlink(secret.path, link.path) == 0)
+            #expect(lchown(link.path, owner, gid_t(owner)) == 0)
+            return link
+        }
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root to create a link owned by another user"))
+    func linkOfAnotherUserInAStickyWorldWritableFolderIsNotFollowed() throws {
+        let folders = try Folders()
+        let link = folders.plantLink("settings.json", owner: 65534)
+        let error = try #require(throws: StorageError.self) { try FileStore(url: link, options: quietOptions) }
+        #expect(error.code == .io)
+        #expect(error.path == link.path)
+        #expect(error.description.contains("symbolic link"), "\(error)")
+        #expect(try Data(contentsOf: folders.secret) == Data("{\"secret\": 1}\n".utf8))
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root to create a link owned by another user"))
+    func linkPlantedAfterOpeningIsNotFollowedByAWrite() throws {
+        let folders = try Folders()
+        let store = try FileStore(url: folders.shared.appendingPathComponent("settings.json"), options: quietOptions)
+        _ = folders.plantLink("settings.json", owner: 65534)
+        let error = try #require(throws: StorageError.self) { try store.setValue(.int(2), forKey: "secret") }
+        #expect(error.code == .io)
+        #expect(error.key == "secret")
+        #expect(try Data(contentsOf: folders.secret) == Data("{\"secret\": 1}\n".utf8))
+        #expect(!FileManager.default.fileExists(atPath: folders.secret.path + ".lock"))
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root to create a link owned by another user"))
+    func linkPlantedAfterOpeningIsReportedOnceByTheChangeCheck() throws {
+        let folders = try Folders()
+        let store = try FileStore(url: folders.shared.appendingPathComponent("settings.json"), options: quietOptions)
+        _ = folders.plantLink("settings.json", owner: 65534)
+        let (_, reports) = reportedErrors {
+            store.checkForExternalChange()
+            store.checkForExternalChange()
+        }
+        #expect(reports.map(\.code) == [.io])
+        #expect(reports.first?.description.contains("symbolic link") == true, "\(reports)")
+        #expect(store.value(forKey: "secret") == nil, "the target was not read")
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root to create a link owned by another user"))
+    func linksOfTheCallerOrOfTheFolderOwnerAreFollowed() throws {
+        let folders = try Folders()
+        let own = folders.plantLink("own.json", owner: geteuid())
+        #expect(try FileStore(url: own, options: quietOptions).value(forKey: "secret") == .int(1))
+
+        #expect(chown(folders.shared.path, 65534, 65534) == 0)
+        let folderOwners = folders.plantLink("owner.json", owner: 65534)
+        #expect(try FileStore(url: folderOwners, options: quietOptions).value(forKey: "secret") == .int(1))
+    }
+
+    @Test func danglingLinkDoesNotMakeTheStoreCreateFolders() throws {
+        let folder = try ScratchFolder()
+        let link = folder.file("settings.json")
+        let missing = folder.file("missing")
+        #expect(symlink(missing.appendingPathComponent("sub/settings.json").path, link.path) == 0)
+        let store = try FileStore(url: link, options: quietOptions)
+        let error = try #require(throws: StorageError.self) { try store.setValue(.int(1), forKey: "a") }
+        #expect(error.code == .io)
+        #expect(error.key == "a")
+        #expect(!FileManager.default.fileExists(atPath: missing.path), "a folder was created at the link's target")
+    }
+
+    @Test func danglingLinkIntoAnExistingFolderCreatesTheFileThere() throws {
+        let folder = try ScratchFolder()
+        let link = folder.file("settings.json")
+        let target = folder.file("real.json")
+        #expect(symlink("real.json", link.path) == 0)
+        try FileStore(url: link, options: quietOptions).setValue(.int(1), forKey: "a")
+        #expect(try FileStore(url: target, options: quietOptions).value(forKey: "a") == .int(1))
+        var info = stat()
+        #expect(lstat(link.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
+    }
+}
