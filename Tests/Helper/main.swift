@@ -13,6 +13,8 @@
 //   defaults-crash-write SUITE KEY SIZE   the same on UserDefaults, synchronize() after each
 //   write-keys PATH PREFIX N          set PREFIX-0 … PREFIX-(N-1) to true, one write each
 //   increment PATH KEY N              N × update { $0 += 1 } on KEY
+//   increment-counting PATH KEY N     the same, counting failed updates instead of stopping:
+//                                     prints `failed <count> <first error>` and `done <count>`
 //   defaults-write-keys SUITE PREFIX N   the same loads on UserDefaults(suiteName:),
 //   defaults-increment SUITE KEY N       with synchronize() after every write
 //   defaults-write-loop SUITE KEY SIZE   write-loop on UserDefaults, synchronize() after each
@@ -136,6 +138,27 @@ case ("increment", 3):
         }
     }
     say("done")
+
+case ("increment-counting", 3):
+    // Like increment, but a failed update (a clear error) is counted, not fatal: prints
+    // `failed <count>` (with the first error) and `done <successful updates>`.
+    let store = openStore(arguments[0])
+    var done = 0
+    var failed = 0
+    var firstError: String?
+    for _ in 0..<number(arguments[2]) {
+        do {
+            try store.update(forKey: arguments[1]) { value in
+                if case .int(let count)? = value { value = .int(count + 1) } else { value = .int(1) }
+            }
+            done += 1
+        } catch {
+            failed += 1
+            if firstError == nil { firstError = "\(error)" }
+        }
+    }
+    say("failed \(failed) \(firstError ?? "")")
+    say("done \(done)")
 
 case ("defaults-write-keys", 3):
     guard let defaults = UserDefaults(suiteName: arguments[0]) else { fail("no suite \(arguments[0])") }

@@ -22,15 +22,25 @@ struct FileStoreLockFileTests {
 
         let processes = 4
         let increments = 100
-        let writers = try (0..<processes).map { _ in try ChildProcess.launch(["increment", url.path, "count", String(increments)]) }
+        let writers = try (0..<processes).map { _ in try ChildProcess.launch(["increment-counting", url.path, "count", String(increments)]) }
+        // A writer whose lock file keeps vanishing may give up on an update with a clear error
+        // (how often depends on how fast the disk syncs); no update that reported success may
+        // be lost.
+        var succeeded = 0
         for writer in writers {
             let (exitCode, output) = await writer.finish()
             #expect(exitCode == 0, "\(output)")
+            let report = facts(output)
+            succeeded += report["done"].flatMap { Int($0) } ?? 0
+            if let failed = report["failed"], !failed.hasPrefix("0") {
+                #expect(failed.contains("keeps being deleted"), "an update failed for another reason: \(failed)")
+            }
         }
         deleter.sendKill()
         _ = await deleter.finish()
         let store = try FileStore(url: url, options: quietOptions)
-        #expect(store.value(forKey: "count") == .int(Int64(processes * increments)))
+        #expect(succeeded > 0)
+        #expect(store.value(forKey: "count") == .int(Int64(succeeded)), "\(succeeded) updates succeeded")
         #expect(try folder.names().filter { $0.hasPrefix(".settings.json.tmp-") }.isEmpty)
     }
 
