@@ -27,7 +27,7 @@ struct UsageCase: CustomTestStringConvertible, Sendable {
     var testDescription: String { arguments.isEmpty ? "(no arguments)" : arguments.joined(separator: " ") }
 }
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct CommandParserTests {
     static let validCases: [ParseCase] = [
         ParseCase("read", "demo.json", is: .read(.file("demo.json"), key: nil)),

@@ -4,7 +4,7 @@ import StoredSettings
 import Testing
 
 /// The verbs on UserDefaults suites (`--domain NAME`), and `domains`.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct DomainTests {
     @Test func writesReadsListsAndDeletesInASuite() throws {
         let suite = TemporarySuite()

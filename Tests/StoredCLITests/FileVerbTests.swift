@@ -4,7 +4,7 @@ import StoredSettings
 import Testing
 
 /// `read`, `write`, `delete`, `keys` and `export` on JSON and property-list files.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct FileVerbTests {
     @Test func writesThenReadsTheWholeStoreAsJSON() throws {
         let folder = try TemporaryFolder()
@@ -120,7 +120,7 @@ struct FileVerbTests {
 }
 
 /// The examples in the documentation of `StoredCLI` and `ExitCode`, compiled and run.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct DocumentationExampleTests {
     @Test func runsTheDocumentedExample() throws {
         let folder = try TemporaryFolder()
@@ -140,7 +140,7 @@ struct DocumentationExampleTests {
 }
 
 /// `export --format plist` writes what a `.plist` FileStore writes: well-formed XML, exact.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct PropertyListExportTests {
     @Test func exportRefusesCharacterXMLCannotCarryAndNamesTheKey() throws {
         let folder = try TemporaryFolder()

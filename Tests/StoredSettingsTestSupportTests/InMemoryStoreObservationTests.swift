@@ -3,7 +3,7 @@ import StoredSettings
 import StoredSettingsTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct InMemoryStoreObservationTests {
     @Test func subscriberCountFollowsConsumers() async {
         let store = InMemoryStore()

@@ -13,7 +13,7 @@ private struct AppSettings: SettingsGroup {
     @Stored(Key.launchCount, default: 0) var launchCount: Int
 }
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct TestingArticleExamples {
     @Test func showsTheSavedTheme() {
         let settings = AppSettings(store: InMemoryStore(["theme": .string("dark")]))

@@ -3,7 +3,7 @@ import StoredSettings
 import StoredSettingsTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct DescriptionTests {
     @Test func describesEverySettingInDeclarationOrder() throws {
         let store = InMemoryStore(["pageSize": .int(50), "lastOpened": .date(sampleDate)])

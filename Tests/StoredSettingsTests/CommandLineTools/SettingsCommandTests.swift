@@ -37,7 +37,7 @@ struct ToolStores {
     }
 }
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct SettingsCommandTests {
     @Test func printsExactHelp() throws {
         let tool = try ToolStores()

@@ -56,7 +56,7 @@ final class DictionaryBackend: Storable, @unchecked Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct ImplementingABackendExampleTests {
     @Test func dictionaryBackendConforms() async {
         let conformance = StoreConformance {

@@ -10,8 +10,9 @@ import Darwin
 #endif
 
 /// The lock file deleted while writers hold it, and lock files made by another user.
+@Suite(.timeLimit(.minutes(3)))
 struct FileStoreLockFileTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func deletingTheLockFileWhileWritersHoldItLosesNoIncrement() async throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")
@@ -44,7 +45,7 @@ struct FileStoreLockFileTests {
         #expect(try folder.names().filter { $0.hasPrefix(".settings.json.tmp-") }.isEmpty)
     }
 
-    @Test(.enabled(if: geteuid() == 0, "needs root to create files of another user"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: geteuid() == 0, "needs root to create files of another user"), .timeLimit(.minutes(3)))
     func writeAsRootKeepsTheOwnerGroupAndModeOfTheFile() throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")
@@ -61,7 +62,7 @@ struct FileStoreLockFileTests {
     }
 
     /// Root writes first, creating the lock file; then the owner, as themselves, writes too.
-    @Test(.enabled(if: geteuid() == 0, "needs root to create files of another user"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: geteuid() == 0, "needs root to create files of another user"), .timeLimit(.minutes(3)))
     func lockFileFirstCreatedByRootDoesNotLockTheOwnerOut() async throws {
         let folder = try ScratchFolder()
         let home = folder.file("home")

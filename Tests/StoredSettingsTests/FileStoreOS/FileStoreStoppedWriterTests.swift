@@ -11,10 +11,11 @@ import Darwin
 
 /// A writer stopped with SIGSTOP (Ctrl-Z) in the middle of a write, holding the lock, with its
 /// temporary file in the folder: nobody waits for it, and nobody deletes its file.
+@Suite(.timeLimit(.minutes(3)))
 struct FileStoreStoppedWriterTests {
     static let size = 1_000_000
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func openingAndReadingNeverWaitForAStoppedWriter() async throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")
@@ -34,7 +35,7 @@ struct FileStoreStoppedWriterTests {
         _ = await writer.finish()
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aLiveWritersTemporaryFileIsNeverRemoved() async throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")

@@ -55,7 +55,7 @@ private struct EverySpelling: SettingsGroup {
     @Stored(CompileKey.optionalInt, store: InMemoryStore()) var explicitOptional: Int?
 }
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct CompileTimeTests {
     @Test func everyContractSpellingCompilesAndReadsItsDefault() {
         let settings = EverySpelling(store: InMemoryStore())

@@ -5,6 +5,7 @@ import Testing
 
 /// An `update` body that writes to the store it updates throws `.reentrantWrite` on every
 /// backend, instead of hanging (FileStore) or having its write overwritten (memory, defaults).
+@Suite(.timeLimit(.minutes(3)))
 struct ReentrantUpdateTests {
     struct Counters: SettingsGroup {
         @Stored("count", default: 0) var count: Int
@@ -37,7 +38,7 @@ struct ReentrantUpdateTests {
         return thrown
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aFileStoreUpdateBodyThatWritesTheSameStoreThrowsInsteadOfHanging() throws {
         let store = try TemporaryFileStore()
         let error = try #require(try writeFromInsideUpdate(of: store, through: store))
@@ -50,7 +51,7 @@ struct ReentrantUpdateTests {
         #expect(reopened.value(forKey: "other") == nil)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aSecondFileStoreOnTheSameFileIsRefusedInsideTheFirstOnesUpdate() throws {
         let store = try TemporaryFileStore()
         let second = try FileStore(url: store.url)
@@ -59,7 +60,7 @@ struct ReentrantUpdateTests {
         #expect(try store.reopened().value(forKey: "other") == nil)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aNestedUpdateOfTheSameFileStoreThrows() throws {
         let store = try TemporaryFileStore()
         let error = try #require(throws: StorageError.self) {
@@ -71,7 +72,7 @@ struct ReentrantUpdateTests {
         #expect(store.value(forKey: "other") == nil)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aBatchBodyThatWritesTheSameFileStoreThrows() throws {
         let store = try TemporaryFileStore()
         let error = try #require(throws: StorageError.self) {
@@ -100,7 +101,7 @@ struct ReentrantUpdateTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aLayeredUpdateBodyThatWritesThroughTheLayersThrows() throws {
         let file = try TemporaryFileStore()
         let layered = LayeredStore([EnvironmentStore(prefix: "APP", environment: [:]), file], writingTo: file)
@@ -125,7 +126,7 @@ struct ReentrantUpdateTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aSetterInsideAWrapperUpdateReportsAndTheUpdateStillCommits() throws {
         let store = try TemporaryFileStore()
         let settings = Counters(store: store)
@@ -142,7 +143,7 @@ struct ReentrantUpdateTests {
         #expect(settings.other == 0)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func writesToAnotherStoreAndReadsOfTheSameStoreStillWorkInsideAnUpdate() throws {
         let store = try TemporaryFileStore()
         let other = try TemporaryFileStore()
@@ -158,7 +159,7 @@ struct ReentrantUpdateTests {
         #expect(store.value(forKey: "other") == .int(4))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aTaskStartedInsideTheBodyMayWriteTheStoreAfterTheUpdate() async throws {
         let store = try TemporaryFileStore()
         let task = try store.update(forKey: "count") { value in

@@ -10,7 +10,7 @@ private struct FlagSettings: SettingsGroup {
 
 private let pinnedStore = InMemoryStore()
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct StoreContextTests {
     @Test func settingsGroupInitWithStoreUsesThatStoreForEverySetting() {
         let store = InMemoryStore()
