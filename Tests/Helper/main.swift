@@ -15,6 +15,7 @@
 //   defaults-write-loop SUITE KEY SIZE   write-loop on UserDefaults, synchronize() after each
 //   defaults-read SUITE PREFIX KEY    prints `keys <count with PREFIX>` and `value <KEY>`,
 //                                     then removes the suite
+//   defaults-store SUITE ACTION KEY …  a step through UserDefaultsStore (DefaultsStoreCommand.swift)
 //   measure FOLDER                    time FileStore against its baselines (build with -c release)
 //   set PATH KEY STRING [options]     set KEY to STRING and report; options:
 //       --umask OCTAL                 set the process's umask first
@@ -171,6 +172,9 @@ case ("set", 3...):
         say("error other \(error)")
     }
     say("memory \(describe(store.value(forKey: key)))")
+
+case ("defaults-store", _):
+    runDefaultsStore(arguments)
 
 case ("measure", 1):
     measure(folder: arguments[0])

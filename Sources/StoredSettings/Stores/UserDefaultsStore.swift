@@ -13,9 +13,19 @@ import Foundation
 /// 8601 text (``StoredValue/string(_:)``), which `Date` reads back to the bit. `UInt64` values
 /// above `Int64.max` are decimal text on every platform.
 ///
-/// Writes go to `UserDefaults` at once; `UserDefaults` itself decides when to persist them
-/// (call ``synchronize()`` to force it). On Linux, `UserDefaults` is neither crash-safe nor
-/// safe with several processes: prefer `FileStore` there.
+/// ## When a write is saved
+///
+/// A write that returned has been committed so that it survives the process, on every
+/// platform: on Apple platforms `UserDefaults` hands it to `cfprefsd` at once. Foundation on
+/// Linux keeps writes in memory until `synchronize()` is called, and never calls it by itself
+/// (not at exit either), so on Linux every write (``setValue(_:forKey:)``, ``update(forKey:_:)``)
+/// calls `synchronize()` before it returns: the whole domain file
+/// (`$XDG_CONFIG_HOME/<suite>.plist`, else `~/.config/<suite>.plist`) is rewritten each time,
+/// which makes a write cost about as much as a `FileStore` write (the benchmark's
+/// `UserDefaultsStore.setValue` case measures it). A write that cannot be saved throws
+/// ``StorageError/Code/io`` and leaves the previous value. On Linux, `UserDefaults` is still
+/// neither crash-safe (the file is not synced to disk) nor safe with several processes writing
+/// one suite (each rewrites the file from its own copy): prefer `FileStore` there.
 ///
 /// ## What ``changes()`` observes
 ///
@@ -88,8 +98,9 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// - Throws: ``StorageError/Code/invalidKey`` for an empty key or one with control
     ///   characters; ``StorageError/Code/encodingFailed`` for a value the property-list form
     ///   cannot hold (a string, or a key inside a value, with a character XML 1.0 cannot hold,
-    ///   such as NUL or U+0001, which would make the XML domain file on Linux unreadable).
-    ///   Nothing is written then.
+    ///   such as NUL or U+0001, which would make the XML domain file on Linux unreadable);
+    ///   ``StorageError/Code/io`` on Linux when `synchronize()` cannot write the domain file
+    ///   (see "When a write is saved"). Nothing is changed then.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try validateKeyName(key, path: location)
         try shared.writers.withLock {
@@ -100,7 +111,6 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// The keys of this store's own domain (the suite's persistent domain, or the application
     /// domain for the standard defaults); registered defaults are not included.
     public func keys() -> [String] {
-        let domainName = suiteName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
         if let domain = defaults.persistentDomain(forName: domainName) {
             return Array(domain.keys)
         }
@@ -152,6 +162,12 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         }
     }
 
+    /// The name of this store's persistent domain: the suite's name, or the application
+    /// domain (the bundle identifier, else the process name) for the standard defaults.
+    private var domainName: String {
+        suiteName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+    }
+
     /// How many ``changes()`` streams are subscribed now (for tests of observation).
     package var subscriberCount: Int { shared.broadcaster.subscriberCount }
 
@@ -172,12 +188,29 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         // Recorded before the write, so the change notification the write posts (Apple
         // platforms) finds nothing new for this key and the change is delivered once.
         shared.willCommit(value, forKey: key)
+        #if !canImport(Darwin)
+        let previous = defaults.persistentDomain(forName: domainName)?[key]
+        #endif
+        write(object, forKey: key)
+        #if !canImport(Darwin)
+        // Foundation on Linux keeps writes in memory until `synchronize()`, and never calls it
+        // by itself (not at exit either): write the domain file now, so a committed write
+        // survives the process as it does on Apple platforms.
+        if !defaults.synchronize() {
+            write(previous, forKey: key)
+            throw StorageError(.io, key: key, path: location, message: "UserDefaults could not save the domain file; the change was not saved")
+        }
+        #endif
+        shared.broadcaster.publish(StoredChange(key: key, value: value))
+    }
+
+    /// `UserDefaults.set(_:forKey:)`, or `removeObject(forKey:)` for `nil`.
+    private func write(_ object: Any?, forKey key: String) {
         if let object {
             defaults.set(object, forKey: key)
         } else {
             defaults.removeObject(forKey: key)
         }
-        shared.broadcaster.publish(StoredChange(key: key, value: value))
     }
 
     private static func validate(suiteName: String) throws {

@@ -1,0 +1,74 @@
+import Foundation
+import StoredSettings
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Linux only: these children keep their suites under a temporary XDG_CONFIG_HOME. On Apple
+// platforms `cfprefsd` keeps every suite under the real home folder whatever HOME says, so the
+// same tests there would write the user's own preferences.
+#if !canImport(Darwin)
+
+/// A temporary HOME and XDG_CONFIG_HOME for the children, and a suite name.
+final class DefaultsSandbox: Sendable {
+    let folder: ScratchFolder
+    let suite = "StoredSettingsTests.\(UUID().uuidString)"
+
+    init() throws {
+        folder = try ScratchFolder()
+        try FileManager.default.createDirectory(at: folder.file("config"), withIntermediateDirectories: true)
+    }
+
+    var environment: [String: String] {
+        ["HOME": folder.path, "XDG_CONFIG_HOME": folder.file("config").path]
+    }
+
+    /// Runs `defaults-store SUITE arguments…` to its end and returns its facts.
+    func run(_ arguments: String..., environment extra: [String: String] = [:]) async throws -> [String: String] {
+        facts(try await ChildProcess.run(["defaults-store", suite] + arguments, environment: environment.merging(extra) { $1 }))
+    }
+}
+
+/// `UserDefaultsStore` across real processes: what one process commits, the next one reads.
+struct UserDefaultsProcessTests {
+    @Test(.timeLimit(.minutes(1)))
+    func setterWriteSurvivesANormalExit() async throws {
+        let sandbox = try DefaultsSandbox()
+        #expect(try await sandbox.run("set", "count", "7")["ok"] != nil)
+        let read = try await sandbox.run("read", "count")
+        #expect(read["value"] == "7")
+        #expect(read["persisted"] == "7")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func setterWriteSurvivesSIGKILLAfterTheSetterReturned() async throws {
+        let sandbox = try DefaultsSandbox()
+        let child = try ChildProcess.launch(["defaults-store", sandbox.suite, "set-and-hold", "count", "42"], environment: sandbox.environment)
+        // `set` is printed after the setter returned; the child then waits in pause().
+        #expect(child.readLine() == "set")
+        child.sendKill()
+        let (exitCode, _) = await child.finish()
+        #expect(exitCode == nil)
+        let read = try await sandbox.run("read", "count")
+        #expect(read["value"] == "42")
+        #expect(read["persisted"] == "42")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func setterThatCannotSaveTheDomainFileThrowsAndChangesNothing() async throws {
+        let sandbox = try DefaultsSandbox()
+        // A regular file where the configuration folder should be: no domain file can be written.
+        try Data().write(to: sandbox.folder.file("not-a-folder"))
+        let unwritable = ["XDG_CONFIG_HOME": sandbox.folder.file("not-a-folder/config").path]
+        let set = try await sandbox.run("set", "count", "9", environment: unwritable)
+        #expect(set["error"]?.hasPrefix("io Setting 'count' in UserDefaults domain \(sandbox.suite): ") == true, "\(set)")
+        #expect(set["memory"] == "0")
+    }
+}
+
+#endif
