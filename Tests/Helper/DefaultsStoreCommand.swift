@@ -17,6 +17,7 @@ import Darwin
 ///                          prints `error <code> <message>` and `memory <value read back>`
 ///   set-and-hold KEY NUMBER  the same, prints `set`, then waits in `pause()` until
 ///                          a signal ends it (a test sends SIGKILL)
+///   set-text KEY TEXT      `Stored<String>` save of TEXT; prints `ok`
 ///   increment KEY          `$count.update { $0 += 1 }`; prints `ok`
 ///   read KEY               prints `value <the setting's value>` and `persisted <the value in
 ///                          the suite's domain file, or -absent->`
@@ -48,6 +49,14 @@ func runDefaultsStore(_ arguments: [String]) {
             say("set")
             while true { pause() }
         }
+    case "set-text":
+        guard arguments.count >= 4 else { fail("set-text needs KEY TEXT") }
+        do {
+            try Stored<String>(key, default: "", store: store).save(arguments[3])
+        } catch {
+            fail("save failed: \(error)")
+        }
+        say("ok")
     case "increment":
         do {
             try setting.update { $0 += 1 }

@@ -27,6 +27,18 @@ import Foundation
 /// neither crash-safe (the file is not synced to disk) nor safe with several processes writing
 /// one suite (each rewrites the file from its own copy): prefer `FileStore` there.
 ///
+/// ## The argument domain
+///
+/// `UserDefaults` reads `-KEY VALUE` pairs from the process's arguments into its argument
+/// domain (`UserDefaults.argumentDomain`), which comes first in its search list: on Apple
+/// platforms and on Linux alike, `myapp -count 100` makes every read of `count` in that run
+/// return 100 (as a string, which ``StoredValueConvertible`` types read leniently), for the
+/// standard defaults and for every suite, whatever the domain stores; writes still go to the
+/// domain but are hidden from reads for the run. A value from the argument domain is for one
+/// run and never reaches the domain file unless the code assigns it explicitly
+/// (``setValue(_:forKey:)``): ``update(forKey:_:)`` starts from the stored value, and a write
+/// of a value equal to the override is still written. ``keys()`` lists only stored keys.
+///
 /// ## What ``changes()`` observes
 ///
 /// - Every platform: every change committed through any `UserDefaultsStore` of this process on
@@ -120,6 +132,11 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// Reads, changes and writes the value as one step among the stores of this process on
     /// the same suite.
     ///
+    /// `body` starts from the stored value, never from `UserDefaults`' argument domain: while
+    /// `-count 100` is on the command line, `update` of `count` sees the value stored in the
+    /// domain (or the registered default, or `nil`), so `update { $0 += 1 }` on a stored 3
+    /// writes 4, and reads in this run still return 100 (see "The argument domain").
+    ///
     /// `body` may read this store; a write it makes to this store (same thread) lands before the
     /// update's own write.
     ///
@@ -127,7 +144,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try validateKeyName(key, path: location)
         return try shared.writers.withLock {
-            var value = self.value(forKey: key)
+            var value = self.persistentValue(forKey: key)
             let result = try body(&value)
             try commit(value, forKey: key)
             return result
@@ -162,6 +179,18 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         }
     }
 
+    /// The value `key` has without `UserDefaults`' argument domain: the one reads see when the
+    /// argument domain does not hold the key; otherwise the value in this store's persistent
+    /// domain, else a registered default (`register(defaults:)`), else `nil`.
+    private func persistentValue(forKey key: String) -> StoredValue? {
+        guard defaults.volatileDomain(forName: UserDefaults.argumentDomain)[key] != nil else {
+            return value(forKey: key)
+        }
+        let object = defaults.persistentDomain(forName: domainName)?[key]
+            ?? defaults.volatileDomain(forName: UserDefaults.registrationDomain)[key]
+        return object.flatMap(PropertyListValue.storedValue(from:))
+    }
+
     /// The name of this store's persistent domain: the suite's name, or the application
     /// domain (the bundle identifier, else the process name) for the standard defaults.
     private var domainName: String {
@@ -173,7 +202,9 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
 
     /// Writes `value` and publishes the change; the caller holds `shared.writers`.
     private func commit(_ value: StoredValue?, forKey key: String) throws {
-        let old = self.value(forKey: key)
+        // Compared with what is stored, not with what reads see: a value equal to an
+        // argument-domain override must still be written.
+        let old = persistentValue(forKey: key)
         switch (old, value) {
         case (nil, nil): return
         case let (old?, new?) where old.isIdentical(to: new): return
