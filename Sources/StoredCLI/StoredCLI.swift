@@ -72,7 +72,7 @@ public enum StoredCLI {
         case .domains:
             for name in try Domains.list(environment: environment) { output.write(name + "\n") }
         case .read(let target, let key):
-            let store = try TargetStore(opening: target)
+            let store = try TargetStore(opening: target, environment: environment)
             try perform(on: store) {
                 let value: StoredValue
                 if let key {
@@ -87,7 +87,7 @@ public enum StoredCLI {
             }
         case .write(let target, let key, let argument):
             let text = argument.readsStandardInput ? try standardInputText(input) : argument.text
-            let store = try TargetStore(opening: target)
+            let store = try TargetStore(opening: target, writing: true, environment: environment)
             try perform(on: store) {
                 let value: StoredValue
                 do {
@@ -98,7 +98,7 @@ public enum StoredCLI {
                 try store.setValue(value, forKey: key)
             }
         case .delete(let target, let key):
-            let store = try TargetStore(opening: target)
+            let store = try TargetStore(opening: target, writing: true, environment: environment)
             try perform(on: store) {
                 if let key {
                     guard store.store.value(forKey: key) != nil else {
@@ -110,10 +110,10 @@ public enum StoredCLI {
                 }
             }
         case .keys(let target):
-            let store = try TargetStore(opening: target)
+            let store = try TargetStore(opening: target, environment: environment)
             for key in store.sortedKeys() { output.write(key + "\n") }
         case .export(let target, let format):
-            let store = try TargetStore(opening: target)
+            let store = try TargetStore(opening: target, environment: environment)
             try perform(on: store) {
                 let all = StoredValue.dictionary(store.allValues())
                 switch format {
@@ -123,7 +123,7 @@ public enum StoredCLI {
             }
         case .import(let target, let file):
             let values = try ImportFile.read(file, input: input)
-            let store = try TargetStore(opening: target)
+            let store = try TargetStore(opening: target, writing: true, environment: environment)
             try perform(on: store) {
                 try store.merge(values.mapValues { Optional($0) })
             }
