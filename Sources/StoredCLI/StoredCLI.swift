@@ -60,6 +60,24 @@ public enum StoredCLI {
         return failure.exitCode
     }
 
+    /// The status the `stored` executable exits with after ``run(arguments:input:output:error:environment:)``
+    /// returned `code`: `code`, unless the command succeeded but its output was lost (standard
+    /// output is a closed pipe, as in `stored help | true`, or a full disk). Then one line
+    /// names the stream on `error` and the status is ``ExitCode/ioError`` (74): a command whose
+    /// result did not arrive never reports success. A command that failed keeps its own
+    /// status.
+    ///
+    /// - Parameters:
+    ///   - code: What `run` returned.
+    ///   - output: The standard output `run` wrote to.
+    ///   - error: Standard error.
+    /// - Returns: The exit status.
+    public static func exitCode(_ code: ExitCode, output: StandardStream, error: inout StandardStream) -> ExitCode {
+        guard code == .success, let failure = output.failure else { return code }
+        error.write(StorageError.escapingControlCharacters("stored: \(failure).") + "\n")
+        return .ioError
+    }
+
     private static func execute(
         _ command: Command,
         input: () throws -> Data,

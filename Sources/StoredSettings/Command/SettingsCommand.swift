@@ -47,7 +47,8 @@ public struct SettingsCommand: Sendable {
     public static let exitUsage: Int32 = 64
     /// Exit status 65 (`EX_DATAERR`): a value does not fit the setting's type.
     public static let exitDataError: Int32 = 65
-    /// Exit status 74 (`EX_IOERR`): the store could not be written.
+    /// Exit status 74 (`EX_IOERR`): the store could not be written, or (from ``run(arguments:)``)
+    /// the output could not be written.
     public static let exitIOError: Int32 = 74
 
     /// The tool's name, used in the help text and in messages (`daybook`).
@@ -75,12 +76,21 @@ public struct SettingsCommand: Sendable {
 
     /// Runs the subcommand, writing to standard output and standard error.
     ///
+    /// When the subcommand succeeded but its output could not be written (standard output is
+    /// a closed pipe, as in `tool config list | true` in a tool that ignores `SIGPIPE`, or a full
+    /// disk), one line says so on standard error and the status is ``exitIOError`` (74).
+    ///
     /// - Parameter arguments: The arguments after `config`, such as `["set", "theme", "dark"]`.
     /// - Returns: The exit status (see ``SettingsCommand``).
     public func run(arguments: [String]) -> Int32 {
         var output = FileDescriptorStream.output
         var error = FileDescriptorStream.error
-        return run(arguments: arguments, output: &output, error: &error)
+        let status = run(arguments: arguments, output: &output, error: &error)
+        if status == Self.exitSuccess, let failure = output.failureText {
+            error.write("\(toolName) \(commandName): \(failure).\n")
+            return Self.exitIOError
+        }
+        return status
     }
 
     /// Runs the subcommand, writing results to `output` and messages to `error`.
