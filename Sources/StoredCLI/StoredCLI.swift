@@ -88,7 +88,10 @@ public enum StoredCLI {
         case .help(let verb):
             output.write(HelpText.text(for: verb))
         case .domains:
-            for name in try Domains.list(environment: environment) { output.write(name + "\n") }
+            // One line per name, as for `keys`.
+            for name in try Domains.list(environment: environment) {
+                output.write(StorageError.escapingControlCharacters(name) + "\n")
+            }
         case .read(let target, let key):
             let store = try TargetStore(opening: target, environment: environment)
             try perform(on: store) {
@@ -129,7 +132,9 @@ public enum StoredCLI {
             }
         case .keys(let target):
             let store = try TargetStore(opening: target, environment: environment)
-            for key in store.sortedKeys() { output.write(key + "\n") }
+            // One line per key, whatever it holds: a line break or a terminal escape in a key
+            // (written by another program) is printed as an escape (`\n`, `\u{1B}`).
+            for key in store.sortedKeys() { output.write(StorageError.escapingControlCharacters(key) + "\n") }
         case .export(let target, let format):
             let store = try TargetStore(opening: target, environment: environment)
             try perform(on: store) {
