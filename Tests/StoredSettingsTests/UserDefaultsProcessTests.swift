@@ -69,6 +69,18 @@ struct UserDefaultsProcessTests {
         #expect(set["error"]?.hasPrefix("io Setting 'count' in UserDefaults domain \(sandbox.suite): ") == true, "\(set)")
         #expect(set["memory"] == "0")
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func setterNeverWritesOverADomainFileThatDoesNotParse() async throws {
+        let sandbox = try DefaultsSandbox()
+        let broken = Data("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n<key>theme</key>\n<string>dark</string>\n".utf8)
+        let file = sandbox.folder.file("config/\(sandbox.suite).plist")
+        try broken.write(to: file)
+        let set = try await sandbox.run("set", "count", "9")
+        #expect(set["error"]?.hasPrefix("dataCorrupted Setting 'count' in UserDefaults domain \(sandbox.suite): \(file.path) does not parse") == true, "\(set)")
+        #expect(set["memory"] == "0")
+        #expect(try Data(contentsOf: file) == broken)
+    }
 }
 
 #endif

@@ -23,7 +23,10 @@ import Foundation
 /// (`$XDG_CONFIG_HOME/<suite>.plist`, else `~/.config/<suite>.plist`) is rewritten each time,
 /// which makes a write cost about as much as a `FileStore` write (the benchmark's
 /// `UserDefaultsStore.setValue` case measures it). A write that cannot be saved throws
-/// ``StorageError/Code/io`` and leaves the previous value. On Linux, `UserDefaults` is still
+/// ``StorageError/Code/io`` and leaves the previous value. A domain file that does not parse
+/// as a property-list dictionary is never written over: Foundation reads it as an empty
+/// domain, so saving would drop every key in it; the write throws
+/// ``StorageError/Code/dataCorrupted`` naming the file, and the file is left as it is. On Linux, `UserDefaults` is still
 /// neither crash-safe (the file is not synced to disk) nor safe with several processes writing
 /// one suite (each rewrites the file from its own copy): prefer `FileStore` there.
 ///
@@ -111,8 +114,9 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     ///   characters; ``StorageError/Code/encodingFailed`` for a value the property-list form
     ///   cannot hold (a string, or a key inside a value, with a character XML 1.0 cannot hold,
     ///   such as NUL or U+0001, which would make the XML domain file on Linux unreadable);
-    ///   ``StorageError/Code/io`` on Linux when `synchronize()` cannot write the domain file
-    ///   (see "When a write is saved"). Nothing is changed then.
+    ///   ``StorageError/Code/io`` on Linux when `synchronize()` cannot write the domain file,
+    ///   ``StorageError/Code/dataCorrupted`` on Linux when the domain file does not parse (see
+    ///   "When a write is saved"). Nothing is changed then.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try validateKeyName(key, path: location)
         try shared.writers.withLock {
@@ -193,7 +197,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
 
     /// The name of this store's persistent domain: the suite's name, or the application
     /// domain (the bundle identifier, else the process name) for the standard defaults.
-    private var domainName: String {
+    var domainName: String {
         suiteName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
     }
 
@@ -220,6 +224,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         // platforms) finds nothing new for this key and the change is delivered once.
         shared.willCommit(value, forKey: key)
         #if !canImport(Darwin)
+        try checkDomainFile(forKey: key)
         let previous = defaults.persistentDomain(forName: domainName)?[key]
         #endif
         write(object, forKey: key)
