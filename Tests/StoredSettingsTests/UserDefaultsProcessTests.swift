@@ -28,9 +28,40 @@ final class DefaultsSandbox: Sendable {
         ["HOME": folder.path, "XDG_CONFIG_HOME": folder.file("config").path]
     }
 
-    /// Runs `defaults-store SUITE arguments…` to its end and returns its facts.
-    func run(_ arguments: String..., environment extra: [String: String] = [:]) async throws -> [String: String] {
-        facts(try await ChildProcess.run(["defaults-store", suite] + arguments, environment: environment.merging(extra) { $1 }))
+    /// Runs `defaults-store SUITE arguments…` to its end and returns its facts; records an
+    /// issue when the child does not exit with status 0.
+    func run(
+        _ arguments: String..., environment extra: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> [String: String] {
+        let child = try ChildProcess.launch(["defaults-store", suite] + arguments, environment: environment.merging(extra) { $1 })
+        let (exitCode, output) = await Self.finish(child)
+        #expect(exitCode == 0, "defaults-store \(arguments.joined(separator: " ")) failed: \(output)", sourceLocation: sourceLocation)
+        return facts(output)
+    }
+
+    /// Reads the rest of the child's output and reaps it with `waitpid`, on a thread of its
+    /// own: not on the test's cooperative pool, and not on Dispatch's shared pool, which the
+    /// crash and stress suites can keep busy for minutes.
+    static func finish(_ child: ChildProcess) async -> (exitCode: Int32?, output: String) {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                var bytes: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let count = read(child.output, &buffer, buffer.count)
+                    if count > 0 { bytes.append(contentsOf: buffer[0..<count]); continue }
+                    if count < 0, errno == EINTR { continue }
+                    break
+                }
+                close(child.output)
+                var status: Int32 = 0
+                while waitpid(child.pid, &status, 0) < 0, errno == EINTR {}
+                let exitCode: Int32? = status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
+                continuation.resume(returning: (exitCode, String(decoding: bytes, as: UTF8.self)))
+            }
+            thread.start()
+        }
     }
 }
 
@@ -52,7 +83,7 @@ struct UserDefaultsProcessTests {
         // `set` is printed after the setter returned; the child then waits in pause().
         #expect(child.readLine() == "set")
         child.sendKill()
-        let (exitCode, _) = await child.finish()
+        let (exitCode, _) = await DefaultsSandbox.finish(child)
         #expect(exitCode == nil)
         let read = try await sandbox.run("read", "count")
         #expect(read["value"] == "42")

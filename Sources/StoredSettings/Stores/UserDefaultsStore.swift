@@ -26,9 +26,11 @@ import Foundation
 /// ``StorageError/Code/io`` and leaves the previous value. A domain file that does not parse
 /// as a property-list dictionary is never written over: Foundation reads it as an empty
 /// domain, so saving would drop every key in it; the write throws
-/// ``StorageError/Code/dataCorrupted`` naming the file, and the file is left as it is. On Linux, `UserDefaults` is still
-/// neither crash-safe (the file is not synced to disk) nor safe with several processes writing
-/// one suite (each rewrites the file from its own copy): prefer `FileStore` there.
+/// ``StorageError/Code/dataCorrupted`` naming the file, and the file is left as it is.
+///
+/// On Linux, `UserDefaults` is still neither crash-safe (the file is not synced to disk) nor
+/// safe with several processes writing one suite (each rewrites the file from its own copy):
+/// prefer `FileStore` there.
 ///
 /// ## The argument domain
 ///
@@ -183,24 +185,6 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         }
     }
 
-    /// The value `key` has without `UserDefaults`' argument domain: the one reads see when the
-    /// argument domain does not hold the key; otherwise the value in this store's persistent
-    /// domain, else a registered default (`register(defaults:)`), else `nil`.
-    private func persistentValue(forKey key: String) -> StoredValue? {
-        guard defaults.volatileDomain(forName: UserDefaults.argumentDomain)[key] != nil else {
-            return value(forKey: key)
-        }
-        let object = defaults.persistentDomain(forName: domainName)?[key]
-            ?? defaults.volatileDomain(forName: UserDefaults.registrationDomain)[key]
-        return object.flatMap(PropertyListValue.storedValue(from:))
-    }
-
-    /// The name of this store's persistent domain: the suite's name, or the application
-    /// domain (the bundle identifier, else the process name) for the standard defaults.
-    var domainName: String {
-        suiteName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
-    }
-
     /// How many ``changes()`` streams are subscribed now (for tests of observation).
     package var subscriberCount: Int { shared.broadcaster.subscriberCount }
 
@@ -220,13 +204,13 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         } catch let error as StorageError {
             throw error.adding(key: key, path: location)
         }
-        // Recorded before the write, so the change notification the write posts (Apple
-        // platforms) finds nothing new for this key and the change is delivered once.
-        shared.willCommit(value, forKey: key)
         #if !canImport(Darwin)
         try checkDomainFile(forKey: key)
         let previous = defaults.persistentDomain(forName: domainName)?[key]
         #endif
+        // Recorded before the write, so the change notification the write posts (Apple
+        // platforms) finds nothing new for this key and the change is delivered once.
+        shared.willCommit(value, forKey: key)
         write(object, forKey: key)
         #if !canImport(Darwin)
         // Foundation on Linux keeps writes in memory until `synchronize()`, and never calls it
@@ -247,6 +231,24 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         } else {
             defaults.removeObject(forKey: key)
         }
+    }
+
+    /// The value `key` has without `UserDefaults`' argument domain: the one reads see when the
+    /// argument domain does not hold the key; otherwise the value in this store's persistent
+    /// domain, else a registered default (`register(defaults:)`), else `nil`.
+    private func persistentValue(forKey key: String) -> StoredValue? {
+        guard defaults.volatileDomain(forName: UserDefaults.argumentDomain)[key] != nil else {
+            return value(forKey: key)
+        }
+        let object = defaults.persistentDomain(forName: domainName)?[key]
+            ?? defaults.volatileDomain(forName: UserDefaults.registrationDomain)[key]
+        return object.flatMap(PropertyListValue.storedValue(from:))
+    }
+
+    /// The name of this store's persistent domain: the suite's name, or the application
+    /// domain (the bundle identifier, else the process name) for the standard defaults.
+    var domainName: String {
+        suiteName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
     }
 
     private static func validate(suiteName: String) throws {
