@@ -29,6 +29,10 @@ struct ClosedOutputTests {
         var output: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]
         guard pipe(&output) == 0, pipe(&errors) == 0 else { throw POSIXError(.EMFILE) }
+        // Close-on-exec, so children that other tests start meanwhile do not inherit an end
+        // (which would keep the standard-error pipe open after this child exits); dup2 onto 1
+        // and 2 clears the flag for this child's own copies.
+        for descriptor in output + errors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         // No reader from the start: the child's first write to standard output fails with EPIPE.
         close(output[0])
         var actions = posix_spawn_file_actions_t()
