@@ -75,40 +75,37 @@ struct ClosedOutputTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func storedHelpIntoAClosedPipeIsAnIOError() throws {
+    func storedHelpIntoAClosedPipeIsAnIOError() async throws {
         let folder = try TemporaryFolder()
-        let ending = try Self.runWithClosedOutput(
-            try EndToEndTests.storedExecutable(), ["help"],
-            environment: ["HOME": folder.url.path, "XDG_CONFIG_HOME": folder.path("config")]
-        )
+        let executable = try EndToEndTests.storedExecutable()
+        let environment = ["HOME": folder.url.path, "XDG_CONFIG_HOME": folder.path("config")]
+        let ending = try await onOwnThread { try Self.runWithClosedOutput(executable, ["help"], environment: environment) }
         #expect(ending.exitStatus == 74, "\(ending)")
         #expect(ending.errors.hasPrefix("stored: standard output: cannot write: "), "\(ending)")
         #expect(ending.errors.split(separator: "\n").count == 1, "\(ending)")
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func storedReadIntoAClosedPipeIsAnIOErrorAndLeavesTheFile() throws {
+    func storedReadIntoAClosedPipeIsAnIOErrorAndLeavesTheFile() async throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("demo.json", "{\n  \"theme\": \"dark\"\n}\n")
-        let ending = try Self.runWithClosedOutput(
-            try EndToEndTests.storedExecutable(), ["read", path],
-            environment: ["HOME": folder.url.path, "XDG_CONFIG_HOME": folder.path("config")]
-        )
+        let executable = try EndToEndTests.storedExecutable()
+        let environment = ["HOME": folder.url.path, "XDG_CONFIG_HOME": folder.path("config")]
+        let ending = try await onOwnThread { try Self.runWithClosedOutput(executable, ["read", path], environment: environment) }
         #expect(ending.exitStatus == 74, "\(ending)")
         #expect(folder.text("demo.json") == "{\n  \"theme\": \"dark\"\n}\n")
     }
 
     @Test(.timeLimit(.minutes(1)), arguments: [["help"], ["status"], ["config", "list"]])
-    func daybookIntoAClosedPipeIsAnIOError(arguments: [String]) throws {
+    func daybookIntoAClosedPipeIsAnIOError(arguments: [String]) async throws {
         let sandbox = try DaybookTests.Sandbox()
-        let ending = try Self.runWithClosedOutput(
-            try DaybookTests.executable(), arguments,
-            environment: [
-                "HOME": sandbox.folder.path,
-                "XDG_CONFIG_HOME": sandbox.folder.appendingPathComponent("config").path,
-                "XDG_DATA_HOME": sandbox.folder.appendingPathComponent("data").path,
-            ]
-        )
+        let executable = try DaybookTests.executable()
+        let environment = [
+            "HOME": sandbox.folder.path,
+            "XDG_CONFIG_HOME": sandbox.folder.appendingPathComponent("config").path,
+            "XDG_DATA_HOME": sandbox.folder.appendingPathComponent("data").path,
+        ]
+        let ending = try await onOwnThread { try Self.runWithClosedOutput(executable, arguments, environment: environment) }
         #expect(ending.exitStatus == 74, "\(ending)")
         #expect(ending.errors.hasPrefix("daybook: standard output: cannot write: "), "\(ending)")
     }

@@ -59,11 +59,11 @@ struct DomainSafetyTests {
     @Test(.timeLimit(.minutes(1)), arguments: [
         ["read"], ["read", "theme"], ["keys"], ["export"], ["write", "count", "-int", "1"], ["delete", "theme"], ["delete"],
     ])
-    func domainFileThatDoesNotParseIsRefusedAndLeftAsItIs(verb: [String]) throws {
+    func domainFileThatDoesNotParseIsRefusedAndLeftAsItIs(verb: [String]) async throws {
         let sandbox = try Sandbox()
         try sandbox.folder.write(sandbox.domainFile, Self.brokenDomain)
         let arguments = [verb[0], "--domain", sandbox.suite] + verb.dropFirst()
-        let run = try sandbox.stored(arguments: arguments)
+        let run = try await onOwnThread { try sandbox.stored(arguments: arguments) }
         #expect(run.status == 65, "\(run.errors)")
         #expect(run.output.isEmpty)
         #expect(run.errors.hasPrefix("stored: UserDefaults domain \(sandbox.suite): \(sandbox.folder.path(sandbox.domainFile)) does not parse as a property list"), "\(run.errors)")
@@ -72,40 +72,45 @@ struct DomainSafetyTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func eightProcessesWritingOneDomainKeepEveryKey() throws {
+    func eightProcessesWritingOneDomainKeepEveryKey() async throws {
         let sandbox = try Sandbox()
         let executable = try EndToEndTests.storedExecutable().path
         let writers = 8
         let writesEach = 20
         // Eight shells, each writing its own keys one `stored` process after another; a shell
         // prints each failed write and exits with the number of failures.
-        var shells: [(process: Process, output: Pipe)] = []
-        for writer in 0..<writers {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", """
-                failures=0
-                i=0
-                while [ $i -lt \(writesEach) ]; do
-                    "$0" write --domain "$1" "w\(writer)-$i" -int "$i" || { echo "write w\(writer)-$i exited $?"; failures=$((failures + 1)); }
-                    i=$((i + 1))
-                done
-                exit $failures
-                """, executable, sandbox.suite]
-            process.environment = sandbox.environment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            shells.append((process, output))
+        let shells = try await onOwnThread { () throws -> [(status: Int32, output: String)] in
+            var running: [(process: Process, output: Pipe)] = []
+            for writer in 0..<writers {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/sh")
+                process.arguments = ["-c", """
+                    failures=0
+                    i=0
+                    while [ $i -lt \(writesEach) ]; do
+                        "$0" write --domain "$1" "w\(writer)-$i" -int "$i" || { echo "write w\(writer)-$i exited $?"; failures=$((failures + 1)); }
+                        i=$((i + 1))
+                    done
+                    exit $failures
+                    """, executable, sandbox.suite]
+                process.environment = sandbox.environment
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardError = output
+                process.standardInput = FileHandle.nullDevice
+                try process.run()
+                running.append((process, output))
+            }
+            return running.map { shell in
+                let text = String(decoding: shell.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                shell.process.waitUntilExit()
+                return (shell.process.terminationStatus, text)
+            }
         }
         for shell in shells {
-            let text = String(decoding: shell.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            shell.process.waitUntilExit()
-            #expect(shell.process.terminationStatus == 0, "\(text)")
+            #expect(shell.status == 0, "\(shell.output)")
         }
-        let keys = try sandbox.stored("keys", "--domain", sandbox.suite)
+        let keys = try await onOwnThread { try sandbox.stored("keys", "--domain", sandbox.suite) }
         #expect(keys.status == 0, "\(keys.errors)")
         let expected = (0..<writers).flatMap { writer in (0..<writesEach).map { "w\(writer)-\($0)" } }
         #expect(keys.output.split(separator: "\n").map(String.init).sorted() == expected.sorted())
