@@ -61,6 +61,28 @@ func runWriteCases(_ bench: Bench) throws {
         target: nil, slow: true
     )
 
+    // What a committed UserDefaultsStore write costs: on Linux it calls synchronize() so the
+    // write survives the process; the baseline is the in-memory set it did before.
+    let defaultsStore = UserDefaultsStore(suite.defaults)
+    let defaultsFlagSetting = Stored(flagKey, default: false, store: defaultsStore)
+    var storeFlag = false
+    var memoryFlag = false
+    try bench.compare(
+        Workload("UserDefaultsStore.setValue, 100 keys (Linux: + synchronize())", iterations: 1) { n in
+            for _ in 0..<n {
+                storeFlag.toggle()
+                try defaultsFlagSetting.save(storeFlag)
+            }
+        },
+        against: Workload("UserDefaults set, in memory only", iterations: 1) { n in
+            for _ in 0..<n {
+                memoryFlag.toggle()
+                suite.defaults.set(memoryFlag, forKey: flagKey)
+            }
+        },
+        target: nil, slow: true, note: "the price of surviving the process on Linux"
+    )
+
     try runOpenCase(bench, folder: folder)
     try runBatchCase(bench, folder: folder)
 }

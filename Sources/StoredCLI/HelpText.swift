@@ -116,7 +116,8 @@ package enum HelpText {
     static let keys = """
         USAGE: stored keys TARGET
 
-        Prints every key of the store, one per line, sorted.
+        Prints every key of the store, one per line, sorted. Line breaks and other
+        control characters in a key are printed as escapes (\\n, \\u{1B}).
 
         \(targetSection)
 
@@ -161,7 +162,7 @@ package enum HelpText {
 
         Lists the UserDefaults suites of this user, one per line: the .plist files
         in $XDG_CONFIG_HOME (else ~/.config) on Linux, in ~/Library/Preferences on
-        Apple platforms.
+        Apple platforms. Control characters in a name are printed as escapes.
 
         """
 

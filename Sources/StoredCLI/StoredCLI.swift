@@ -60,6 +60,24 @@ public enum StoredCLI {
         return failure.exitCode
     }
 
+    /// The status the `stored` executable exits with after ``run(arguments:input:output:error:environment:)``
+    /// returned `code`: `code`, unless the command succeeded but its output was lost (standard
+    /// output is a closed pipe, as in `stored help | true`, or a full disk). Then one line
+    /// names the stream on `error` and the status is ``ExitCode/ioError`` (74): a command whose
+    /// result did not arrive never reports success. A command that failed keeps its own
+    /// status.
+    ///
+    /// - Parameters:
+    ///   - code: What `run` returned.
+    ///   - output: The standard output `run` wrote to.
+    ///   - error: Standard error.
+    /// - Returns: The exit status.
+    public static func exitCode(_ code: ExitCode, output: StandardStream, error: inout StandardStream) -> ExitCode {
+        guard code == .success, let failure = output.failure else { return code }
+        error.write(StorageError.escapingControlCharacters("stored: \(failure).") + "\n")
+        return .ioError
+    }
+
     private static func execute(
         _ command: Command,
         input: () throws -> Data,
@@ -70,9 +88,12 @@ public enum StoredCLI {
         case .help(let verb):
             output.write(HelpText.text(for: verb))
         case .domains:
-            for name in try Domains.list(environment: environment) { output.write(name + "\n") }
+            // One line per name, as for `keys`.
+            for name in try Domains.list(environment: environment) {
+                output.write(StorageError.escapingControlCharacters(name) + "\n")
+            }
         case .read(let target, let key):
-            let store = try TargetStore(opening: target)
+            let store = try TargetStore(opening: target, environment: environment)
             try perform(on: store) {
                 let value: StoredValue
                 if let key {
@@ -87,7 +108,7 @@ public enum StoredCLI {
             }
         case .write(let target, let key, let argument):
             let text = argument.readsStandardInput ? try standardInputText(input) : argument.text
-            let store = try TargetStore(opening: target)
+            let store = try TargetStore(opening: target, writing: true, environment: environment)
             try perform(on: store) {
                 let value: StoredValue
                 do {
@@ -98,7 +119,7 @@ public enum StoredCLI {
                 try store.setValue(value, forKey: key)
             }
         case .delete(let target, let key):
-            let store = try TargetStore(opening: target)
+            let store = try TargetStore(opening: target, writing: true, environment: environment)
             try perform(on: store) {
                 if let key {
                     guard store.store.value(forKey: key) != nil else {
@@ -110,10 +131,12 @@ public enum StoredCLI {
                 }
             }
         case .keys(let target):
-            let store = try TargetStore(opening: target)
-            for key in store.sortedKeys() { output.write(key + "\n") }
+            let store = try TargetStore(opening: target, environment: environment)
+            // One line per key, whatever it holds: a line break or a terminal escape in a key
+            // (written by another program) is printed as an escape (`\n`, `\u{1B}`).
+            for key in store.sortedKeys() { output.write(StorageError.escapingControlCharacters(key) + "\n") }
         case .export(let target, let format):
-            let store = try TargetStore(opening: target)
+            let store = try TargetStore(opening: target, environment: environment)
             try perform(on: store) {
                 let all = StoredValue.dictionary(store.allValues())
                 switch format {
@@ -123,7 +146,7 @@ public enum StoredCLI {
             }
         case .import(let target, let file):
             let values = try ImportFile.read(file, input: input)
-            let store = try TargetStore(opening: target)
+            let store = try TargetStore(opening: target, writing: true, environment: environment)
             try perform(on: store) {
                 try store.merge(values.mapValues { Optional($0) })
             }

@@ -13,16 +13,28 @@ struct TargetStore {
     let backend: Backend
     /// The target as the user spelled it (`./demo.json`), or `UserDefaults domain NAME`.
     let name: String
+    /// For a domain, the lock on the domains folder, held while this value lives.
+    private let lock: DomainLock?
 
     /// Opens `target`. A missing file is an empty store.
     ///
-    /// - Throws: ``CommandFailure`` naming the target: bad data (65) for a file that does not
-    ///   parse, an I/O error (74) for one that cannot be read, a usage error (64) for a suite
-    ///   name UserDefaults does not allow.
-    init(opening target: Target) throws {
+    /// A domain is opened under a ``DomainLock`` on its folder (created first when `writing`),
+    /// and only after its `.plist` file, when there is one, parses as a property-list
+    /// dictionary: `UserDefaults` would read a file that does not as an empty domain, and its
+    /// next save would write over every key in it.
+    ///
+    /// - Parameters:
+    ///   - target: The file or domain.
+    ///   - writing: Whether the command will change the target.
+    ///   - environment: Where a domain's folder is found (`XDG_CONFIG_HOME`, `HOME`).
+    /// - Throws: ``CommandFailure`` naming the target: bad data (65) for a file or domain file
+    ///   that does not parse, an I/O error (74) for one that cannot be read or locked, a usage
+    ///   error (64) for a suite name UserDefaults does not allow.
+    init(opening target: Target, writing: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         switch target {
         case .file(let path):
             name = path
+            lock = nil
             try Self.checkIsRegularFileOrMissing(path)
             do {
                 backend = .file(try FileStore(url: URL(fileURLWithPath: path)))
@@ -30,13 +42,29 @@ struct TargetStore {
                 throw CommandFailure(Self.relabel(error, storePath: URL(fileURLWithPath: path).standardizedFileURL.path, name: path))
             }
         case .domain(let suite):
-            name = "UserDefaults domain \(suite)"
+            let name = "UserDefaults domain \(suite)"
+            self.name = name
+            let folder = Domains.folder(environment: environment)
+            // The lock comes before `UserDefaults` reads the domain, so this command starts
+            // from what the previous one saved.
             do {
-                backend = .domain(try UserDefaultsStore(suiteName: suite))
+                lock = try Self.lockDomains(in: folder, domain: name, creating: writing)
+            } catch let error as StorageError {
+                throw CommandFailure(error)
+            }
+            let store: UserDefaultsStore
+            do {
+                store = try UserDefaultsStore(suiteName: suite)
             } catch let error as StorageError {
                 let usage = UsageError("'\(suite)' is not a valid domain name: \(error.message ?? error.code.name)", verb: nil)
                 throw CommandFailure(.usage, "stored: \(usage)")
             }
+            do {
+                try Self.checkDomainFileParses(folder.appendingPathComponent(suite + ".plist").path, domain: name)
+            } catch let error as StorageError {
+                throw CommandFailure(error)
+            }
+            backend = .domain(store)
         }
     }
 
@@ -61,6 +89,36 @@ struct TargetStore {
         default: kind = "not a regular file"
         }
         throw CommandFailure(.ioError, "stored: \(path): the settings file is \(kind), not a regular file.")
+    }
+
+    /// The lock on `folder`, created first when `creating`; `nil` when the folder does not
+    /// exist and is not to be created (there is no domain file to protect then).
+    private static func lockDomains(in folder: URL, domain: String, creating: Bool) throws -> DomainLock? {
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
+            guard creating else { return nil }
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw StorageError(.io, path: domain, message: "\(folder.path): cannot create the folder: \(StorageError.readableText(of: error))")
+            }
+        }
+        return try DomainLock(folder: folder.path, domain: domain)
+    }
+
+    /// Refuses a domain file that exists but is not a property-list dictionary.
+    ///
+    /// - Throws: ``StorageError/Code/dataCorrupted`` naming the domain and the file.
+    static func checkDomainFileParses(_ path: String, domain: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        let problem: String
+        do {
+            if try PropertyListSerialization.propertyList(from: data, format: nil) is [String: Any] { return }
+            problem = "it holds no dictionary"
+        } catch {
+            problem = StorageError.readableText(of: error)
+        }
+        throw StorageError(.dataCorrupted, path: domain, message: "\(path) does not parse as a property list (\(problem)); nothing was changed")
     }
 
     var store: any Storable {

@@ -2,26 +2,26 @@ import Foundation
 import StoredSettings
 
 // A thin main over Daybook.run, which tests drive in a child process.
+// A closed standard output (`daybook status | true`) is an I/O error with status 74, not death
+// by SIGPIPE: the signal is ignored, so the write fails with EPIPE, which the stream keeps.
+signal(SIGPIPE, SIG_IGN)
 // Problems the library reports while reading (a wrong type in the settings file) are warnings
 // in daybook's own name; daybook goes on with the setting's default.
 StorageErrorReporter.setHandler { problem in
-    FileHandle.standardError.write(Data("daybook: warning: \(problem)\n".utf8))
+    var error = FileDescriptorStream.error
+    error.write("daybook: warning: \(problem)\n")
 }
-var output = StandardOutput(handle: .standardOutput)
-var error = StandardOutput(handle: .standardError)
-let status = Daybook.run(
+var output = FileDescriptorStream.output
+var error = FileDescriptorStream.error
+var status = Daybook.run(
     arguments: Array(CommandLine.arguments.dropFirst()),
     environment: ProcessInfo.processInfo.environment,
     output: &output,
     error: &error
 )
-exit(status)
-
-/// A file handle as a `TextOutputStream`.
-struct StandardOutput: TextOutputStream {
-    let handle: FileHandle
-
-    mutating func write(_ string: String) {
-        if !string.isEmpty { handle.write(Data(string.utf8)) }
-    }
+// Output that did not arrive is a failure, whatever the command did.
+if status == SettingsCommand.exitSuccess, let failure = output.failureText {
+    error.write("daybook: \(failure).\n")
+    status = SettingsCommand.exitIOError
 }
+exit(status)

@@ -2,6 +2,9 @@
 import Foundation
 import StoredCLI
 
+// A closed standard output (`stored help | true`) is an I/O error with status 74, not death
+// by SIGPIPE: the signal is ignored, so the write fails with EPIPE and StandardStream keeps it.
+signal(SIGPIPE, SIG_IGN)
 var output = StandardStream.output
 var errors = StandardStream.error
 let code = StoredCLI.run(
@@ -10,4 +13,4 @@ let code = StoredCLI.run(
     output: &output,
     error: &errors
 )
-exit(code.rawValue)
+exit(StoredCLI.exitCode(code, output: output, error: &errors).rawValue)

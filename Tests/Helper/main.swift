@@ -32,6 +32,7 @@
 //   unlink-loop PATH GAP              delete PATH every GAP µs until killed
 //   stop-mid-write PATH KEY SIZE LIMIT   write a SIZE-character value, stopping itself
 //                                     (SIGSTOP) when the temporary file reaches LIMIT bytes
+//   defaults-store SUITE ACTION KEY …  a step through UserDefaultsStore (DefaultsStoreCommand.swift)
 //   measure FOLDER                    time FileStore against its baselines (build with -c release)
 //   default-store-set KEY INT         through StoreContext.defaultStore: prints `reported <error>`
 //                                     for each report, `read <value>`, sets KEY with the setter,
@@ -267,6 +268,8 @@ case ("unlink-loop", 2):
 
 case ("stop-mid-write", 4):
     stopMidWriteCommand(path: arguments[0], key: arguments[1], size: number(arguments[2]), limit: number(arguments[3]))
+case ("defaults-store", _):
+    runDefaultsStore(arguments)
 
 case ("measure", 1):
     measure(folder: arguments[0])

@@ -78,7 +78,7 @@ extension SettingsCommand {
         do {
             try setting.settingStore.setValue(value, forKey: setting.key)
         } catch {
-            return context.fail(Self.exitIOError, StorageError(.io, wrapping: error, key: setting.key).description)
+            return failedWrite(error, of: setting, &context)
         }
         noteOverride(of: setting, &context)
         return Self.exitSuccess
@@ -129,11 +129,26 @@ extension SettingsCommand {
             do {
                 try setting.settingStore.setValue(nil, forKey: setting.key)
             } catch {
-                return context.fail(Self.exitIOError, StorageError(.io, wrapping: error, key: setting.key).description)
+                return failedWrite(error, of: setting, &context)
             }
             noteOverride(of: setting, &context)
         }
         return Self.exitSuccess
+    }
+
+    /// Reports a write the store refused. A value the store cannot hold (NaN or an infinity
+    /// in a JSON file, a string XML cannot carry, a value too large or too deep) is a bad value:
+    /// exit status 65, with the store's own message, which names the key, the expected type and
+    /// the file. Any other failure (a folder that cannot be written, a full disk, a file that
+    /// does not parse) is an I/O error: 74.
+    private func failedWrite(_ error: any Error, of setting: any AnyStoredSetting, _ context: inout Context) -> Int32 {
+        if var problem = error as? StorageError,
+           [.typeMismatch, .encodingFailed, .tooLarge, .nestingTooDeep, .invalidKey].contains(problem.code) {
+            problem = problem.adding(key: setting.key)
+            problem.message = (problem.message.map { $0 + "; " } ?? "") + "the change was not saved"
+            return context.fail(Self.exitDataError, problem.description)
+        }
+        return context.fail(Self.exitIOError, StorageError(.io, wrapping: error, key: setting.key).description)
     }
 
     private func notFound(_ key: String, _ context: inout Context) -> Int32 {

@@ -34,7 +34,8 @@ import Foundation
 ///   `set`: `config set title --help` stores the text `--help`.
 ///
 /// Exit status follows sysexits: 0 success, 1 no such setting (or an unset optional for
-/// `get`), 64 usage error, 65 a value that does not fit its type, 74 a write that failed.
+/// `get`), 64 usage error, 65 a value that does not fit its type or that the store cannot hold
+/// (NaN or an infinity in a JSON file), 74 a write that failed.
 ///
 /// Thread-safety: `SettingsCommand` is an immutable value; `run` may be called from any
 /// thread.
@@ -45,9 +46,11 @@ public struct SettingsCommand: Sendable {
     public static let exitNotFound: Int32 = 1
     /// Exit status 64 (`EX_USAGE`): the arguments are wrong.
     public static let exitUsage: Int32 = 64
-    /// Exit status 65 (`EX_DATAERR`): a value does not fit the setting's type.
+    /// Exit status 65 (`EX_DATAERR`): a value does not fit the setting's type, or the store
+    /// cannot hold it (NaN or an infinity in a JSON file); nothing is written then.
     public static let exitDataError: Int32 = 65
-    /// Exit status 74 (`EX_IOERR`): the store could not be written.
+    /// Exit status 74 (`EX_IOERR`): the store could not be written, or (from ``run(arguments:)``)
+    /// the output could not be written.
     public static let exitIOError: Int32 = 74
 
     /// The tool's name, used in the help text and in messages (`daybook`).
@@ -75,12 +78,21 @@ public struct SettingsCommand: Sendable {
 
     /// Runs the subcommand, writing to standard output and standard error.
     ///
+    /// When the subcommand succeeded but its output could not be written (standard output is
+    /// a closed pipe, as in `tool config list | true` in a tool that ignores `SIGPIPE`, or a full
+    /// disk), one line says so on standard error and the status is ``exitIOError`` (74).
+    ///
     /// - Parameter arguments: The arguments after `config`, such as `["set", "theme", "dark"]`.
     /// - Returns: The exit status (see ``SettingsCommand``).
     public func run(arguments: [String]) -> Int32 {
         var output = FileDescriptorStream.output
         var error = FileDescriptorStream.error
-        return run(arguments: arguments, output: &output, error: &error)
+        let status = run(arguments: arguments, output: &output, error: &error)
+        if status == Self.exitSuccess, let failure = output.failureText {
+            error.write("\(toolName) \(commandName): \(failure).\n")
+            return Self.exitIOError
+        }
+        return status
     }
 
     /// Runs the subcommand, writing results to `output` and messages to `error`.

@@ -13,9 +13,36 @@ import Foundation
 /// 8601 text (``StoredValue/string(_:)``), which `Date` reads back to the bit. `UInt64` values
 /// above `Int64.max` are decimal text on every platform.
 ///
-/// Writes go to `UserDefaults` at once; `UserDefaults` itself decides when to persist them
-/// (call ``synchronize()`` to force it). On Linux, `UserDefaults` is neither crash-safe nor
-/// safe with several processes: prefer `FileStore` there.
+/// ## When a write is saved
+///
+/// A write that returned has been committed so that it survives the process, on every
+/// platform: on Apple platforms `UserDefaults` hands it to `cfprefsd` at once. Foundation on
+/// Linux keeps writes in memory until `synchronize()` is called, and never calls it by itself
+/// (not at exit either), so on Linux every write (``setValue(_:forKey:)``, ``update(forKey:_:)``)
+/// calls `synchronize()` before it returns: the whole domain file
+/// (`$XDG_CONFIG_HOME/<suite>.plist`, else `~/.config/<suite>.plist`) is rewritten each time,
+/// which makes a write cost about as much as a `FileStore` write (the benchmark's
+/// `UserDefaultsStore.setValue` case measures it). A write that cannot be saved throws
+/// ``StorageError/Code/io`` and leaves the previous value. A domain file that does not parse
+/// as a property-list dictionary is never written over: Foundation reads it as an empty
+/// domain, so saving would drop every key in it; the write throws
+/// ``StorageError/Code/dataCorrupted`` naming the file, and the file is left as it is.
+///
+/// On Linux, `UserDefaults` is still neither crash-safe (the file is not synced to disk) nor
+/// safe with several processes writing one suite (each rewrites the file from its own copy):
+/// prefer `FileStore` there.
+///
+/// ## The argument domain
+///
+/// `UserDefaults` reads `-KEY VALUE` pairs from the process's arguments into its argument
+/// domain (`UserDefaults.argumentDomain`), which comes first in its search list: on Apple
+/// platforms and on Linux alike, `myapp -count 100` makes every read of `count` in that run
+/// return 100 (as a string, which ``StoredValueConvertible`` types read leniently), for the
+/// standard defaults and for every suite, whatever the domain stores; writes still go to the
+/// domain but are hidden from reads for the run. A value from the argument domain is for one
+/// run and never reaches the domain file unless the code assigns it explicitly
+/// (``setValue(_:forKey:)``): ``update(forKey:_:)`` starts from the stored value, and a write
+/// of a value equal to the override is still written. ``keys()`` lists only stored keys.
 ///
 /// ## What ``changes()`` observes
 ///
@@ -87,10 +114,12 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     ///
     /// - Throws: ``StorageError/Code/invalidKey`` for an empty key or one with control
     ///   characters; ``StorageError/Code/encodingFailed`` for a value the property-list form
-    ///   cannot hold (a string or a key with a character XML 1.0 cannot hold, such as NUL or
-    ///   U+0001, which would make the XML domain file on Linux unreadable, or starting with
-    ///   U+FEFF, which Foundation's XML parser drops, so the key or text would change).
-    ///   Nothing is written then.
+    ///   cannot hold (a string, or a key inside a value, with a character XML 1.0 cannot hold,
+    ///   such as NUL or U+0001, which would make the XML domain file on Linux unreadable, or
+    ///   starting with U+FEFF, which Foundation's XML parser drops, so the key or text would
+    ///   change); ``StorageError/Code/io`` on Linux when `synchronize()` cannot write the domain
+    ///   file, ``StorageError/Code/dataCorrupted`` on Linux when the domain file does not parse
+    ///   (see "When a write is saved"). Nothing is changed then.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try validateKeyName(key, path: location)
         try checkOutsideUpdateBody(forKey: key)
@@ -102,7 +131,6 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// The keys of this store's own domain (the suite's persistent domain, or the application
     /// domain for the standard defaults); registered defaults are not included.
     public func keys() -> [String] {
-        let domainName = suiteName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
         if let domain = defaults.persistentDomain(forName: domainName) {
             return Array(domain.keys)
         }
@@ -111,6 +139,11 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
 
     /// Reads, changes and writes the value as one step among the stores of this process on
     /// the same suite.
+    ///
+    /// `body` starts from the stored value, never from `UserDefaults`' argument domain: while
+    /// `-count 100` is on the command line, `update` of `count` sees the value stored in the
+    /// domain (or the registered default, or `nil`), so `update { $0 += 1 }` on a stored 3
+    /// writes 4, and reads in this run still return 100 (see "The argument domain").
     ///
     /// `body` may read this store; a write it makes to any store of this process on the same
     /// suite throws ``StorageError/Code/reentrantWrite``, since the update's own write would
@@ -121,7 +154,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         try validateKeyName(key, path: location)
         try checkOutsideUpdateBody(forKey: key)
         return try shared.writers.withLock {
-            var value = self.value(forKey: key)
+            var value = self.persistentValue(forKey: key)
             let result = try UpdateScope.runBody(ofUpdateOn: [UpdateScope.medium(shared)], key: key) { try body(&value) }
             try commit(value, forKey: key)
             return result
@@ -177,7 +210,9 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
 
     /// Writes `value` and publishes the change; the caller holds `shared.writers`.
     private func commit(_ value: StoredValue?, forKey key: String) throws {
-        let old = self.value(forKey: key)
+        // Compared with what is stored, not with what reads see: a value equal to an
+        // argument-domain override must still be written.
+        let old = persistentValue(forKey: key)
         switch (old, value) {
         case (nil, nil): return
         case let (old?, new?) where old.isIdentical(to: new): return
@@ -193,15 +228,51 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         } catch let error as StorageError {
             throw error.adding(key: key, path: location)
         }
+        #if !canImport(Darwin)
+        try checkDomainFile(forKey: key)
+        let previous = defaults.persistentDomain(forName: domainName)?[key]
+        #endif
         // Recorded before the write, so the change notification the write posts (Apple
         // platforms) finds nothing new for this key and the change is delivered once.
         shared.willCommit(value, forKey: key)
+        write(object, forKey: key)
+        #if !canImport(Darwin)
+        // Foundation on Linux keeps writes in memory until `synchronize()`, and never calls it
+        // by itself (not at exit either): write the domain file now, so a committed write
+        // survives the process as it does on Apple platforms.
+        if !defaults.synchronize() {
+            write(previous, forKey: key)
+            throw StorageError(.io, key: key, path: location, message: "UserDefaults could not save the domain file; the change was not saved")
+        }
+        #endif
+        shared.broadcaster.publish(StoredChange(key: key, value: value))
+    }
+
+    /// `UserDefaults.set(_:forKey:)`, or `removeObject(forKey:)` for `nil`.
+    private func write(_ object: Any?, forKey key: String) {
         if let object {
             defaults.set(object, forKey: key)
         } else {
             defaults.removeObject(forKey: key)
         }
-        shared.broadcaster.publish(StoredChange(key: key, value: value))
+    }
+
+    /// The value `key` has without `UserDefaults`' argument domain: the one reads see when the
+    /// argument domain does not hold the key; otherwise the value in this store's persistent
+    /// domain, else a registered default (`register(defaults:)`), else `nil`.
+    private func persistentValue(forKey key: String) -> StoredValue? {
+        guard defaults.volatileDomain(forName: UserDefaults.argumentDomain)[key] != nil else {
+            return value(forKey: key)
+        }
+        let object = defaults.persistentDomain(forName: domainName)?[key]
+            ?? defaults.volatileDomain(forName: UserDefaults.registrationDomain)[key]
+        return object.flatMap(PropertyListValue.storedValue(from:))
+    }
+
+    /// The name of this store's persistent domain: the suite's name, or the application
+    /// domain (the bundle identifier, else the process name) for the standard defaults.
+    var domainName: String {
+        suiteName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
     }
 
     private static func validate(suiteName: String) throws {

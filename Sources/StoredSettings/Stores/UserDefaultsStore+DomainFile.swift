@@ -1,0 +1,40 @@
+import Foundation
+
+// Linux only: on Apple platforms `cfprefsd` owns the domain files.
+#if !canImport(Darwin)
+
+extension UserDefaultsStore {
+    /// Throws when this store's domain file exists but is not a property-list dictionary.
+    /// Foundation on Linux reads such a file as an empty domain, and `synchronize()` would
+    /// replace it with this process's copy, which holds none of its keys.
+    ///
+    /// The file is where Foundation on Linux keeps the domain: `$XDG_CONFIG_HOME/<domain>.plist`
+    /// when `XDG_CONFIG_HOME` is an absolute path, else `~/.config/<domain>.plist`.
+    func checkDomainFile(forKey key: String) throws {
+        let environment = ProcessInfo.processInfo.environment
+        let folder: String
+        if let configuration = environment["XDG_CONFIG_HOME"], configuration.hasPrefix("/") {
+            folder = configuration
+        } else {
+            folder = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config").path
+        }
+        let path = folder + "/" + domainName + ".plist"
+        let contents: Data?
+        do {
+            contents = try FileSystem.readFile(atPath: path, maximumSize: FileStore.Options.defaultMaximumFileSize)?.data
+        } catch let error as StorageError {
+            throw StorageError(error.code, key: key, path: location, message: "\(path): \(error.message ?? error.code.name); the change was not saved")
+        }
+        guard let data = contents else { return }
+        let problem: String
+        do {
+            if try PropertyListSerialization.propertyList(from: data, format: nil) is [String: Any] { return }
+            problem = "it holds no dictionary"
+        } catch {
+            problem = StorageError.readableText(of: error)
+        }
+        throw StorageError(.dataCorrupted, key: key, path: location, message: "\(path) does not parse as a property list (\(problem)); the change was not saved")
+    }
+}
+
+#endif
