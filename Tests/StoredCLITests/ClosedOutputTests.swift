@@ -1,4 +1,5 @@
 import Foundation
+import StoredSettings
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -10,6 +11,7 @@ import Darwin
 
 /// `stored` and `daybook` whose standard output is a pipe nobody reads (`stored help | true`):
 /// an I/O error with exit status 74 and one line on standard error, never death by `SIGPIPE`.
+@Suite(.timeLimit(.minutes(3)))
 struct ClosedOutputTests {
     /// How a child ended: its exit status, or the signal that killed it.
     struct Ending: Equatable, CustomStringConvertible {
@@ -26,13 +28,13 @@ struct ClosedOutputTests {
     /// of a pipe whose read end is closed before the child starts, and waits for it with
     /// `waitpid`.
     static func runWithClosedOutput(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> Ending {
-        var output: [Int32] = [-1, -1]
-        var errors: [Int32] = [-1, -1]
-        guard pipe(&output) == 0, pipe(&errors) == 0 else { throw POSIXError(.EMFILE) }
-        // Close-on-exec, so children that other tests start meanwhile do not inherit an end
-        // (which would keep the standard-error pipe open after this child exits); dup2 onto 1
-        // and 2 clears the flag for this child's own copies.
-        for descriptor in output + errors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        // Close-on-exec from the start, so children that other tests start meanwhile do not
+        // inherit an end (which would keep the standard-error pipe open after this child
+        // exits); dup2 onto 1 and 2 clears the flag for this child's own copies.
+        let outputPipe = try CloseOnExecPipe.make()
+        let errorPipe = try CloseOnExecPipe.make()
+        let output = [outputPipe.read, outputPipe.write]
+        let errors = [errorPipe.read, errorPipe.write]
         // No reader from the start: the child's first write to standard output fails with EPIPE.
         close(output[0])
         var actions = posix_spawn_file_actions_t()
@@ -74,7 +76,7 @@ struct ClosedOutputTests {
         return Ending(exitStatus: nil, signal: status & 0x7F, errors: errorText)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func storedHelpIntoAClosedPipeIsAnIOError() async throws {
         let folder = try TemporaryFolder()
         let executable = try EndToEndTests.storedExecutable()
@@ -85,7 +87,7 @@ struct ClosedOutputTests {
         #expect(ending.errors.split(separator: "\n").count == 1, "\(ending)")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func storedReadIntoAClosedPipeIsAnIOErrorAndLeavesTheFile() async throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("demo.json", "{\n  \"theme\": \"dark\"\n}\n")
@@ -96,7 +98,7 @@ struct ClosedOutputTests {
         #expect(folder.text("demo.json") == "{\n  \"theme\": \"dark\"\n}\n")
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: [["help"], ["status"], ["config", "list"]])
+    @Test(.timeLimit(.minutes(3)), arguments: [["help"], ["status"], ["config", "list"]])
     func daybookIntoAClosedPipeIsAnIOError(arguments: [String]) async throws {
         let sandbox = try DaybookTests.Sandbox()
         let executable = try DaybookTests.executable()

@@ -64,14 +64,9 @@ struct ChildProcess: Sendable {
         guard let helper = helperPath else {
             throw HelperMissing()
         }
-        // Pipe ends are close-on-exec, and launches are serialized, so no child inherits
-        // another child's pipe (which would delay its end of output).
-        launchLock.lock()
-        defer { launchLock.unlock() }
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        // Pipe ends are close-on-exec from the start, so no child inherits another child's
+        // pipe (which would delay its end of output).
+        let fds = try closeOnExecPipe()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -144,7 +139,13 @@ struct ChildProcess: Sendable {
     }
 }
 
-private let launchLock = NSLock()
+
+/// A pipe whose ends are close-on-exec from the start, as `[read end, write end]`: see
+/// `CloseOnExecPipe`.
+func closeOnExecPipe() throws -> [Int32] {
+    let (read, write) = try CloseOnExecPipe.make()
+    return [read, write]
+}
 
 struct HelperMissing: Error, CustomStringConvertible {
     var description: String {

@@ -7,8 +7,9 @@ import Testing
 
 /// `UserDefaults`' argument domain (`-count 100` on the command line) holds values for one run:
 /// reads see them, but an `update` never carries them into the suite's domain file.
+@Suite(.timeLimit(.minutes(3)))
 struct UserDefaultsArgumentDomainTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func updateBuildsOnTheStoredValueNotOnTheArgumentDomain() async throws {
         let sandbox = try DefaultsSandbox()
         _ = try await sandbox.run("set", "count", "3")
@@ -20,7 +21,7 @@ struct UserDefaultsArgumentDomainTests {
         #expect(read["persisted"] == "4")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func argumentDomainStillDecidesWhatTheRunReads() async throws {
         let sandbox = try DefaultsSandbox()
         _ = try await sandbox.run("set", "count", "3")
@@ -29,7 +30,7 @@ struct UserDefaultsArgumentDomainTests {
         #expect(read["persisted"] == "3")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func updateOfAKeyOnlyInTheArgumentDomainStartsFromTheDefault() async throws {
         let sandbox = try DefaultsSandbox()
         _ = try await sandbox.run("increment", "count", "-count", "100")
@@ -38,7 +39,7 @@ struct UserDefaultsArgumentDomainTests {
         #expect(read["persisted"] == "1")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func explicitWriteEqualToTheOverrideIsStillSaved() async throws {
         let sandbox = try DefaultsSandbox()
         _ = try await sandbox.run("set-text", "theme", "light")

@@ -55,8 +55,7 @@ struct EnvironmentEncodingProcessTests {
     /// `NAME=VALUE` bytes) and returns its output lines, after waiting for it to exit.
     static func run(prefix: String, key: String, environment: [[UInt8]]) throws -> [String] {
         guard let helper = ChildProcess.helperPath else { throw HelperMissing() }
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+        let fds = try closeOnExecPipe()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -28,14 +28,12 @@ struct ProgramRun: Sendable {
     /// cooperative pool): the result arrives when the child exits (`waitpid`) and both pipes
     /// reach their end.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> ProgramRun {
-        var outputPipe: [Int32] = [-1, -1]
-        var errorPipe: [Int32] = [-1, -1]
-        guard pipe(&outputPipe) == 0 else { throw POSIXError(.EMFILE) }
-        guard pipe(&errorPipe) == 0 else {
+        let outputPipe = try closeOnExecPipe()
+        let errorPipe: [Int32]
+        do { errorPipe = try closeOnExecPipe() } catch {
             close(outputPipe[0]); close(outputPipe[1])
-            throw POSIXError(.EMFILE)
+            throw error
         }
-        for fd in outputPipe + errorPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

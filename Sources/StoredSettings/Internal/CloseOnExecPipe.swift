@@ -1,0 +1,51 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A pipe whose two ends are close-on-exec from the moment they exist, for code that spawns
+/// child processes while other threads spawn theirs (the package's tests do, in parallel).
+///
+/// With `pipe` followed by `fcntl(F_SETFD, FD_CLOEXEC)`, a child spawned by another thread in
+/// between inherits an end, and the pipe then never reaches its end while that child lives.
+/// `pipe2(O_CLOEXEC)` (Linux; looked up at run time, since the Swift Glibc module does not
+/// export it) closes that window. Where it does not exist (Darwin), the ends are marked right
+/// after `pipe`, under one process-wide lock that callers may also hold around their spawn.
+package enum CloseOnExecPipe {
+    private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32
+
+    private static let pipe2: Pipe2? = {
+        #if canImport(Darwin)
+        return nil
+        #else
+        guard let handle = dlopen(nil, RTLD_NOW) else { return nil }
+        guard let symbol = dlsym(handle, "pipe2") else { return nil }
+        return unsafeBitCast(symbol, to: Pipe2.self)
+        #endif
+    }()
+
+    /// Held while the fallback marks a new pipe's ends.
+    package static let lock = NSLock()
+
+    /// A new pipe: `(read end, write end)`, both close-on-exec.
+    ///
+    /// - Throws: `POSIXError` with the `errno` of `pipe2` or `pipe` (`EMFILE` when the process
+    ///   is out of descriptors).
+    package static func make() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        if let pipe2 {
+            guard pipe2(&fds, O_CLOEXEC) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
+            return (fds[0], fds[1])
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        guard pipe(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        return (fds[0], fds[1])
+    }
+}
