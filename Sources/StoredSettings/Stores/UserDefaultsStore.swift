@@ -113,7 +113,8 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// `removeObject(forKey:)` when `value` is `nil`.
     ///
     /// - Throws: ``StorageError/Code/invalidKey`` for an empty key or one with control
-    ///   characters; ``StorageError/Code/encodingFailed`` for a value the property-list form
+    ///   characters, or one canonically equivalent to a different key the domain holds ("Å" as
+    ///   U+00C5 next to U+212B: Swift and Foundation would merge them); ``StorageError/Code/encodingFailed`` for a value the property-list form
     ///   cannot hold (a string, or a key inside a value, with a character XML 1.0 cannot hold,
     ///   such as NUL or U+0001, which would make the XML domain file on Linux unreadable, or
     ///   starting with U+FEFF, which Foundation's XML parser drops, so the key or text would
@@ -230,7 +231,15 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         }
         #if !canImport(Darwin)
         try checkDomainFile(forKey: key)
-        let previous = defaults.persistentDomain(forName: domainName)?[key]
+        #endif
+        let domain = defaults.persistentDomain(forName: domainName)
+        // The domain is a `[String: Any]`: a key canonically equivalent to a stored one with
+        // other Unicode scalars would replace that one's value under its name.
+        if value != nil, let domain {
+            try checkNoCanonicallyEquivalentKey(key, in: domain, path: location)
+        }
+        #if !canImport(Darwin)
+        let previous = domain?[key]
         #endif
         // Recorded before the write, so the change notification the write posts (Apple
         // platforms) finds nothing new for this key and the change is delivered once.

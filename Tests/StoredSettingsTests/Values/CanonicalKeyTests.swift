@@ -114,4 +114,19 @@ struct CanonicalKeyTests {
         #expect(throws: StorageError.self) { try store.setValue(.int(2), forKey: "\u{212B}") }
         #expect(store.value(forKey: "\u{00C5}") == .int(1))
     }
+
+    @Test(arguments: pairs)
+    func aUserDefaultsSuiteRefusesAKeyEquivalentToADifferentStoredKey(first: String, second: String) throws {
+        let suite = "StoredSettingsTests-\(UUID().uuidString)"
+        let store = try UserDefaultsStore(suiteName: suite)
+        defer { store.defaults.removePersistentDomain(forName: suite) }
+        try store.setValue(.int(1), forKey: first)
+        let error = try #require(throws: StorageError.self) { try store.setValue(.int(2), forKey: second) }
+        #expect(error.code == .invalidKey)
+        #expect(error.description.contains(Self.codePoints(first)) && error.description.contains(Self.codePoints(second)), "\(error)")
+        #expect(store.value(forKey: first) == .int(1))
+        // The same spelling is an ordinary write.
+        try store.setValue(.int(3), forKey: first)
+        #expect(store.value(forKey: first) == .int(3))
+    }
 }
