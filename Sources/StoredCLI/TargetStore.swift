@@ -79,15 +79,7 @@ struct TargetStore {
             // Missing (an empty store), or not reachable: FileStore reports that with its errno text.
             return
         }
-        let kind: String
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return
-        case S_IFDIR: kind = "a folder"
-        case S_IFIFO: kind = "a FIFO"
-        case S_IFCHR, S_IFBLK: kind = "a device"
-        case S_IFSOCK: kind = "a socket"
-        default: kind = "not a regular file"
-        }
+        guard let kind = FileSystem.kindOfSpecialFile(info) else { return }
         throw CommandFailure(.ioError, "stored: \(path): the settings file is \(kind), not a regular file.")
     }
 
@@ -110,14 +102,8 @@ struct TargetStore {
     ///
     /// - Throws: ``StorageError/Code/dataCorrupted`` naming the domain and the file.
     static func checkDomainFileParses(_ path: String, domain: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else { return }
-        let problem: String
-        do {
-            if try PropertyListSerialization.propertyList(from: data, format: nil) is [String: Any] { return }
-            problem = "it holds no dictionary"
-        } catch {
-            problem = StorageError.readableText(of: error)
-        }
+        guard let data = FileManager.default.contents(atPath: path),
+              let problem = UserDefaultsStore.domainFileProblem(data) else { return }
         throw StorageError(.dataCorrupted, path: domain, message: "\(path) does not parse as a property list (\(problem)); nothing was changed")
     }
 

@@ -105,16 +105,21 @@ package enum FileSystem {
     /// Throws unless `info` describes a regular file: a FIFO, device, socket or folder where a
     /// settings file or its lock should be is ``StorageError/Code/io``, naming what it is.
     package static func requireRegularFile(_ info: stat, path: String, name: String = "the path") throws {
-        let kind: String
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return
-        case S_IFIFO: kind = "a FIFO"
-        case S_IFDIR: kind = "a folder"
-        case S_IFCHR, S_IFBLK: kind = "a device"
-        case S_IFSOCK: kind = "a socket"
-        default: kind = "a special file"
-        }
+        guard let kind = kindOfSpecialFile(info) else { return }
         throw StorageError(.io, path: path, message: "\(name) is not a regular file but \(kind)")
+    }
+
+    /// What `info` describes when it is not a regular file ("a FIFO", "a folder", "a device",
+    /// "a socket", "a special file"); `nil` for a regular file.
+    package static func kindOfSpecialFile(_ info: stat) -> String? {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFIFO: "a FIFO"
+        case S_IFDIR: "a folder"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        default: "a special file"
+        }
     }
 
     /// The fingerprint of the file at `path` (following symbolic links), or `nil` when there is

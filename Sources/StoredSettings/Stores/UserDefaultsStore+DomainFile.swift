@@ -1,5 +1,18 @@
 import Foundation
 
+extension UserDefaultsStore {
+    /// Why the bytes of a domain file are not a domain, in words ("it holds no dictionary", or
+    /// `PropertyListSerialization`'s reason); `nil` when they are a property-list dictionary.
+    package static func domainFileProblem(_ data: Data) -> String? {
+        do {
+            if try PropertyListSerialization.propertyList(from: data, format: nil) is [String: Any] { return nil }
+            return "it holds no dictionary"
+        } catch {
+            return StorageError.readableText(of: error)
+        }
+    }
+}
+
 // Linux only: on Apple platforms `cfprefsd` owns the domain files.
 #if !canImport(Darwin)
 
@@ -25,14 +38,7 @@ extension UserDefaultsStore {
         } catch let error as StorageError {
             throw StorageError(error.code, key: key, path: location, message: "\(path): \(error.message ?? error.code.name); the change was not saved")
         }
-        guard let data = contents else { return }
-        let problem: String
-        do {
-            if try PropertyListSerialization.propertyList(from: data, format: nil) is [String: Any] { return }
-            problem = "it holds no dictionary"
-        } catch {
-            problem = StorageError.readableText(of: error)
-        }
+        guard let data = contents, let problem = Self.domainFileProblem(data) else { return }
         throw StorageError(.dataCorrupted, key: key, path: location, message: "\(path) does not parse as a property list (\(problem)); the change was not saved")
     }
 }
