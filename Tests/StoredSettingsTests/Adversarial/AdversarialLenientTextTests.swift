@@ -63,7 +63,8 @@ struct AdversarialLenientTextTests {
     func dateTextOfAnyYearReadsBackToTheBit(_ date: Date) throws {
         let value = try StoredValueJSON.parse(StoredValueJSON.data(from: date.storedValue()))
         let back = try Date(storedValue: value)
-        #expect(back.timeIntervalSinceReferenceDate == date.timeIntervalSinceReferenceDate, "\(value)")
+        // To the bit: `==` on Double would call -0.0 and +0.0 equal.
+        #expect(back.timeIntervalSinceReferenceDate.bitPattern == date.timeIntervalSinceReferenceDate.bitPattern, "\(value)")
     }
 
     @Test func decimalNaNIsRefusedWhenWritten() {
