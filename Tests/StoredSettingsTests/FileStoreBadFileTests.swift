@@ -37,6 +37,7 @@ struct FileStoreBadFileTests {
             return (try? PropertyListSerialization.data(fromPropertyList: ["a": value], format: .binary, options: 0)) ?? Data()
         }, expected: .nestingTooDeep),
         BadFile(name: "binary property list that contains itself", fileName: "settings.plist", bytes: { selfReferencingBinaryPropertyList() }, expected: .nestingTooDeep),
+        BadFile(name: "binary property list with an object offset beyond Int.max", fileName: "settings.plist", bytes: { binaryPropertyListWithHugeOffset() }, expected: .dataCorrupted),
         BadFile(name: "XML property list with an array root", fileName: "settings.plist", bytes: {
             Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><array/></plist>".utf8)
         }, expected: .dataCorrupted),
@@ -142,6 +143,20 @@ private func nested(_ open: String, _ close: String, _ count: Int, inner: Data =
     data.append(inner)
     data.append(Data(String(repeating: close, count: count).utf8))
     return data
+}
+
+/// A binary property list whose one offset-table entry is 0xFF × 8: beyond `Int.max`.
+private func binaryPropertyListWithHugeOffset() -> Data {
+    var bytes = Array("bplist00".utf8)
+    bytes += [0xD0]                             // object 0 at offset 8: an empty dictionary
+    let table = bytes.count                     // offset table: one 8-byte offset
+    bytes += [UInt8](repeating: 0xFF, count: 8)
+    bytes += [0, 0, 0, 0, 0, 0]                 // trailer: unused, sort version
+    bytes += [8, 1]                             // offset size, reference size
+    bytes += [0, 0, 0, 0, 0, 0, 0, 1]           // 1 object
+    bytes += [0, 0, 0, 0, 0, 0, 0, 0]           // top object 0
+    bytes += [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+    return Data(bytes)
 }
 
 /// A binary property list whose root array holds itself.

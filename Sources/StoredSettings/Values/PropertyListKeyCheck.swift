@@ -120,8 +120,10 @@ enum PropertyListKeyCheck {
         let table = Int(tableOffset)
         func object(_ reference: UInt64) -> (marker: UInt8, length: Int, start: Int)? {
             guard reference < objectCount else { return nil }
-            let offset = Int(number(bytes, at: table + Int(reference) * offsetSize, size: offsetSize))
-            guard offset >= 8, offset < table else { return nil }
+            // An 8-byte offset may exceed Int.max: compare before converting, never trap.
+            let rawOffset = number(bytes, at: table + Int(reference) * offsetSize, size: offsetSize)
+            guard rawOffset >= 8, rawOffset < UInt64(table) else { return nil }
+            let offset = Int(rawOffset)
             let marker = bytes[offset]
             var length = Int(marker & 0x0F)
             var start = offset + 1

@@ -118,8 +118,10 @@ extension PropertyListValue {
                     }
                     return known
                 }
-                let offset = Int(readNumber(at: table + object * offsetSize, size: offsetSize))
-                guard offset >= 8, offset < table else { throw corrupted("an object offset is out of range") }
+                // An 8-byte offset may exceed Int.max: compare before converting, never trap.
+                let rawOffset = readNumber(at: table + object * offsetSize, size: offsetSize)
+                guard rawOffset >= 8, rawOffset < UInt64(table) else { throw corrupted("an object offset is out of range") }
+                let offset = Int(rawOffset)
                 let marker = bytes[offset]
                 let type = marker >> 4
                 guard type == 0xA || type == 0xB || type == 0xC || type == 0xD else {
