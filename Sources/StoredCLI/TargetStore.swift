@@ -100,10 +100,19 @@ struct TargetStore {
 
     /// Refuses a domain file that exists but is not a property-list dictionary.
     ///
-    /// - Throws: ``StorageError/Code/dataCorrupted`` naming the domain and the file.
+    /// The file is read as FileStore reads its files: opened non-blocking and checked to be a
+    /// regular file, so a FIFO in its place is an error, not a hang.
+    ///
+    /// - Throws: ``StorageError/Code/dataCorrupted`` naming the domain and the file;
+    ///   ``StorageError/Code/io`` when it is not a regular file or cannot be read.
     static func checkDomainFileParses(_ path: String, domain: String) throws {
-        guard let data = FileManager.default.contents(atPath: path),
-              let problem = UserDefaultsStore.domainFileProblem(data) else { return }
+        let contents: Data?
+        do {
+            contents = try FileSystem.readFile(atPath: path, maximumSize: FileStore.Options.defaultMaximumFileSize)?.data
+        } catch let error as StorageError {
+            throw StorageError(error.code, path: domain, message: "\(path): \(error.message ?? error.code.name)")
+        }
+        guard let data = contents, let problem = UserDefaultsStore.domainFileProblem(data) else { return }
         throw StorageError(.dataCorrupted, path: domain, message: "\(path) does not parse as a property list (\(problem)); nothing was changed")
     }
 

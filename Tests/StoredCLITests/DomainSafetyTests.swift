@@ -57,6 +57,16 @@ struct DomainSafetyTests {
 
         """
 
+    @Test(arguments: [["read"], ["write", "count", "-int", "1"]])
+    func domainFileThatIsAFIFOIsAnIOErrorNotAHang(verb: [String]) async throws {
+        let sandbox = try Sandbox()
+        #expect(mkfifo(sandbox.folder.path(sandbox.domainFile), 0o600) == 0)
+        let arguments = [verb[0], "--domain", sandbox.suite] + verb.dropFirst()
+        let run = try await onOwnThread { try sandbox.stored(arguments: arguments) }
+        #expect(run.status == 74, "\(run.errors)")
+        #expect(run.errors.contains("not a regular file but a FIFO"), "\(run.errors)")
+    }
+
     @Test(.timeLimit(.minutes(3)), arguments: [
         ["read"], ["read", "theme"], ["keys"], ["export"], ["write", "count", "-int", "1"], ["delete", "theme"], ["delete"],
     ])
