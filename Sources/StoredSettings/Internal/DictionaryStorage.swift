@@ -95,13 +95,14 @@ package final class DictionaryStorage: Sendable {
     }
 
     private func commit(_ value: StoredValue?, forKey key: String, in state: inout State) throws {
+        // First: `state.values[key]` would find a canonically equivalent key of other scalars.
+        try checkNoCanonicallyEquivalentKey(key, in: state.values)
         let old = state.values[key]
         switch (old, value) {
         case (nil, nil): return
         case let (old?, new?) where old.isIdentical(to: new): return
         default: break
         }
-        try checkNoCanonicallyEquivalentKey(key, in: state.values)
         state.values[key] = value
         state.revision &+= 1
         broadcaster.publish(StoredChange(key: key, value: value))

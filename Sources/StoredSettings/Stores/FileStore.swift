@@ -217,6 +217,9 @@ public final class FileStore: Storable {
         try validateKeyName(key, path: url.path)
         do {
             return try commit(key: key) { values in
+                // First: `values[key]` would find a canonically equivalent key of other scalars,
+                // and a write (or removal) would then change that one.
+                try checkNoCanonicallyEquivalentKey(key, in: values)
                 var value = values[key]
                 let result = try body(&value)
                 let changed: Bool
@@ -226,7 +229,6 @@ public final class FileStore: Storable {
                 default: changed = true
                 }
                 guard changed else { return (result, []) }
-                try checkNoCanonicallyEquivalentKey(key, in: values)
                 values[key] = value
                 return (result, [key])
             }

@@ -235,7 +235,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         let domain = defaults.persistentDomain(forName: domainName)
         // The domain is a `[String: Any]`: a key canonically equivalent to a stored one with
         // other Unicode scalars would replace that one's value under its name.
-        if value != nil, let domain {
+        if let domain {
             try checkNoCanonicallyEquivalentKey(key, in: domain, path: location)
         }
         #if !canImport(Darwin)

@@ -115,6 +115,21 @@ struct CanonicalKeyTests {
         #expect(store.value(forKey: "\u{00C5}") == .int(1))
     }
 
+    /// Not even a write of the value the other key holds, or a removal, passes as "nothing to
+    /// change": either would act on the other key.
+    @Test(arguments: pairs)
+    func anIdenticalWriteOrARemovalUnderAnEquivalentKeyIsRefused(first: String, second: String) throws {
+        let memory = InMemoryStore()
+        let file = try TemporaryFileStore()
+        for store in [memory, file] as [any Storable] {
+            try store.setValue(.int(1), forKey: first)
+            #expect(throws: StorageError.self, "\(type(of: store))") { try store.setValue(.int(1), forKey: second) }
+            #expect(throws: StorageError.self, "\(type(of: store))") { try store.setValue(nil, forKey: second) }
+            #expect(store.value(forKey: first) == .int(1), "\(type(of: store))")
+        }
+        #expect(try file.reopened().keys().map { Array($0.unicodeScalars) } == [Array(first.unicodeScalars)])
+    }
+
     @Test(arguments: pairs)
     func aUserDefaultsSuiteRefusesAKeyEquivalentToADifferentStoredKey(first: String, second: String) throws {
         let suite = "StoredSettingsTests-\(UUID().uuidString)"
