@@ -12,7 +12,7 @@ private struct Counter: SettingsGroup {
 }
 
 /// Atomic read-modify-write on every backend.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ConcurrencyAtomicUpdateTests {
     @Test(arguments: ConcurrencyBackend.allCases)
     func concurrentStoredUpdatesLoseNoIncrement(backend: ConcurrencyBackend) async throws {
@@ -74,7 +74,7 @@ struct ConcurrencyAtomicUpdateTests {
 }
 
 /// No deadlock, no exclusivity violation, whatever observers and update bodies do.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ConcurrencyReentrancyTests {
     @Test(arguments: ConcurrencyBackend.allCases)
     func observerThatWritesTheSameKeyNeitherDeadlocksNorCrashes(backend: ConcurrencyBackend) async throws {

@@ -33,7 +33,7 @@ private final class ContractStore: Storable {
     func changes() -> AsyncStream<StoredChange> { values.changes() }
 }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ContractTests {
     @Test func keysAndValuesHaveTheirContractShapes() throws {
         let key: any StorageKey = Key.autoReload

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// Files that do not parse, or are odd, give their documented result and are never changed.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct FileStoreBadFileTests {
     struct BadFile: CustomTestStringConvertible, Sendable {
         var name: String

@@ -3,7 +3,7 @@ import StoredSettings
 import Testing
 
 /// Changes made by other stores and processes, and batches.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct FileStoreChangeTests {
     /// How soon the change becomes visible is a figure of the benchmark ("change visible in
     /// another process"), not a bound here: this test waits for the event, however long it takes.

@@ -3,7 +3,7 @@ import StoredSettings
 import Testing
 
 /// Where `FileStore(application:)` keeps its file, from an injected environment.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct FileStorePathTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// Modes of new and existing files, symbolic links, and writes that the system refuses.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct FileStorePermissionTests {
     /// The umask is global to a process, so each case runs in a child process.
     @Test(arguments: ["000", "022", "077"])

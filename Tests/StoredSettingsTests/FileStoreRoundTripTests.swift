@@ -3,7 +3,7 @@ import StoredSettings
 import Testing
 
 /// Every value reads back exactly, in JSON, XML and binary property lists, across a reopen.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct FileStoreRoundTripTests {
     enum Kind: String, CaseIterable, Sendable { case json, xmlPropertyList, binaryPropertyList }
 

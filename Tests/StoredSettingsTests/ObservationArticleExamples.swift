@@ -14,7 +14,7 @@ private struct AppSettings: SettingsGroup {
     @Stored(Key.launchCount, default: 0) var launchCount: Int
 }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ObservationArticleExamples {
     @Test func updatesOfOneSetting() async {
         let store = InMemoryStore()

@@ -4,7 +4,7 @@ import StoredSettingsTestSupport
 import Testing
 
 /// `Storable.changes()`: every committed change, once, in commit order, on every backend.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ObservationChangesTests {
     @Test(arguments: ConcurrencyBackend.allCases)
     func deliversEveryCommittedChangeOnceInOrder(backend: ConcurrencyBackend) async throws {

@@ -67,7 +67,7 @@ private final class ChangeSignal: Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ObservationFrameworkTests {
     @Test func trackingFiresWhenTheStoreChangesTheSetting() async throws {
         let store = InMemoryStore()

@@ -96,7 +96,14 @@ enum ConcurrencyBackend: String, CaseIterable, Sendable, CustomTestStringConvert
 
     /// How many `update` calls per task the atomicity tests make: each file write fsyncs twice
     /// (about 4 ms here), so the file store makes fewer (see ``TestScale``).
-    var updatesPerTask: Int { self == .file ? TestScale.pick(quick: 25, full: 100) : TestScale.pick(quick: 1_000, full: 10_000) }
+    /// UserDefaults on Linux saves every write to its domain file, so it makes fewer too.
+    var updatesPerTask: Int {
+        switch self {
+        case .inMemory: TestScale.pick(quick: 1_000, full: 10_000)
+        case .userDefaults: TestScale.pick(quick: 200, full: 500)
+        case .file: TestScale.pick(quick: 25, full: 100)
+        }
+    }
 }
 
 /// How much load the crash, multi-process, concurrency and stress tests put on.
@@ -113,6 +120,10 @@ enum TestScale {
     static func pick(quick: Int, full: Int) -> Int {
         isFull ? full : quick
     }
+
+    /// The hang guard of every suite: 3 minutes, 10 under the thread sanitizer (which slows
+    /// this code 5 to 20 times). A test that waits for an event fails only when it never comes.
+    static let hangGuard: TimeLimitTrait.Duration = isThreadSanitizerActive ? .minutes(10) : .minutes(3)
 
     /// Whether the process runs with the thread sanitizer's runtime (detected by
     /// `STORED_SETTINGS_TSAN` being set, as `.ci/run` does, or the runtime's `__tsan_init`).

@@ -11,7 +11,7 @@ private struct Counter: SettingsGroup {
 }
 
 /// `$setting.updates`: the current value first, then each committed change once, in order.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ObservationUpdatesTests {
     @Test func yieldsTheDefaultFirstWhenTheKeyIsAbsent() async {
         let settings = Counter(store: InMemoryStore())
@@ -135,7 +135,7 @@ struct ObservationUpdatesTests {
 }
 
 /// A consumer that stops, in any way, releases its subscription to the store.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ObservationSubscriptionTests {
     @Test(arguments: [ConcurrencyBackend.inMemory, .userDefaults])
     func cancelledConsumerReleasesItsSubscription(backend: ConcurrencyBackend) async throws {

@@ -7,9 +7,9 @@ import Testing
 
 /// `UserDefaults`' argument domain (`-count 100` on the command line) holds values for one run:
 /// reads see them, but an `update` never carries them into the suite's domain file.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct UserDefaultsArgumentDomainTests {
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func updateBuildsOnTheStoredValueNotOnTheArgumentDomain() async throws {
         let sandbox = try DefaultsSandbox()
         _ = try await sandbox.run("set", "count", "3")
@@ -21,7 +21,7 @@ struct UserDefaultsArgumentDomainTests {
         #expect(read["persisted"] == "4")
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func argumentDomainStillDecidesWhatTheRunReads() async throws {
         let sandbox = try DefaultsSandbox()
         _ = try await sandbox.run("set", "count", "3")
@@ -30,7 +30,7 @@ struct UserDefaultsArgumentDomainTests {
         #expect(read["persisted"] == "3")
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func updateOfAKeyOnlyInTheArgumentDomainStartsFromTheDefault() async throws {
         let sandbox = try DefaultsSandbox()
         _ = try await sandbox.run("increment", "count", "-count", "100")
@@ -39,7 +39,7 @@ struct UserDefaultsArgumentDomainTests {
         #expect(read["persisted"] == "1")
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func explicitWriteEqualToTheOverrideIsStillSaved() async throws {
         let sandbox = try DefaultsSandbox()
         _ = try await sandbox.run("set-text", "theme", "light")

@@ -66,9 +66,9 @@ final class DefaultsSandbox: Sendable {
 }
 
 /// `UserDefaultsStore` across real processes: what one process commits, the next one reads.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct UserDefaultsProcessTests {
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func setterWriteSurvivesANormalExit() async throws {
         let sandbox = try DefaultsSandbox()
         #expect(try await sandbox.run("set", "count", "7")["ok"] != nil)
@@ -77,7 +77,7 @@ struct UserDefaultsProcessTests {
         #expect(read["persisted"] == "7")
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func setterWriteSurvivesSIGKILLAfterTheSetterReturned() async throws {
         let sandbox = try DefaultsSandbox()
         let child = try ChildProcess.launch(["defaults-store", sandbox.suite, "set-and-hold", "count", "42"], environment: sandbox.environment)
@@ -91,7 +91,7 @@ struct UserDefaultsProcessTests {
         #expect(read["persisted"] == "42")
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func setterThatCannotSaveTheDomainFileThrowsAndChangesNothing() async throws {
         let sandbox = try DefaultsSandbox()
         // A regular file where the configuration folder should be: no domain file can be written.
@@ -102,7 +102,7 @@ struct UserDefaultsProcessTests {
         #expect(set["memory"] == "0")
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func setterNeverWritesOverADomainFileThatDoesNotParse() async throws {
         let sandbox = try DefaultsSandbox()
         let broken = Data("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n<key>theme</key>\n<string>dark</string>\n".utf8)

@@ -5,7 +5,7 @@ import Testing
 
 /// Codable shapes that break encoders: very deep values, recursion that adds no container,
 /// containers nested by hand, NaN on its way to a JSON file, very large arrays.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct AdversarialCodableTests {
     /// A linked list of classes; unlinked iteratively so releasing it cannot overflow the stack.
     final class Node: Codable, @unchecked Sendable {
@@ -156,7 +156,7 @@ struct AdversarialCodableTests {
 
     /// A million elements round-trip; the time limit guards against a cost that grows faster
     /// than the input (the cost itself is a figure of the benchmark, not a bound here).
-    @Test(.timeLimit(.minutes(3))) func aMillionIntsEncodeAndDecode() throws {
+    @Test(.timeLimit(TestScale.hangGuard)) func aMillionIntsEncodeAndDecode() throws {
         struct Samples: Codable, Equatable { var values: [Int] }
         let samples = Samples(values: Array(0..<1_000_000))
         let tree = try StoredValueEncoder().encode(samples)
@@ -214,7 +214,7 @@ struct AdversarialCodableTests {
 }
 
 /// Trees handed straight to a store, bypassing the encoder.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct AdversarialTreeTests {
     @Test func jsonFileRefusesATreeItCouldNotReadBackAndKeepsEveryKey() throws {
         let store = try TemporaryFileStore()

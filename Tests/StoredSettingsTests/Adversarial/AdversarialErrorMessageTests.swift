@@ -5,7 +5,7 @@ import Testing
 
 /// Error messages name the key, type, kind and path, stay on one line, and never contain the
 /// stored value, whatever the value and whatever a custom `init(from:)` throws.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct AdversarialErrorMessageTests {
     static let secret = "sk-live-4242-SECRET"
 

@@ -5,7 +5,7 @@ import Testing
 /// Text that people and scripts really produce: trailing newlines from `$(cat file)`, hex and
 /// overflowing numbers, impossible calendar dates. Each either reads exactly or is refused with
 /// `.typeMismatch`; none is silently turned into another value.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct AdversarialLenientTextTests {
     /// The same table case as the main lenient-text tests.
     typealias Case = LenientTextTests.Case

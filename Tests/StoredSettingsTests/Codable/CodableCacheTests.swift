@@ -5,7 +5,7 @@ import Testing
 
 /// A Codable setting is decoded once per stored revision; every kind of write makes the next
 /// read return the new value at once.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct CodableCacheTests {
     struct Window: Codable, Equatable, StoredValueConvertible {
         var width: Int

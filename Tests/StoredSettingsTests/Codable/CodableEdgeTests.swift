@@ -2,7 +2,7 @@ import Foundation
 import StoredSettings
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct CodableEdgeTests {
     enum Mode: String, Codable, StoredValueConvertible { case slow, fast }
     enum Level: Int, Codable, StoredValueConvertible { case low = 1, high = 9 }

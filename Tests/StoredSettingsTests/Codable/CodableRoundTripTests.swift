@@ -2,7 +2,7 @@ import Foundation
 import StoredSettings
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct CodableRoundTripTests {
     struct Address: Codable, Equatable { var street: String; var zip: String? }
     struct Person: Codable, Equatable, StoredValueConvertible {

@@ -4,7 +4,7 @@ import StoredSettingsTestSupport
 import Testing
 
 /// Hostile input for the `config` subcommand.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct AdversarialCommandTests {
     struct BadSet: Sendable, CustomTestStringConvertible {
         var key: String

@@ -4,7 +4,7 @@ import StoredSettingsTestSupport
 import Testing
 
 /// Hostile input for the environment, command-line and layered stores.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct AdversarialLayerTests {
     // MARK: - Environment
 

@@ -3,7 +3,7 @@ import StoredSettings
 import StoredSettingsTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct CommandLineStoreTests {
     struct ParseCase: CustomTestStringConvertible, Sendable {
         var arguments: [String]

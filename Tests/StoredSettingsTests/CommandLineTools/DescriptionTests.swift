@@ -3,7 +3,7 @@ import StoredSettings
 import StoredSettingsTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct DescriptionTests {
     @Test func describesEverySettingInDeclarationOrder() throws {
         let store = InMemoryStore(["pageSize": .int(50), "lastOpened": .date(sampleDate)])

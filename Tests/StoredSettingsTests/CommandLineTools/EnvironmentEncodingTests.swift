@@ -12,7 +12,7 @@ import Darwin
 
 /// `EnvironmentStore` lists only keys it can read, and a variable whose bytes are not UTF-8 is
 /// reported by name instead of being read with U+FFFD in place of the bytes.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct EnvironmentEncodingTests {
     @Test func everyListedKeyReadsItsVariable() {
         let store = EnvironmentStore(prefix: "APP", environment: [
@@ -49,7 +49,7 @@ struct EnvironmentEncodingTests {
 
 /// The same, in a real child process whose environment holds bytes that are not UTF-8: the
 /// store reads the process's own environment from `environ`.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct EnvironmentEncodingProcessTests {
     /// Runs `stored-test-helper environment-read PREFIX KEY` with exactly `environment` (raw
     /// `NAME=VALUE` bytes) and returns its output lines, after waiting for it to exit.
@@ -93,7 +93,7 @@ struct EnvironmentEncodingProcessTests {
         return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func aChildProcessReportsAVariableThatIsNotUTF8ByName() throws {
         let lines = try Self.run(prefix: "APP", key: "name", environment: [
             Array("APP_NAME=caf".utf8) + [0xE9], Array("APP_THEME=dark".utf8), Array("APP_lower=x".utf8),
@@ -105,7 +105,7 @@ struct EnvironmentEncodingProcessTests {
         ])
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func aChildProcessReadsItsUTF8Variables() throws {
         let lines = try Self.run(prefix: "APP", key: "theme", environment: [Array("APP_THEME=caf\u{E9}".utf8)])
         #expect(lines == ["keys theme", "value caf\u{E9}"])

@@ -5,7 +5,7 @@ import Testing
 
 /// A value given for one run (environment, command line) never reaches the writable layer
 /// through `update` or an in-place mutation; an update starts from the persistent value.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct OneRunOverrideTests {
     struct Settings: SettingsGroup {
         @Stored("count", default: 0) var count: Int

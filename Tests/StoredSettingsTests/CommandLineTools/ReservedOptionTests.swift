@@ -4,7 +4,7 @@ import StoredSettingsTestSupport
 import Testing
 
 /// Settings named like the flags of `SettingsCommand` do not swallow them.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ReservedOptionTests {
     enum Key: String, StorageKey { case json, showOrigin, showSecret, all, help, noAll = "no.all" }
 

@@ -12,7 +12,7 @@ private struct RatioSettings: SettingsGroup {
 /// `config set` of a value the settings file cannot hold (NaN and infinities in JSON) is a bad
 /// value, exit status 65, with a message naming the key, the expected type and the file; the
 /// file is left as it was.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct SettingsCommandBadValueTests {
     @Test(arguments: ["nan", "inf", "-infinity"])
     func nonFiniteDoubleInAJSONFileIsABadValue(text: String) throws {

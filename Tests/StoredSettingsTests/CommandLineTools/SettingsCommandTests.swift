@@ -37,7 +37,7 @@ struct ToolStores {
     }
 }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct SettingsCommandTests {
     @Test func printsExactHelp() throws {
         let tool = try ToolStores()

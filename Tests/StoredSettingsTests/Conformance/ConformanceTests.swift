@@ -8,7 +8,7 @@ extension StoreConformance.Rule: CustomTestStringConvertible {
 }
 
 /// Every backend the package ships passes every behaviour rule of the conformance suite.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ConformanceTests {
     @Test(arguments: Backend.allCases, StoreConformance.Rule.allCases)
     func backendKeepsRule(backend: Backend, rule: StoreConformance.Rule) async {

@@ -19,7 +19,7 @@ private struct AppSettings: SettingsGroup {
     @Stored(Key.launchCount, default: 0) var launchCount: Int
 }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct GettingStartedExampleTests {
     @Test func articleReadAndWriteSectionBehavesAsDescribed() throws {
         let settings = StoreContext.withStore(InMemoryStore()) { AppSettings() }

@@ -56,7 +56,7 @@ final class DictionaryBackend: Storable, @unchecked Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ImplementingABackendExampleTests {
     @Test func dictionaryBackendConforms() async {
         let conformance = StoreConformance {

@@ -5,7 +5,7 @@ import Testing
 
 /// Error messages name the key, the place inside the value, the file, the expected type and
 /// the found kind, in one sentence, and never the stored value.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ErrorMessageTests {
     struct Address: Codable, Equatable { var street: String; var zip: String }
     struct Profile: Codable, Equatable, StoredValueConvertible { var name: String; var address: Address }

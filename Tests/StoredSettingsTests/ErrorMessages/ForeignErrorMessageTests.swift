@@ -5,7 +5,7 @@ import Testing
 
 /// Errors from Foundation, the system and user code reach users as one readable phrase: the
 /// `errno` text or the localized description, never an `NSError` dump, never an error's fields.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ForeignErrorMessageTests {
     struct Leaky: Error { var secret = "hunter2" }
 

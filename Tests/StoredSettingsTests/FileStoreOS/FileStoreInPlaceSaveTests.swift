@@ -11,14 +11,14 @@ import Darwin
 
 /// Another program (an editor) truncating the file and writing it again in place: a write that
 /// sees the file empty or cut short never replaces it on that basis.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct FileStoreInPlaceSaveTests {
     static let hundredKeys: Data = {
         let body = (0..<100).map { "\"k\($0)\": \"v\"" }.joined(separator: ", ")
         return Data("{\(body)}".utf8)
     }()
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func writeOverAFileEmptiedSinceItWasReadThrowsAndLeavesIt() async throws {
         let folder = try ScratchFolder()
         let url = folder.file("s.json")
@@ -57,7 +57,7 @@ struct FileStoreInPlaceSaveTests {
     /// The race: `stored write` runs one after another while an editor saves the file
     /// in place again and again (truncate, 2 ms, write). One edit may lose against the other
     /// (the advisory-lock limit), never the other keys.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func storedWritesRacingAnInPlaceSaveNeverDropOtherKeys() async throws {
         let stored = try #require(ProgramRun.storedPath)
         let folder = try ScratchFolder()

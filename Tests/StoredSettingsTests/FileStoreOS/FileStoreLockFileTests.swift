@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// The lock file deleted while writers hold it, and lock files made by another user.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct FileStoreLockFileTests {
     /// The lock file is deleted while this store holds it, and another process takes a new
     /// lock and writes: the store notices before its own `rename`, takes the lock again and runs
@@ -45,7 +45,7 @@ struct FileStoreLockFileTests {
         #expect(try folder.names().filter { $0.hasPrefix(".settings.json.tmp-") }.isEmpty)
     }
 
-    @Test(.enabled(if: geteuid() == 0, "needs root to create files of another user"), .timeLimit(.minutes(3)))
+    @Test(.enabled(if: geteuid() == 0, "needs root to create files of another user"), .timeLimit(TestScale.hangGuard))
     func writeAsRootKeepsTheOwnerGroupAndModeOfTheFile() throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")
@@ -62,7 +62,7 @@ struct FileStoreLockFileTests {
     }
 
     /// Root writes first, creating the lock file; then the owner, as themselves, writes too.
-    @Test(.enabled(if: geteuid() == 0, "needs root to create files of another user"), .timeLimit(.minutes(3)))
+    @Test(.enabled(if: geteuid() == 0, "needs root to create files of another user"), .timeLimit(TestScale.hangGuard))
     func lockFileFirstCreatedByRootDoesNotLockTheOwnerOut() async throws {
         let folder = try ScratchFolder()
         let home = folder.file("home")

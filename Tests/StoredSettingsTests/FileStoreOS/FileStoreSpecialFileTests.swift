@@ -11,9 +11,9 @@ import Darwin
 
 /// Special files where the settings file or its lock should be, and a process out of file
 /// descriptors: every path ends with a clear error, none hangs or traps.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct FileStoreSpecialFileTests {
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func openingAFIFOIsAnIOErrorNotAHang() async throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")
@@ -25,7 +25,7 @@ struct FileStoreSpecialFileTests {
         #expect(error.contains("not a regular file"))
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func lockFileThatIsAFIFOMakesWritesFailWithIONotHang() async throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")
@@ -46,7 +46,7 @@ struct FileStoreSpecialFileTests {
         #expect(store.value(forKey: "a") == .int(1))
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func settingsFileReplacedByAFIFOIsReportedByTheChangeCheckAndWritesDoNotHang() async throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")
@@ -77,7 +77,7 @@ struct FileStoreSpecialFileTests {
     /// RLIMIT_NOFILE is global to a process, so each case runs in a child process. With no
     /// descriptor free the store cannot read its file; with one it can read but not write (a
     /// write needs the lock file and a temporary file at once). Neither traps.
-    @Test(.timeLimit(.minutes(3)), arguments: [0, 1])
+    @Test(.timeLimit(TestScale.hangGuard), arguments: [0, 1])
     func exhaustedDescriptorsGiveIOErrorsNeverATrap(_ free: Int) async throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")
@@ -100,7 +100,7 @@ struct FileStoreSpecialFileTests {
         #expect(try folder.names().filter { $0.hasPrefix(".settings.json.tmp-") }.isEmpty)
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func storedReadWithOneFreeDescriptorPrintsTheFile() async throws {
         let stored = try #require(ProgramRun.storedPath)
         let folder = try ScratchFolder()

@@ -11,11 +11,11 @@ import Darwin
 
 /// A writer stopped with SIGSTOP (Ctrl-Z) in the middle of a write, holding the lock, with its
 /// temporary file in the folder: nobody waits for it, and nobody deletes its file.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct FileStoreStoppedWriterTests {
     static let size = 1_000_000
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func openingAndReadingNeverWaitForAStoppedWriter() async throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")
@@ -35,7 +35,7 @@ struct FileStoreStoppedWriterTests {
         _ = await writer.finish()
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func aLiveWritersTemporaryFileIsNeverRemoved() async throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")

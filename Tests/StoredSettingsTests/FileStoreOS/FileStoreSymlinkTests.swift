@@ -11,7 +11,7 @@ import Darwin
 
 /// Symbolic links are followed by the rule of Linux's `fs.protected_symlinks`, whatever the
 /// system's setting, and a dangling link never makes the store create folders.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct FileStoreSymlinkTests {
     /// A sticky world-writable folder (like /tmp), owned by this user, next to a private one.
     struct Folders {

@@ -5,7 +5,7 @@ import Testing
 
 /// A stored struct that lacks a field the new code requires: the getter returns the default,
 /// reports once, and the stored data stays untouched until the user writes.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct SchemaEvolutionTests {
     /// Version 2 of a profile, which requires a field version 1 did not store.
     struct StrictProfile: Codable, Equatable, StoredValueConvertible {

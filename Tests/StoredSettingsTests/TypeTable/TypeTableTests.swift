@@ -25,7 +25,7 @@ extension StoreConformance.ValueCase: CustomTestStringConvertible {
 }
 
 /// Every row of the type table, through every backend and across a relaunch.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct TypeTableTests {
     @Test(arguments: Backend.allCases, StoreConformance.valueCases)
     func valueRoundTripsExactly(backend: Backend, valueCase: StoreConformance.ValueCase) {

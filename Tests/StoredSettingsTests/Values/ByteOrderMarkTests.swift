@@ -5,7 +5,7 @@ import Testing
 /// U+FEFF at the start of a string: Foundation's XML property-list parser drops it (even
 /// written as `&#xFEFF;`), so where a file or domain would lose it, the write is refused; where
 /// it survives (JSON, binary property lists, later in a string), it is kept.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ByteOrderMarkTests {
     @Test func anXMLPropertyListRefusesAStringStartingWithFEFFAndKeepsTheFile() throws {
         let folder = try ScratchFolder()

@@ -6,7 +6,7 @@ import Testing
 /// Keys that differ as Unicode scalars but are canonically equivalent (so Swift's `String ==`
 /// calls them equal) are never merged: a file holding both is refused naming both, and a write
 /// of one next to the other is refused.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct CanonicalKeyTests {
     /// `Å` as U+00C5 and as U+212B (ANGSTROM SIGN); `café` in NFC and NFD.
     static let pairs: [(String, String)] = [("\u{00C5}", "\u{212B}"), ("caf\u{E9}", "cafe\u{301}")]

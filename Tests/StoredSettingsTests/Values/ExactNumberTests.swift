@@ -4,7 +4,7 @@ import Testing
 
 /// JSON numbers are read exactly or refused, never clamped or rounded into a different whole
 /// number, and a write leaves every number it does not change as the file spelled it.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ExactNumberTests {
     /// A number in a JSON file and the integer type it is read as.
     struct OutOfRange: Sendable, CustomTestStringConvertible {

@@ -4,7 +4,7 @@ import Testing
 
 /// Values from the environment, the command line and hand-edited files arrive as text: each
 /// type reads its unambiguous spellings and refuses everything else with `.typeMismatch`.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct LenientTextTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let text: String

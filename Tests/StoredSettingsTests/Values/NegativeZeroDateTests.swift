@@ -5,7 +5,7 @@ import Testing
 
 /// The date whose interval since the reference date is -0.0 reads back as -0.0, through every
 /// backend and file format, not as +0.0.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct NegativeZeroDateTests {
     static let negativeZero = Date(timeIntervalSinceReferenceDate: -0.0)
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The nesting limit of property-list files holds however the file is written: comments
 /// cannot hide a level, and very deep files are refused without crashing.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct PropertyListDepthTests {
     static func xml(_ body: String) -> Data {
         Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n\(body)\n</plist>\n".utf8)

@@ -3,7 +3,7 @@ import StoredSettings
 import Testing
 
 /// JSON text that holds no stored value is refused with the keys and indices that lead to it.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct JSONErrorLocationTests {
     @Test(arguments: [
         (#"{"a": null}"#, ["a"]),

@@ -16,7 +16,7 @@ private enum Priority: Int, StoredValueConvertible { case low = 1, high = 10 }
 private enum Shape: Codable, StoredValueConvertible { case circle(radius: Double) }
 private struct Flags: Codable, StoredValueConvertible { var flags: [Int: Bool] }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct SupportedTypesArticleTests {
     struct Row: Sendable, CustomTestStringConvertible {
         let json: String

@@ -9,7 +9,7 @@ import Testing
 /// XML 1.0 cannot carry NUL, the other C0 controls except tab, line feed and carriage return,
 /// U+FFFE or U+FFFF, not even escaped. Every medium written as XML refuses them with
 /// `.encodingFailed` and keeps what it held; binary property lists and JSON keep them.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct XMLCharacterTests {
     /// Every character XML 1.0 leaves out that a Swift string can hold.
     static let refused: [UInt32] = Array(0x00...0x08) + [0x0B, 0x0C] + Array(0x0E...0x1F) + [0xFFFE, 0xFFFF]

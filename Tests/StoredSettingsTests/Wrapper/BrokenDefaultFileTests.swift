@@ -6,9 +6,9 @@ import Testing
 /// defaults; the file stays as it is. Run in a child process, whose configuration folder is a
 /// temporary one (the default store is named after the executable and read from
 /// `$XDG_CONFIG_HOME`).
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct BrokenDefaultFileTests {
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func everyWriteToABrokenDefaultFileFailsNamingFileLineAndKeyAndTheFileStays() async throws {
         let folder = try ScratchFolder()
         let settingsFolder = folder.url.appendingPathComponent("stored-test-helper")

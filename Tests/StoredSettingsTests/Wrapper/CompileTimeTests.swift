@@ -55,7 +55,7 @@ private struct EverySpelling: SettingsGroup {
     @Stored(CompileKey.optionalInt, store: InMemoryStore()) var explicitOptional: Int?
 }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct CompileTimeTests {
     @Test func everyContractSpellingCompilesAndReadsItsDefault() {
         let settings = EverySpelling(store: InMemoryStore())

@@ -6,7 +6,7 @@ import Testing
 /// `settings.count += 1`, `settings.map[k] = v`, `settings.list.append(x)` and
 /// `settings.profile.name = n` go through the wrapper's in-place mutation path: computed from a
 /// fallback they report and write nothing; from a stored or absent value they write the result.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct InPlaceMutationTests {
     struct Profile: Codable, Equatable, Sendable, StoredValueConvertible {
         var name: String
@@ -104,7 +104,7 @@ struct InPlaceMutationTests {
         #expect(reopened.profile == Profile(name: "ada", age: 0))
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func anInPlaceMutationThatChangesNothingCommitsNothing() async throws {
         let store = InMemoryStore(["list": .array([.string("a")])])
         let settings = Settings(store: store)

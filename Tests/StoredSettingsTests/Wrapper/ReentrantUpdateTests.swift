@@ -5,7 +5,7 @@ import Testing
 
 /// An `update` body that writes to the store it updates throws `.reentrantWrite` on every
 /// backend, instead of hanging (FileStore) or having its write overwritten (memory, defaults).
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ReentrantUpdateTests {
     struct Counters: SettingsGroup {
         @Stored("count", default: 0) var count: Int
@@ -38,7 +38,7 @@ struct ReentrantUpdateTests {
         return thrown
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func aFileStoreUpdateBodyThatWritesTheSameStoreThrowsInsteadOfHanging() throws {
         let store = try TemporaryFileStore()
         let error = try #require(try writeFromInsideUpdate(of: store, through: store))
@@ -51,7 +51,7 @@ struct ReentrantUpdateTests {
         #expect(reopened.value(forKey: "other") == nil)
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func aSecondFileStoreOnTheSameFileIsRefusedInsideTheFirstOnesUpdate() throws {
         let store = try TemporaryFileStore()
         let second = try FileStore(url: store.url)
@@ -60,7 +60,7 @@ struct ReentrantUpdateTests {
         #expect(try store.reopened().value(forKey: "other") == nil)
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func aNestedUpdateOfTheSameFileStoreThrows() throws {
         let store = try TemporaryFileStore()
         let error = try #require(throws: StorageError.self) {
@@ -72,7 +72,7 @@ struct ReentrantUpdateTests {
         #expect(store.value(forKey: "other") == nil)
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func aBatchBodyThatWritesTheSameFileStoreThrows() throws {
         let store = try TemporaryFileStore()
         let error = try #require(throws: StorageError.self) {
@@ -101,7 +101,7 @@ struct ReentrantUpdateTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func aLayeredUpdateBodyThatWritesThroughTheLayersThrows() throws {
         let file = try TemporaryFileStore()
         let layered = LayeredStore([EnvironmentStore(prefix: "APP", environment: [:]), file], writingTo: file)
@@ -126,7 +126,7 @@ struct ReentrantUpdateTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func aSetterInsideAWrapperUpdateReportsAndTheUpdateStillCommits() throws {
         let store = try TemporaryFileStore()
         let settings = Counters(store: store)
@@ -143,7 +143,7 @@ struct ReentrantUpdateTests {
         #expect(settings.other == 0)
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func writesToAnotherStoreAndReadsOfTheSameStoreStillWorkInsideAnUpdate() throws {
         let store = try TemporaryFileStore()
         let other = try TemporaryFileStore()
@@ -159,7 +159,7 @@ struct ReentrantUpdateTests {
         #expect(store.value(forKey: "other") == .int(4))
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func aTaskStartedInsideTheBodyMayWriteTheStoreAfterTheUpdate() async throws {
         let store = try TemporaryFileStore()
         let task = try store.update(forKey: "count") { value in

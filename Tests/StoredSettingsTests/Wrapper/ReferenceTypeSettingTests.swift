@@ -6,7 +6,7 @@ import Testing
 /// A class as a setting's type would lose edits made through its reference
 /// (`settings.box.name = "changed"` changes the object, never the store), so it is refused:
 /// an empty `Codable` conformance at compile time, any other conformance on first use.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct ReferenceTypeSettingTests {
     /// A class with a conformance of its own, which the compiler cannot refuse.
     final class Box: StoredValueConvertible, @unchecked Sendable {
@@ -79,7 +79,7 @@ struct ReferenceTypeSettingTests {
         return (process.terminationStatus, diagnostics)
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(TestScale.hangGuard))
     func anEmptyConformanceOfACodableClassDoesNotCompile() throws {
         let declaration = "import StoredSettings\n"
         let asStruct = try typeCheck(declaration + "struct Box: Codable, StoredValueConvertible { var name = \"orig\" }\n")

@@ -10,7 +10,7 @@ private struct FlagSettings: SettingsGroup {
 
 private let pinnedStore = InMemoryStore()
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct StoreContextTests {
     @Test func settingsGroupInitWithStoreUsesThatStoreForEverySetting() {
         let store = InMemoryStore()

@@ -18,7 +18,7 @@ private struct AppSettings: SettingsGroup {
 }
 
 /// The behaviour rules of the design, one test each.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct StoredBehaviourTests {
     @Test func readsDefaultWhenKeyIsAbsentAndDoesNotPersistIt() {
         let store = InMemoryStore()
