@@ -65,7 +65,8 @@ func descriptorLimitCommand(free: Int, path: String) {
 
 /// `rewrite-in-place PATH ROUNDS GAP_MICROSECONDS`: ROUNDS times, does what an editor that
 /// saves in place does: read the file, truncate it (`O_TRUNC`), pause GAP microseconds, write
-/// the bytes back through the same descriptor. Prints `done`.
+/// the bytes back through the same descriptor. Prints `done`. The pauses are the pacing of
+/// the simulated editor, not a wait of any test: the test only waits for `done`.
 func rewriteInPlaceCommand(path: String, rounds: Int, gap: Int) {
     for _ in 0..<rounds {
         guard let bytes = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
@@ -91,16 +92,6 @@ func truncateAndStopCommand(path: String) {
     _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     close(fd)
     say("restored")
-}
-
-/// `unlink-loop PATH GAP_MICROSECONDS`: deletes PATH every GAP microseconds until killed, as a
-/// person running `rm -f settings.json.lock` in a loop. Prints `ready` first.
-func unlinkLoopCommand(path: String, gap: Int) -> Never {
-    say("ready")
-    while true {
-        unlink(path)
-        usleep(useconds_t(max(gap, 1)))
-    }
 }
 
 /// `stop-mid-write PATH KEY SIZE LIMIT`: sets RLIMIT_FSIZE to LIMIT bytes and makes SIGXFSZ

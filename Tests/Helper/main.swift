@@ -29,7 +29,6 @@
 //   rewrite-in-place PATH ROUNDS GAP  an editor saving in place: truncate, pause GAP µs, write
 //   truncate-and-stop PATH            truncate in place, print `truncated`, SIGSTOP itself,
 //                                     then write the bytes back and print `restored`
-//   unlink-loop PATH GAP              delete PATH every GAP µs until killed
 //   stop-mid-write PATH KEY SIZE LIMIT   write a SIZE-character value, stopping itself
 //                                     (SIGSTOP) when the temporary file reaches LIMIT bytes
 //   defaults-store SUITE ACTION KEY …  a step through UserDefaultsStore (DefaultsStoreCommand.swift)
@@ -263,8 +262,6 @@ case ("rewrite-in-place", 3):
 case ("truncate-and-stop", 1):
     truncateAndStopCommand(path: arguments[0])
 
-case ("unlink-loop", 2):
-    unlinkLoopCommand(path: arguments[0], gap: number(arguments[1]))
 
 case ("stop-mid-write", 4):
     stopMidWriteCommand(path: arguments[0], key: arguments[1], size: number(arguments[2]), limit: number(arguments[3]))
