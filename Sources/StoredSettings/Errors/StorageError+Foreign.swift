@@ -28,8 +28,8 @@ extension StorageError {
     ///   `NSError`, a sentence naming its type, never its fields).
     package static func readableText(of error: any Error) -> String {
         if let error = error as? StorageError { return error.detail }
-        if let error = error as? POSIXError { return FileSystem.errorText(error.code.rawValue) }
-        if let code = posixCode(of: error as NSError) { return FileSystem.errorText(code) }
+        if let error = error as? POSIXError { return errnoText(error.code.rawValue) }
+        if let code = posixCode(of: error as NSError) { return errnoText(code) }
         let text: String
         if let error = error as? LocalizedError, let description = error.errorDescription {
             text = description

@@ -51,6 +51,6 @@ package struct FileDescriptorStream: TextOutputStream, Sendable {
         case 2: "standard error"
         default: "descriptor \(descriptor)"
         }
-        return "\(name): cannot write: \(FileSystem.errorText(failure))"
+        return "\(name): cannot write: \(errnoText(failure))"
     }
 }

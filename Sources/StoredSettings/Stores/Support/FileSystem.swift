@@ -15,7 +15,7 @@ import Darwin
 package enum FileSystem {
     /// A ``StorageError/Code/io`` error: `what`, then the text of `code` (`strerror`).
     package static func ioError(_ what: String, path: String, errno code: Int32 = errno) -> StorageError {
-        StorageError(.io, path: path, message: "\(what): \(errorText(code))")
+        StorageError(.io, path: path, message: "\(what): \(errnoText(code))")
     }
 
     /// `open(2)` with a mode, under a name that members called `open` cannot shadow.
@@ -47,11 +47,6 @@ package enum FileSystem {
             offset += written
         }
         return true
-    }
-
-    /// The text of an `errno` value, such as `Permission denied`.
-    package static func errorText(_ code: Int32) -> String {
-        String(cString: strerror(code))
     }
 
     /// Reads the regular file at `path` whole, refusing files larger than `maximumSize` before
