@@ -33,6 +33,8 @@
 //                                     (SIGSTOP) when the temporary file reaches LIMIT bytes
 //   defaults-store SUITE ACTION KEY …  a step through UserDefaultsStore (DefaultsStoreCommand.swift)
 //   measure FOLDER                    time FileStore against its baselines (build with -c release)
+//   report-into-closed-error          two reports through the default error handler while
+//                                     standard error is a closed pipe; prints `reported`
 //   default-store-set KEY INT         through StoreContext.defaultStore: prints `reported <error>`
 //                                     for each report, `read <value>`, sets KEY with the setter,
 //                                     `read <value>`, then `save ok` or `save error <code> <error>`
@@ -270,6 +272,9 @@ case ("defaults-store", _):
 
 case ("measure", 1):
     measure(folder: arguments[0])
+
+case ("report-into-closed-error", 0):
+    reportIntoClosedErrorCommand()
 
 default:
     fail("unknown command or wrong arguments: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
