@@ -61,8 +61,14 @@ func say(_ line: String) {
     _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
 }
 
+/// `text` on standard error through the package's writer (never traps on a closed pipe).
+func writeToStandardError(_ text: String) {
+    var standardError = StandardStream.error
+    standardError.write(text)
+}
+
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("stored-test-helper: \(message)\n".utf8))
+    writeToStandardError("stored-test-helper: \(message)\n")
     exit(64)
 }
 
