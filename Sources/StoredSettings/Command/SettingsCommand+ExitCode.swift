@@ -8,9 +8,9 @@ extension SettingsCommand {
     /// exit(status.rawValue)
     /// ```
     ///
-    /// The type is nested in ``SettingsCommand`` so that a tool importing both this package
-    /// and swift-argument-parser (whose top-level `ExitCode` is an error to throw) names each
-    /// without qualifying it. An integer literal makes one: `status == 64`.
+    /// The type is nested in ``SettingsCommand`` so that the package claims no top-level
+    /// `ExitCode`, a name a tool's own argument parsing often declares. An integer literal
+    /// makes one: `status == 64`.
     ///
     /// Thread-safety: a value type; use it anywhere.
     public struct ExitCode: RawRepresentable, Hashable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
