@@ -141,7 +141,9 @@ extension SettingsCommand {
     /// exit status 65, with the store's own message, which names the key, the expected type and
     /// the file. Any other failure (a folder that cannot be written, a full disk, a file that
     /// does not parse) is an I/O error: 74.
-    private func failedWrite(_ error: any Error, of setting: any AnyStoredSetting, _ context: inout Context) -> ExitCode {
+    private func failedWrite(
+        _ error: any Error, of setting: any AnyStoredSetting, _ context: inout Context
+    ) -> ExitCode {
         if var problem = error as? StorageError,
            [.typeMismatch, .encodingFailed, .tooLarge, .nestingTooDeep, .invalidKey].contains(problem.code) {
             problem = problem.adding(key: setting.key)

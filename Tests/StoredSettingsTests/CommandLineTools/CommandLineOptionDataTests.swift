@@ -37,8 +37,4 @@ struct CommandLineOptionDataTests {
         #expect(store.value(forKey: "fontSize") == .string("12"))
         #expect(store.value(forKey: "set") == nil)
     }
-
-    @Test func declaredByReservesTheConfigFlags() {
-        #expect(SettingsCommand.reservedOptionNames == ["help", "json", "show-origin", "show-secret", "all"])
-    }
 }
