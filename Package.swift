@@ -19,8 +19,6 @@ let package = Package(
         .library(name: "StoredSettingsTestSupport", targets: ["StoredSettingsTestSupport"]),
         // The `stored` command: read and write settings files and UserDefaults suites.
         .executable(name: "stored", targets: ["stored"]),
-        // An example command-line tool that keeps its settings with @Stored.
-        .executable(name: "daybook", targets: ["daybook"]),
     ],
     dependencies: [],
     targets: [
@@ -33,7 +31,10 @@ let package = Package(
         // The `stored` tool's logic, testable in-process; `stored` is a thin main over it.
         .target(name: "StoredCLI", dependencies: ["StoredSettings"]),
         .executableTarget(name: "stored", dependencies: ["StoredCLI"]),
-        .executableTarget(name: "daybook", dependencies: ["StoredSettings"]),
+        // An example command-line tool that keeps its settings with @Stored. Not a product, so
+        // packages that depend on this one never see it; `swift run daybook` still runs it here
+        // (SwiftPM gives every executable target of the root package an executable product).
+        .executableTarget(name: "daybook", dependencies: ["StoredSettings"], path: "Examples/daybook"),
         // Child processes the reliability tests launch (crash, multi-process and disk-full runs).
         .executableTarget(
             name: "stored-test-helper",

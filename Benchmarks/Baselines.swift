@@ -50,7 +50,7 @@ struct ManualDurableWrite {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
         let written = bytes.withUnsafeBytes { buffer in
-            buffer.baseAddress.map { FileSystem.writeBytes(fd, $0, buffer.count) } ?? 0
+            buffer.baseAddress.map { DescriptorWrite.writeBytes(fd, $0, buffer.count) } ?? 0
         }
         let synced = fsync(fd) == 0
         close(fd)

@@ -59,6 +59,6 @@ final class Bench {
     /// A progress line on standard error (JSON mode keeps standard output clean).
     func progress(_ text: String) {
         guard json else { return }
-        FileHandle.standardError.write(Data("measuring \(text)\n".utf8))
+        writeToStandardError("measuring \(text)\n")
     }
 }

@@ -77,7 +77,8 @@ func latencyWriter(path: String) throws {
     let store = try FileStore(url: URL(fileURLWithPath: path), options: FileStore.Options(changeCheckInterval: nil))
     while let line = readLine(), let number = Int64(line) {
         try store.setValue(.int(number), forKey: "latency")
-        FileHandle.standardOutput.write(Data("\(monotonicNanoseconds())\n".utf8))
+        var output = StandardStream.output
+        output.write("\(monotonicNanoseconds())\n")
     }
 }
 

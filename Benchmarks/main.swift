@@ -19,7 +19,7 @@ if arguments.count == 2, arguments[0] == "--memory-probe" {
         try memoryProbe(path: arguments[1])
         exit(0)
     } catch {
-        FileHandle.standardError.write(Data("stored-benchmarks: memory probe: \(error)\n".utf8))
+        writeToStandardError("stored-benchmarks: memory probe: \(error)\n")
         exit(1)
     }
 }
@@ -28,7 +28,7 @@ if arguments.count == 2, arguments[0] == "--latency-writer" {
         try latencyWriter(path: arguments[1])
         exit(0)
     } catch {
-        FileHandle.standardError.write(Data("stored-benchmarks: latency writer: \(error)\n".utf8))
+        writeToStandardError("stored-benchmarks: latency writer: \(error)\n")
         exit(1)
     }
 }
@@ -38,7 +38,7 @@ while let argument = remaining.popFirst() {
     switch argument {
     case "--only":
         guard let text = remaining.popFirst() else {
-            FileHandle.standardError.write(Data("stored-benchmarks: --only needs a text\n\(usage)\n".utf8))
+            writeToStandardError("stored-benchmarks: --only needs a text\n\(usage)\n")
             exit(64)
         }
         only = text
@@ -48,7 +48,7 @@ while let argument = remaining.popFirst() {
         print(usage)
         exit(0)
     default:
-        FileHandle.standardError.write(Data("stored-benchmarks: unknown option '\(argument)'\n\(usage)\n".utf8))
+        writeToStandardError("stored-benchmarks: unknown option '\(argument)'\n\(usage)\n")
         exit(64)
     }
 }
@@ -76,6 +76,6 @@ do {
         print("\(met) of \(scored.count + bench.report.latency.count) targets met; each ratio is the median of case ÷ baseline over samples taken back to back in this run.")
     }
 } catch {
-    FileHandle.standardError.write(Data("stored-benchmarks: error: \(error)\n".utf8))
+    writeToStandardError("stored-benchmarks: error: \(error)\n")
     exit(1)
 }

@@ -1,6 +1,7 @@
 // The `stored` command-line tool: a thin main over StoredCLI.run, which holds all the logic.
 import Foundation
 import StoredCLI
+import StoredSettings
 
 // A closed standard output (`stored help | true`) is an I/O error with status 74, not death
 // by SIGPIPE: the signal is ignored, so the write fails with EPIPE and StandardStream keeps it.

@@ -33,6 +33,8 @@
 //                                     (SIGSTOP) when the temporary file reaches LIMIT bytes
 //   defaults-store SUITE ACTION KEY …  a step through UserDefaultsStore (DefaultsStoreCommand.swift)
 //   measure FOLDER                    time FileStore against its baselines (build with -c release)
+//   report-into-closed-error          two reports through the default error handler while
+//                                     standard error is a closed pipe; prints `reported`
 //   default-store-set KEY INT         through StoreContext.defaultStore: prints `reported <error>`
 //                                     for each report, `read <value>`, sets KEY with the setter,
 //                                     `read <value>`, then `save ok` or `save error <code> <error>`
@@ -59,8 +61,14 @@ func say(_ line: String) {
     _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
 }
 
+/// `text` on standard error through the package's writer (never traps on a closed pipe).
+func writeToStandardError(_ text: String) {
+    var standardError = StandardStream.error
+    standardError.write(text)
+}
+
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("stored-test-helper: \(message)\n".utf8))
+    writeToStandardError("stored-test-helper: \(message)\n")
     exit(64)
 }
 
@@ -270,6 +278,9 @@ case ("defaults-store", _):
 
 case ("measure", 1):
     measure(folder: arguments[0])
+
+case ("report-into-closed-error", 0):
+    reportIntoClosedErrorCommand()
 
 default:
     fail("unknown command or wrong arguments: \(CommandLine.arguments.dropFirst().joined(separator: " "))")

@@ -38,7 +38,7 @@ public struct SettingDescription: Sendable, Equatable {
     /// Creates a description.
     ///
     /// - Parameters: One per property, as documented there.
-    public init(
+    package init(
         key: String, propertyName: String, typeName: String, defaultValue: StoredValue?,
         value: StoredValue?, origin: String, help: String? = nil, isSecret: Bool = false,
         problem: StorageError? = nil

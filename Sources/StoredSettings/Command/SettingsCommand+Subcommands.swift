@@ -1,5 +1,5 @@
 extension SettingsCommand {
-    func list(_ arguments: [String], _ context: inout Context) -> Int32 {
+    func list(_ arguments: [String], _ context: inout Context) -> ExitCode {
         var showOrigin = false
         var json = false
         for argument in arguments {
@@ -22,14 +22,14 @@ extension SettingsCommand {
             }
             context.output += Self.table(rows)
         }
-        var status = Self.exitSuccess
+        var status: ExitCode = .success
         for problem in descriptions.compactMap(\.problem) {
-            status = context.fail(Self.exitDataError, problem.description)
+            status = context.fail(.dataError, problem.description)
         }
         return status
     }
 
-    func get(_ arguments: [String], _ context: inout Context) -> Int32 {
+    func get(_ arguments: [String], _ context: inout Context) -> ExitCode {
         var keys: [String] = []
         var showSecret = false
         for argument in arguments {
@@ -47,16 +47,16 @@ extension SettingsCommand {
         do {
             value = try setting.currentStoredValue() ?? setting.defaultStoredValue
         } catch {
-            return context.fail(Self.exitDataError, StorageError(.dataCorrupted, wrapping: error, key: setting.key).description)
+            return context.fail(.dataError, StorageError(.dataCorrupted, wrapping: error, key: setting.key).description)
         }
         guard let value else {
-            return context.fail(Self.exitNotFound, "\(setting.key) is not set")
+            return context.fail(.notFound, "\(setting.key) is not set")
         }
         context.print(setting.isSecret && !showSecret ? ValueText.redacted : ValueText.display(value))
-        return Self.exitSuccess
+        return .success
     }
 
-    func set(_ arguments: [String], _ context: inout Context) -> Int32 {
+    func set(_ arguments: [String], _ context: inout Context) -> ExitCode {
         guard arguments.count == 2 else { return context.usage("set needs KEY and VALUE") }
         let key = arguments[0]
         let text = arguments[1]
@@ -73,7 +73,7 @@ extension SettingsCommand {
             if !setting.isSecret, let problem = error as? StorageError, !problem.codingPath.isEmpty {
                 message += ": at '\(problem.codingPath.joined(separator: "."))': \(problem.detail)"
             }
-            return context.fail(Self.exitDataError, message)
+            return context.fail(.dataError, message)
         }
         do {
             try setting.settingStore.setValue(value, forKey: setting.key)
@@ -81,17 +81,17 @@ extension SettingsCommand {
             return failedWrite(error, of: setting, &context)
         }
         noteOverride(of: setting, &context)
-        return Self.exitSuccess
+        return .success
     }
 
-    func unset(_ arguments: [String], _ context: inout Context) -> Int32 {
+    func unset(_ arguments: [String], _ context: inout Context) -> ExitCode {
         guard arguments.count == 1, let key = arguments.first, !key.hasPrefix("--") else {
             return context.usage("unset needs one KEY")
         }
         return remove([key], &context)
     }
 
-    func reset(_ arguments: [String], _ context: inout Context) -> Int32 {
+    func reset(_ arguments: [String], _ context: inout Context) -> ExitCode {
         if arguments == ["--all"] {
             return remove(settings.map(\.setting.key), &context)
         }
@@ -102,24 +102,24 @@ extension SettingsCommand {
         return remove(arguments, &context)
     }
 
-    func path(_ arguments: [String], _ context: inout Context) -> Int32 {
+    func path(_ arguments: [String], _ context: inout Context) -> ExitCode {
         guard arguments.isEmpty else { return context.usage("path takes no arguments") }
         guard let store = settings.first?.setting.settingStore else {
-            return context.fail(Self.exitNotFound, "there are no settings")
+            return context.fail(.notFound, "there are no settings")
         }
         let target = (store as? LayeredStore)?.writable ?? store
         let location = (target as? FileStore)?.url.path ?? target.location
         guard let location else {
-            return context.fail(Self.exitNotFound, "the settings are not kept in a file")
+            return context.fail(.notFound, "the settings are not kept in a file")
         }
         context.print(location)
-        return Self.exitSuccess
+        return .success
     }
 
     // MARK: - Helpers
 
     /// Removes the stored values of `keys`, after checking that every key is declared.
-    private func remove(_ keys: [String], _ context: inout Context) -> Int32 {
+    private func remove(_ keys: [String], _ context: inout Context) -> ExitCode {
         var targets: [any AnyStoredSetting] = []
         for key in keys {
             guard let (_, setting) = setting(named: key) else { return notFound(key, &context) }
@@ -133,7 +133,7 @@ extension SettingsCommand {
             }
             noteOverride(of: setting, &context)
         }
-        return Self.exitSuccess
+        return .success
     }
 
     /// Reports a write the store refused. A value the store cannot hold (NaN or an infinity
@@ -141,18 +141,20 @@ extension SettingsCommand {
     /// exit status 65, with the store's own message, which names the key, the expected type and
     /// the file. Any other failure (a folder that cannot be written, a full disk, a file that
     /// does not parse) is an I/O error: 74.
-    private func failedWrite(_ error: any Error, of setting: any AnyStoredSetting, _ context: inout Context) -> Int32 {
+    private func failedWrite(
+        _ error: any Error, of setting: any AnyStoredSetting, _ context: inout Context
+    ) -> ExitCode {
         if var problem = error as? StorageError,
            [.typeMismatch, .encodingFailed, .tooLarge, .nestingTooDeep, .invalidKey].contains(problem.code) {
             problem = problem.adding(key: setting.key)
             problem.message = (problem.message.map { $0 + "; " } ?? "") + "the change was not saved"
-            return context.fail(Self.exitDataError, problem.description)
+            return context.fail(.dataError, problem.description)
         }
-        return context.fail(Self.exitIOError, StorageError(.io, wrapping: error, key: setting.key).description)
+        return context.fail(.ioError, StorageError(.io, wrapping: error, key: setting.key).description)
     }
 
-    private func notFound(_ key: String, _ context: inout Context) -> Int32 {
-        context.fail(Self.exitNotFound, "no setting '\(key)'; '\(toolName) \(commandName) list' shows them all")
+    private func notFound(_ key: String, _ context: inout Context) -> ExitCode {
+        context.fail(.notFound, "no setting '\(key)'; '\(toolName) \(commandName) list' shows them all")
     }
 
     /// Notes when a layer above the written one still decides the value.

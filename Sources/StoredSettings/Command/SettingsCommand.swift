@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// let config = SettingsCommand(AppSettings(store: store), toolName: "daybook")
-/// if arguments.first == "config" { exit(config.run(arguments: Array(arguments.dropFirst()))) }
+/// if arguments.first == "config" { exit(config.run(arguments: Array(arguments.dropFirst())).rawValue) }
 /// ```
 ///
 /// ```
@@ -33,26 +33,13 @@ import Foundation
 /// - `--help` (or `-h`) prints the help text after any subcommand, except as the VALUE of
 ///   `set`: `config set title --help` stores the text `--help`.
 ///
-/// Exit status follows sysexits: 0 success, 1 no such setting (or an unset optional for
-/// `get`), 64 usage error, 65 a value that does not fit its type or that the store cannot hold
-/// (NaN or an infinity in a JSON file), 74 a write that failed.
+/// Exit status follows sysexits (``ExitCode``): 0 success, 1 no such setting (or an unset
+/// optional for `get`), 64 usage error, 65 a value that does not fit its type or that the store
+/// cannot hold (NaN or an infinity in a JSON file), 74 a write that failed.
 ///
 /// Thread-safety: `SettingsCommand` is an immutable value; `run` may be called from any
 /// thread.
 public struct SettingsCommand: Sendable {
-    /// Exit status 0: success.
-    public static let exitSuccess: Int32 = 0
-    /// Exit status 1: no such setting, or `get` of an optional setting that is not set.
-    public static let exitNotFound: Int32 = 1
-    /// Exit status 64 (`EX_USAGE`): the arguments are wrong.
-    public static let exitUsage: Int32 = 64
-    /// Exit status 65 (`EX_DATAERR`): a value does not fit the setting's type, or the store
-    /// cannot hold it (NaN or an infinity in a JSON file); nothing is written then.
-    public static let exitDataError: Int32 = 65
-    /// Exit status 74 (`EX_IOERR`): the store could not be written, or (from ``run(arguments:)``)
-    /// the output could not be written.
-    public static let exitIOError: Int32 = 74
-
     /// The tool's name, used in the help text and in messages (`daybook`).
     public let toolName: String
     /// The name the subcommand is mounted under (`config`).
@@ -80,17 +67,17 @@ public struct SettingsCommand: Sendable {
     ///
     /// When the subcommand succeeded but its output could not be written (standard output is
     /// a closed pipe, as in `tool config list | true` in a tool that ignores `SIGPIPE`, or a full
-    /// disk), one line says so on standard error and the status is ``exitIOError`` (74).
+    /// disk), one line says so on standard error and the status is ``ExitCode/ioError`` (74).
     ///
     /// - Parameter arguments: The arguments after `config`, such as `["set", "theme", "dark"]`.
-    /// - Returns: The exit status (see ``SettingsCommand``).
-    public func run(arguments: [String]) -> Int32 {
-        var output = FileDescriptorStream.output
-        var error = FileDescriptorStream.error
+    /// - Returns: The exit status (see ``ExitCode``).
+    public func run(arguments: [String]) -> ExitCode {
+        var output = StandardStream.output
+        var error = StandardStream.error
         let status = run(arguments: arguments, output: &output, error: &error)
-        if status == Self.exitSuccess, let failure = output.failureText {
+        if status == .success, let failure = output.failure {
             error.write("\(toolName) \(commandName): \(failure).\n")
-            return Self.exitIOError
+            return .ioError
         }
         return status
     }
@@ -101,10 +88,10 @@ public struct SettingsCommand: Sendable {
     ///   - arguments: The arguments after `config`, such as `["set", "theme", "dark"]`.
     ///   - output: Receives the results (tables, values, JSON, help).
     ///   - error: Receives one line per problem, starting with `<tool> config:`.
-    /// - Returns: The exit status (see ``SettingsCommand``).
+    /// - Returns: The exit status (see ``ExitCode``).
     public func run(
         arguments: [String], output: inout some TextOutputStream, error: inout some TextOutputStream
-    ) -> Int32 {
+    ) -> ExitCode {
         var context = Context(command: self)
         let status = execute(arguments, &context)
         output.write(context.output)
@@ -122,20 +109,20 @@ public struct SettingsCommand: Sendable {
             output += line + "\n"
         }
 
-        mutating func fail(_ status: Int32, _ message: String) -> Int32 {
+        mutating func fail(_ status: ExitCode, _ message: String) -> ExitCode {
             error += "\(command.toolName) \(command.commandName): \(message)\n"
             return status
         }
 
-        mutating func usage(_ message: String) -> Int32 {
-            fail(SettingsCommand.exitUsage, "\(message). See '\(command.toolName) \(command.commandName) --help'.")
+        mutating func usage(_ message: String) -> ExitCode {
+            fail(.usage, "\(message). See '\(command.toolName) \(command.commandName) --help'.")
         }
     }
 
-    private func execute(_ arguments: [String], _ context: inout Context) -> Int32 {
+    private func execute(_ arguments: [String], _ context: inout Context) -> ExitCode {
         guard let verb = arguments.first else {
             context.error += helpText
-            return Self.exitUsage
+            return .usage
         }
         let rest = Array(arguments.dropFirst())
         // `set KEY VALUE` stores any text, `-h` and `--help` included: only right after `set`
@@ -146,7 +133,7 @@ public struct SettingsCommand: Sendable {
             : rest.contains(where: helpOptions.contains)
         if ["--help", "-h", "help"].contains(verb) || asksForHelp {
             context.output += helpText
-            return Self.exitSuccess
+            return .success
         }
         switch verb {
         case "list": return list(rest, &context)

@@ -70,6 +70,7 @@ public enum StorageErrorReporter {
 
     /// The default handler: one line, `StoredSettings: <description>`, on standard error.
     public static let writeToStandardError: Handler = { error in
-        FileHandle.standardError.write(Data("StoredSettings: \(error.description)\n".utf8))
+        var standardError = StandardStream.error
+        standardError.write("StoredSettings: \(error.description)\n")
     }
 }

@@ -29,7 +29,7 @@ struct AdversarialCommandTests {
         try tool.file.setValue(.int(7), forKey: "count")
         let before = tool.fileBytes
         let run = tool.run("set", bad.key, bad.text)
-        #expect(run.status == SettingsCommand.exitDataError)
+        #expect(run.status == SettingsCommand.ExitCode.dataError)
         #expect(run.output == "")
         #expect(run.error == "hostile config: \(bad.message)\n")
         #expect(tool.fileBytes == before)
@@ -58,7 +58,7 @@ struct AdversarialCommandTests {
     @Test func unknownKeysFailWithExitOneEverywhere() throws {
         let tool = try HostileTool()
         for run in [tool.run("get", "nope"), tool.run("set", "nope", "1"), tool.run("unset", "nope"), tool.run("reset", "count", "nope")] {
-            #expect(run.status == SettingsCommand.exitNotFound)
+            #expect(run.status == SettingsCommand.ExitCode.notFound)
             #expect(run.error == "hostile config: no setting 'nope'; 'hostile config list' shows them all\n")
         }
         #expect(tool.fileBytes == nil)
@@ -77,7 +77,7 @@ struct AdversarialCommandTests {
         let tool = try HostileTool(environment: ["HOSTILE_TOKEN": secret, "HOSTILE_COUNT": "lots"], arguments: ["--title", "日本語"])
         try tool.file.setValue(.array([.string("a")]), forKey: "tags")
         let run = tool.run("list", "--json", "--show-origin")
-        #expect(run.status == SettingsCommand.exitDataError)   // count does not decode
+        #expect(run.status == SettingsCommand.ExitCode.dataError)   // count does not decode
         let parsed = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[String: Any]]
         let items = try #require(parsed)
         #expect(items.count == 6)

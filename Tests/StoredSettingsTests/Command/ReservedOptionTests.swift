@@ -38,7 +38,7 @@ struct ReservedOptionTests {
 
     /// Runs a tool's `config` subcommand the way a tool mounts it: the command line is read
     /// by a `CommandLineStore` first, and what it leaves goes to `SettingsCommand`.
-    func runConfig(_ arguments: [String], file: InMemoryStore) -> (status: Int32, output: String, errors: String) {
+    func runConfig(_ arguments: [String], file: InMemoryStore) -> (status: SettingsCommand.ExitCode, output: String, errors: String) {
         let commandLine = CommandLineStore(arguments: ["config"] + arguments, declaredBy: FlagNamedSettings.self)
         let settings = FlagNamedSettings(store: LayeredStore([commandLine, file], writingTo: file))
         var output = ""
@@ -51,7 +51,7 @@ struct ReservedOptionTests {
 
     @Test func configListJSONWorksWhenASettingIsNamedJSON() {
         let run = runConfig(["list", "--json", "--show-origin"], file: InMemoryStore())
-        #expect(run.status == SettingsCommand.exitSuccess, "\(run.errors)")
+        #expect(run.status == SettingsCommand.ExitCode.success, "\(run.errors)")
         #expect(run.output.hasPrefix("["), "\(run.output)")
         #expect(run.output.contains("\"origin\""), "\(run.output)")
     }
@@ -59,7 +59,7 @@ struct ReservedOptionTests {
     @Test func configResetAllWorksWhenASettingIsNamedAll() {
         let file = InMemoryStore(["json": .bool(true), "all": .int(2)])
         let run = runConfig(["reset", "--all"], file: file)
-        #expect(run.status == SettingsCommand.exitSuccess, "\(run.errors)")
+        #expect(run.status == SettingsCommand.ExitCode.success, "\(run.errors)")
         #expect(file.keys().isEmpty)
     }
 }

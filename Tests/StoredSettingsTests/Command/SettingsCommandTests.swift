@@ -5,7 +5,7 @@ import Testing
 
 /// One run of a `SettingsCommand`: its exit status and what it wrote.
 struct CommandRun {
-    var status: Int32
+    var status: SettingsCommand.ExitCode
     var output: String
     var error: String
 }
@@ -229,7 +229,7 @@ struct SettingsCommandTests {
 
     struct Misuse: CustomTestStringConvertible, Sendable {
         var arguments: [String]
-        var status: Int32
+        var status: SettingsCommand.ExitCode
         var error: String
         var testDescription: String { arguments.joined(separator: " ") }
     }

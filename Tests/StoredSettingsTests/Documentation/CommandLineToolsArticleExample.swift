@@ -33,13 +33,13 @@ func runNotes(
     file: FileStore,
     output: inout some TextOutputStream,
     error: inout some TextOutputStream
-) -> Int32 {
+) -> SettingsCommand.ExitCode {
     let commandLine = CommandLineStore(arguments: arguments, declaredBy: NotesSettings.self)
     do {
         try commandLine.validate()
     } catch let problem {
         print("notes: \(problem)", to: &error)
-        return SettingsCommand.exitUsage
+        return .usage
     }
     let store = LayeredStore(
         [commandLine, EnvironmentStore(prefix: "NOTES", environment: environment), file],
@@ -54,35 +54,31 @@ func runNotes(
     }
 
     print("Opening \(rest.first ?? "today.md") in \(settings.editor), wrapped at \(settings.wrapColumn).", to: &output)
-    return 0
+    return .success
 }
 
 // The article's main.swift, in a function that is compiled but never called.
-struct StandardStream: TextOutputStream {
-    let handle: FileHandle
-    func write(_ text: String) { handle.write(Data(text.utf8)) }
-}
-
 func notesMain() -> Never {
-    var standardOutput = StandardStream(handle: .standardOutput)
-    var standardError = StandardStream(handle: .standardError)
+    signal(SIGPIPE, SIG_IGN)   // a closed pipe is then a write error, not the end of the process
+    var standardOutput = StandardStream.output
+    var standardError = StandardStream.error
     do {
         let file = try FileStore(application: "notes")   // $XDG_CONFIG_HOME/notes/settings.json
         exit(runNotes(
             arguments: Array(CommandLine.arguments.dropFirst()),
             environment: ProcessInfo.processInfo.environment,
             file: file, output: &standardOutput, error: &standardError
-        ))
+        ).rawValue)
     } catch {
         print("notes: \(error)", to: &standardError)
-        exit(SettingsCommand.exitIOError)
+        exit(SettingsCommand.ExitCode.ioError.rawValue)
     }
 }
 
 struct CommandLineToolsArticleExample {
     @Test func theArticleTranscriptHolds() throws {
         let file = try TemporaryFileStore()
-        func notes(_ arguments: String..., environment: [String: String] = [:]) -> (Int32, String, String) {
+        func notes(_ arguments: String..., environment: [String: String] = [:]) -> (SettingsCommand.ExitCode, String, String) {
             var output = ""
             var error = ""
             let status = runNotes(arguments: arguments, environment: environment, file: file.fileStore, output: &output, error: &error)

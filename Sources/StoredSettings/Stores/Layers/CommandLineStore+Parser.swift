@@ -10,11 +10,14 @@ struct CommandLineParser {
     /// The keys `--set` accepts, or `nil` for any key.
     private let declaredKeys: [String]?
 
-    init(options: [CommandLineStore.Option], declaredKeys: [String]? = nil) {
+    /// - Parameters:
+    ///   - options: The declared options; reserved names and repeated names are dropped.
+    ///   - declaredKeys: The keys `--set` accepts, or `nil` for any key.
+    ///   - reservedNames: Names that stay the tool's whatever a setting is named; `set` is
+    ///     always reserved, as the store's own.
+    init(options: [CommandLineStore.Option], declaredKeys: [String]? = nil, reservedNames: Set<String> = []) {
         var byName: [String: CommandLineStore.Option] = [:]
-        // `--set` is the store's own; `--help` and the flags of `SettingsCommand` stay the
-        // tool's, whatever a setting is named.
-        let reserved = CommandLineStore.reservedOptionNames
+        let reserved = reservedNames.union(["set"])
         for option in options where byName[option.name] == nil && !reserved.contains(option.name)
             && !(option.name.hasPrefix("no-") && reserved.contains(String(option.name.dropFirst(3)))) {
             byName[option.name] = option

@@ -23,13 +23,14 @@ import Foundation
 ///
 /// Option names follow the words of ``EnvironmentStore``'s mapping, in lowercase joined by `-`
 /// (`editor.fontSize` → `--editor-font-size`, `httpURL` → `--http-url`). A setting whose option
-/// would be one of ``reservedOptionNames`` (`set`, `help`, and the flags of ``SettingsCommand``:
-/// `json`, `show-origin`, `show-secret`, `all`), or such a name with `no-` in front, gets no
-/// option of its own: give it with `--set all=…`. Those arguments keep their meaning and are
-/// left in ``remainingArguments``, so `config list --json` works whatever the tool's settings
-/// are named. When two keys map to the same option, the first declared gets it. When a key is given
-/// twice, the last one wins. Values are ``StoredValue/string(_:)``s (the value layer reads
-/// them leniently, JSON text for structures); the Bool flags are ``StoredValue/bool(_:)``.
+/// would be a reserved name (`set`, the store's own, and with `declaredBy:` `help` and the flags
+/// of the `config` subcommand: `json`, `show-origin`, `show-secret`, `all`), or such a name with
+/// `no-` in front, gets no option of its own: give it with `--set all=…`. Those arguments keep
+/// their meaning and are left in ``remainingArguments``, so `config list --json` works whatever
+/// the tool's settings are named. When two keys map to the same option, the first declared gets
+/// it. When a key is given twice, the last one wins. Values are ``StoredValue/string(_:)``s (the
+/// value layer reads them leniently, JSON text for structures); the Bool flags are
+/// ``StoredValue/bool(_:)``.
 ///
 /// Arguments the store does not recognise are kept, in order, in ``remainingArguments`` for
 /// the tool's own parser. Malformed ones (`--set` without `=`, an empty key, a key the group
@@ -48,12 +49,6 @@ public final class CommandLineStore: OriginDescribingStore {
         var origin: String
     }
 
-    /// Option names (without `--`) that no declared setting takes, with or without `no-` in
-    /// front: `--set` is the store's own; `--help` and the flags of ``SettingsCommand``
-    /// (`--json`, `--show-origin`, `--show-secret`, `--all`) must reach the tool's parser. A
-    /// setting that maps to one of them is still read from `--set key=value`.
-    public static let reservedOptionNames: Set<String> = ["set", "help", "json", "show-origin", "show-secret", "all"]
-
     /// The arguments the store did not use, in their original order.
     public let remainingArguments: [String]
     /// The malformed arguments, in order: code ``StorageError/Code/invalidArgument`` (or
@@ -68,28 +63,6 @@ public final class CommandLineStore: OriginDescribingStore {
     /// - Parameter arguments: The command-line arguments without the program name.
     public convenience init(arguments: [String] = Array(CommandLine.arguments.dropFirst())) {
         self.init(arguments: arguments, options: [])
-    }
-
-    /// Reads `--set key=value` and one option per setting that `group` declares.
-    ///
-    /// `--set` then takes only the keys the group declares: any other key (a typo, or another
-    /// spelling such as `page-size` for `pageSize`) is an ``StorageError/Code/invalidKey`` in
-    /// ``errors`` rather than a value no setting would ever read. Use ``init(arguments:)`` to
-    /// accept every key.
-    ///
-    /// - Parameters:
-    ///   - arguments: The command-line arguments without the program name.
-    ///   - group: The settings group whose settings get an option each: `--kebab-key value`
-    ///     and `--kebab-key=value`; for `Bool` settings `--kebab-key` and `--no-kebab-key`.
-    public convenience init(
-        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        declaredBy group: any SettingsGroup.Type
-    ) {
-        let settings = group.declaredSettings()
-        let options = settings.compactMap { _, setting in
-            KeyWords.kebabCase(setting.key).map { Option(name: $0, key: setting.key, isFlag: setting.isBoolean) }
-        }
-        self.init(arguments: arguments, options: options, declaredKeys: settings.map(\.setting.key))
     }
 
     /// An option for one declared setting.
@@ -110,8 +83,21 @@ public final class CommandLineStore: OriginDescribingStore {
 
     /// Reads `--set key=value` and `options`; with `declaredKeys`, a `--set` of any other key
     /// is an error.
-    package init(arguments: [String], options: [Option], declaredKeys: [String]? = nil) {
-        let parsed = CommandLineParser(options: options, declaredKeys: declaredKeys).parse(arguments)
+    ///
+    /// The store knows its options only as plain data, so it stays below the layers that
+    /// declare settings: ``init(arguments:declaredBy:)`` derives them from a settings group.
+    ///
+    /// - Parameters:
+    ///   - arguments: The command-line arguments without the program name.
+    ///   - options: One per declared setting; an option whose name is reserved (or is `no-`
+    ///     and a reserved name) is left out, and of two options with one name the first wins.
+    ///   - declaredKeys: The keys `--set` accepts, or `nil` for any key.
+    ///   - reservedNames: Option names (without `--`) that stay the tool's, besides `set`.
+    package init(
+        arguments: [String], options: [Option], declaredKeys: [String]? = nil, reservedNames: Set<String> = []
+    ) {
+        let parser = CommandLineParser(options: options, declaredKeys: declaredKeys, reservedNames: reservedNames)
+        let parsed = parser.parse(arguments)
         self.entries = parsed.entries
         self.remainingArguments = parsed.remaining
         self.errors = parsed.errors

@@ -82,7 +82,7 @@ package enum AtomicFile {
         guard fchmod(fd, mode_t(permissions & 0o7777)) == 0 else {
             throw FileSystem.ioError("cannot set the file's permissions", path: path)
         }
-        guard data.withUnsafeBytes({ FileSystem.writeAll(fd, $0) }) else {
+        guard data.withUnsafeBytes({ DescriptorWrite.writeAll(fd, $0) }) else {
             throw FileSystem.ioError("cannot write", path: path)
         }
         guard fsync(fd) == 0 else { throw FileSystem.ioError("cannot write (fsync)", path: path) }

@@ -35,20 +35,20 @@ enum Daybook {
         environment: [String: String],
         output: inout some TextOutputStream,
         error: inout some TextOutputStream
-    ) -> Int32 {
+    ) -> SettingsCommand.ExitCode {
         let commandLine = CommandLineStore(arguments: arguments, declaredBy: DaybookSettings.self)
         do {
             try commandLine.validate()
         } catch let problem {
             error.write("daybook: \(problem)\n")
-            return SettingsCommand.exitUsage
+            return .usage
         }
         let file: FileStore
         do {
             file = try FileStore(application: "daybook")
         } catch let problem {
             error.write("daybook: \(problem)\n")
-            return (problem as? StorageError)?.code == .dataCorrupted ? SettingsCommand.exitDataError : SettingsCommand.exitIOError
+            return (problem as? StorageError)?.code == .dataCorrupted ? .dataError : .ioError
         }
         let environmentStore = EnvironmentStore(prefix: "DAYBOOK", environment: environment)
         let store = LayeredStore([commandLine, environmentStore, file], writingTo: file)
@@ -75,11 +75,11 @@ enum Daybook {
             guard let problem = description.problem else { continue }
             if commandLine.value(forKey: description.key) != nil {
                 error.write("daybook: \(problem)\n")
-                return SettingsCommand.exitUsage
+                return .usage
             }
             if environmentStore.value(forKey: description.key) != nil {
                 error.write("daybook: \(problem)\n")
-                return SettingsCommand.exitDataError
+                return .dataError
             }
         }
 
@@ -88,17 +88,17 @@ enum Daybook {
         case "write":
             guard !arguments.joined().isEmpty else {
                 error.write("daybook: write needs the text of the entry.\n")
-                return SettingsCommand.exitUsage
+                return .usage
             }
         case "status", "show":
             if let extra = arguments.first {
                 error.write("daybook: \(command) takes no arguments, got '\(extra)'. See 'daybook --help'.\n")
-                return SettingsCommand.exitUsage
+                return .usage
             }
         default:
             let kind = command.hasPrefix("-") ? "option" : "command"
             error.write("daybook: unknown \(kind) '\(command)'. See 'daybook --help'.\n")
-            return SettingsCommand.exitUsage
+            return .usage
         }
 
         // Count this launch, atomically even when several daybooks start at once.
@@ -118,7 +118,7 @@ enum Daybook {
         }
     }
 
-    static func status(_ settings: DaybookSettings, output: inout some TextOutputStream) -> Int32 {
+    static func status(_ settings: DaybookSettings, output: inout some TextOutputStream) -> SettingsCommand.ExitCode {
         let count = settings.launchCount
         output.write("daybook has been launched \(count) \(count == 1 ? "time" : "times").\n")
         output.write("showDates = \(settings.showDates)\n")
@@ -132,10 +132,10 @@ enum Daybook {
     static func write(
         _ text: String, _ settings: DaybookSettings, _ environment: [String: String],
         error: inout some TextOutputStream
-    ) -> Int32 {
+    ) -> SettingsCommand.ExitCode {
         guard !text.isEmpty else {
             error.write("daybook: write needs the text of the entry.\n")
-            return SettingsCommand.exitUsage
+            return .usage
         }
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))   // whole seconds, as the journal writes them
         do {
@@ -143,7 +143,7 @@ enum Daybook {
             try settings.$lastEntry.save(now)
         } catch let problem {
             error.write("daybook: \(problem)\n")
-            return SettingsCommand.exitIOError
+            return .ioError
         }
         return 0
     }
@@ -151,13 +151,13 @@ enum Daybook {
     static func show(
         _ settings: DaybookSettings, _ environment: [String: String],
         output: inout some TextOutputStream, error: inout some TextOutputStream
-    ) -> Int32 {
+    ) -> SettingsCommand.ExitCode {
         let entries: [Journal.Entry]
         do {
             entries = try Journal(environment: environment).entries()
         } catch let problem {
             error.write("daybook: \(problem)\n")
-            return SettingsCommand.exitIOError
+            return .ioError
         }
         let layout = settings.layout
         let indent = String(repeating: " ", count: max(0, min(layout.indent, 40)))

@@ -8,11 +8,11 @@ signal(SIGPIPE, SIG_IGN)
 // Problems the library reports while reading (a wrong type in the settings file) are warnings
 // in daybook's own name; daybook goes on with the setting's default.
 StorageErrorReporter.setHandler { problem in
-    var error = FileDescriptorStream.error
+    var error = StandardStream.error
     error.write("daybook: warning: \(problem)\n")
 }
-var output = FileDescriptorStream.output
-var error = FileDescriptorStream.error
+var output = StandardStream.output
+var error = StandardStream.error
 var status = Daybook.run(
     arguments: Array(CommandLine.arguments.dropFirst()),
     environment: ProcessInfo.processInfo.environment,
@@ -20,8 +20,8 @@ var status = Daybook.run(
     error: &error
 )
 // Output that did not arrive is a failure, whatever the command did.
-if status == SettingsCommand.exitSuccess, let failure = output.failureText {
+if status == .success, let failure = output.failure {
     error.write("daybook: \(failure).\n")
-    status = SettingsCommand.exitIOError
+    status = .ioError
 }
-exit(status)
+exit(status.rawValue)

@@ -1,0 +1,48 @@
+import Foundation
+
+extension CommandLineStore {
+    /// Reads `--set key=value` and one option per setting that `group` declares.
+    ///
+    /// Each ``Stored`` setting of the group gets an option named after its key in kebab case:
+    /// `--kebab-key value` and `--kebab-key=value`; a `Bool` (or `Bool?`) setting gets the flags
+    /// `--kebab-key` and `--no-kebab-key` instead. `--set` then takes only the keys the group
+    /// declares: any other key (a typo, or another spelling such as `page-size` for `pageSize`)
+    /// is an ``StorageError/Code/invalidKey`` in ``errors`` rather than a value no setting
+    /// would ever read. Use ``init(arguments:)`` to accept every key.
+    ///
+    /// `--help` and the flags of ``SettingsCommand`` (`--json`, `--show-origin`,
+    /// `--show-secret`, `--all`) stay the tool's: a setting whose option would be one of them
+    /// is read from `--set key=value` only.
+    ///
+    /// The group's settings are found with `Mirror` on an instance created on a throwaway
+    /// in-memory store, so nothing is read from or written to the tool's stores.
+    ///
+    /// - Parameters:
+    ///   - arguments: The command-line arguments without the program name.
+    ///   - group: The settings group whose settings get an option each.
+    public convenience init(
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        declaredBy group: any SettingsGroup.Type
+    ) {
+        let settings = group.declaredSettings()
+        let options = settings.compactMap { _, setting in
+            KeyWords.kebabCase(setting.key).map { Option(name: $0, key: setting.key, isFlag: setting.isBoolean) }
+        }
+        self.init(
+            arguments: arguments,
+            options: options,
+            declaredKeys: settings.map(\.setting.key),
+            reservedNames: SettingsCommand.reservedOptionNames
+        )
+    }
+}
+
+extension SettingsCommand {
+    /// Option names (without `--`) that no declared setting takes as its own, with or without
+    /// `no-` in front: `--help` and the command's flags must reach the tool's parser whatever
+    /// the tool's settings are named. (`--set` is ``CommandLineStore``'s own and always
+    /// reserved.)
+    ///
+    /// Not public: tools never need the list; the help text and the articles name the flags.
+    package static let reservedOptionNames: Set<String> = ["help", "json", "show-origin", "show-secret", "all"]
+}
