@@ -83,7 +83,7 @@ package final class DictionaryStorage: Sendable {
                 for key in state.values.keys where values[key] == nil {
                     changes.append(StoredChange(key: key, value: nil))
                 }
-                for (key, new) in values where !(state.values[key].map { $0.isIdentical(to: new) } ?? false) {
+                for (key, new) in values where !state.values[key].isIdentical(to: new) {
                     changes.append(StoredChange(key: key, value: new))
                 }
                 guard !changes.isEmpty else { return }
@@ -98,11 +98,7 @@ package final class DictionaryStorage: Sendable {
         // First: `state.values[key]` would find a canonically equivalent key of other scalars.
         try checkNoCanonicallyEquivalentKey(key, in: state.values)
         let old = state.values[key]
-        switch (old, value) {
-        case (nil, nil): return
-        case let (old?, new?) where old.isIdentical(to: new): return
-        default: break
-        }
+        if old.isIdentical(to: value) { return }
         state.values[key] = value
         state.revision &+= 1
         broadcaster.publish(StoredChange(key: key, value: value))

@@ -61,11 +61,7 @@ extension FileStore {
         /// The keys whose values differ from the file's, in no particular order.
         var changedKeys: [String] {
             touchedKeys.filter { key in
-                switch (original[key], values[key]) {
-                case (nil, nil): false
-                case let (old?, new?): !old.isIdentical(to: new)
-                default: true
-                }
+                !original[key].isIdentical(to: values[key])
             }
         }
     }

@@ -222,12 +222,7 @@ public final class FileStore: Storable {
                 try checkNoCanonicallyEquivalentKey(key, in: values)
                 var value = values[key]
                 let result = try body(&value)
-                let changed: Bool
-                switch (values[key], value) {
-                case (nil, nil): changed = false
-                case let (old?, new?): changed = !old.isIdentical(to: new)
-                default: changed = true
-                }
+                let changed = !values[key].isIdentical(to: value)
                 guard changed else { return (result, []) }
                 values[key] = value
                 return (result, [key])

@@ -65,9 +65,6 @@ package func readOnlyUpdate<R>(
 ) throws -> R {
     var new = current
     let result = try body(&new)
-    switch (current, new) {
-    case (nil, nil): return result
-    case let (old?, new?) where old.isIdentical(to: new): return result
-    default: throw refusal()
-    }
+    guard current.isIdentical(to: new) else { throw refusal() }
+    return result
 }

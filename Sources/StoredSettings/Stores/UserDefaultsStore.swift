@@ -214,11 +214,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         // Compared with what is stored, not with what reads see: a value equal to an
         // argument-domain override must still be written.
         let old = persistentValue(forKey: key)
-        switch (old, value) {
-        case (nil, nil): return
-        case let (old?, new?) where old.isIdentical(to: new): return
-        default: break
-        }
+        if old.isIdentical(to: value) { return }
         let object: Any?
         do {
             object = try value.map { value in

@@ -98,3 +98,25 @@ extension StoredValue: CustomStringConvertible {
         }
     }
 }
+
+extension Optional where Wrapped == StoredValue {
+    /// Whether two possibly absent values are the same: both absent, or both present and
+    /// identical to the bit (``StoredValue/isIdentical(to:)``).
+    ///
+    /// A backend uses it to keep the ``Storable`` rule that a write of the value already
+    /// stored (or a removal of an absent key) commits nothing and publishes no change:
+    ///
+    /// ```swift
+    /// let old: StoredValue? = .double(.nan)
+    /// let unchanged = old.isIdentical(to: .double(.nan))   // true
+    /// ```
+    ///
+    /// - Complexity: O(n) in the number of nodes of the smaller tree.
+    public func isIdentical(to other: StoredValue?) -> Bool {
+        switch (self, other) {
+        case (nil, nil): true
+        case let (value?, other?): value.isIdentical(to: other)
+        default: false
+        }
+    }
+}

@@ -205,13 +205,9 @@ public struct Stored<Value: Sendable>: Sendable {
                 // A value `body` left as it was is not written: a default stays a default
                 // (reading never writes), and a stored value keeps its spelling (`"yes"` read
                 // as `true` stays `"yes"`).
-                switch (start, encoded) {
-                case (nil, nil): return result
-                case let (start?, new?) where start.isIdentical(to: new): return result
-                default:
-                    stored = encoded
-                    return result
-                }
+                if start.isIdentical(to: encoded) { return result }
+                stored = encoded
+                return result
             }
         } catch let error as StorageError {
             throw storageError(error)
