@@ -16,7 +16,8 @@ package final class DictionaryStorage: Sendable {
         package var revision: UInt64 = 0
     }
 
-    package let state: Lock<State>
+    // Private: every mutation goes through this file, which takes `writers` first.
+    private let state: Lock<State>
     package let broadcaster = ChangeBroadcaster()
     private let writers = RecursiveLock()
 
@@ -90,6 +91,22 @@ package final class DictionaryStorage: Sendable {
                 state.values = values
                 state.revision &+= 1
                 broadcaster.publish(changes)
+            }
+        }
+    }
+
+    /// Replaces the values with `values`, which differ from the current ones exactly at
+    /// `changedKeys`, and publishes those keys: ``replaceAll(with:)`` without comparing every
+    /// key, for a store that commits elsewhere first (a file) and knows what it changed.
+    ///
+    /// Takes `writers` like every other write, so it never lands inside another writer's
+    /// read-modify-commit sequence.
+    package func replace(with values: [String: StoredValue], changedKeys: [String]) {
+        writers.withLock {
+            state.withLock { state in
+                state.values = values
+                state.revision &+= 1
+                broadcaster.publish(changedKeys.map { StoredChange(key: $0, value: values[$0]) })
             }
         }
     }
