@@ -69,7 +69,7 @@ public enum StorageErrorReporter {
     }
 
     /// The default handler: one line, `StoredSettings: <description>`, on standard error.
-    public static let writeToStandardError: Handler = { error in
+    package static let writeToStandardError: Handler = { error in
         FileHandle.standardError.write(Data("StoredSettings: \(error.description)\n".utf8))
     }
 }

@@ -44,7 +44,7 @@ package final class DictionaryStorage: Sendable {
     }
 
     package func setValue(_ value: StoredValue?, forKey key: String) throws {
-        try validateKeyName(key)
+        try StorageError.validate(key: key)
         try checkOutsideUpdateBody(forKey: key)
         try writers.withLock {
             try state.withLock { state in
@@ -58,7 +58,7 @@ package final class DictionaryStorage: Sendable {
     /// `body` runs outside the value lock: it may read this store. A write it makes to this
     /// storage from the same thread throws ``StorageError/Code/reentrantWrite``.
     package func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        try validateKeyName(key)
+        try StorageError.validate(key: key)
         try checkOutsideUpdateBody(forKey: key)
         return try writers.withLock {
             var value = self.value(forKey: key)

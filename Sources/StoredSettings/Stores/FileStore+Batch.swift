@@ -49,7 +49,7 @@ extension FileStore {
         /// - Throws: ``StorageError/Code/invalidKey`` for an empty key or one with control
         ///   characters.
         public mutating func setValue(_ value: StoredValue?, forKey key: String) throws {
-            try validateKeyName(key)
+            try StorageError.validate(key: key)
             try checkNoCanonicallyEquivalentKey(key, in: values)
             values[key] = value
             touchedKeys.insert(key)

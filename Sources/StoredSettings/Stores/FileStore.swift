@@ -214,7 +214,7 @@ public final class FileStore: Storable {
     ///   ``StorageError/Code/reentrantWrite`` when called from inside an update body of the same
     ///   file; nothing changes then.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        try validateKeyName(key, path: url.path)
+        try StorageError.validate(key: key, location: url.path)
         do {
             return try commit(key: key) { values in
                 // First: `values[key]` would find a canonically equivalent key of other scalars,

@@ -74,7 +74,7 @@ extension StoredValue {
     /// The depth of the tree: 1 for a scalar, one more than the deepest child for a container.
     ///
     /// - Complexity: O(n) in the number of nodes.
-    public var depth: Int {
+    package var depth: Int {
         switch self {
         case .array(let items): 1 + (items.lazy.map(\.depth).max() ?? 0)
         case .dictionary(let items): 1 + (items.values.lazy.map(\.depth).max() ?? 0)

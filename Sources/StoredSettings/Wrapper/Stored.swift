@@ -276,7 +276,9 @@ public struct Stored<Value: Sendable>: Sendable {
             return StorageError(.encodingFailed, wrapping: error, key: key, path: store.location, expectedType: codec.typeName)
         }
         if storageError.key == nil { storageError.key = key }
-        if storageError.path == nil { storageError.path = store.origin(ofKey: key) ?? store.location }
+        if storageError.path == nil {
+            storageError.path = (store as? any OriginDescribingStore)?.origin(forKey: key) ?? store.location
+        }
         if storageError.code == .typeMismatch, storageError.codingPath.isEmpty {
             storageError.expectedType = codec.typeName
         }
