@@ -53,9 +53,9 @@ extension StorageError {
             throw StorageError(.invalidKey, key: key, path: location, message: "the key is empty")
         }
         for scalar in key.unicodeScalars where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+            let codePoint = String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
             throw StorageError(
-                .invalidKey, key: key, path: location,
-                message: "the key contains the control character U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4))"
+                .invalidKey, key: key, path: location, message: "the key contains the control character U+\(codePoint)"
             )
         }
     }

@@ -35,9 +35,8 @@ struct StoredCodec<Value: Sendable>: Sendable {
     /// setting type; `advice`" (the words of its unavailable initializer's compile-time message).
     static func unsupported(_ type: Any.Type, advice: String) -> StoredCodec {
         let name = StoredSettings.typeName(type)
-        return .refusing(
-            StorageError(.unsupportedType, expectedType: name, message: "\(name) is not a supported setting type; \(advice)")
-        )
+        let message = "\(name) is not a supported setting type; \(advice)"
+        return .refusing(StorageError(.unsupportedType, expectedType: name, message: message))
     }
 }
 
