@@ -127,7 +127,7 @@ package enum CommandParser {
         guard let key = rest.first else { return nil }
         rest.removeFirst()
         do {
-            try validateKeyName(key)
+            try StorageError.validate(key: key)
         } catch {
             let reason = (error as? StorageError)?.message ?? "the key is not valid"
             throw UsageError("KEY is not valid: \(reason)", verb: verb)

@@ -70,7 +70,7 @@ enum ImportFile {
         if root.depth > StoredValueJSON.maximumDepth {
             throw StorageError(.nestingTooDeep, message: "nesting deeper than \(StoredValueJSON.maximumDepth) levels")
         }
-        for key in values.keys { try validateKeyName(key) }
+        for key in values.keys { try StorageError.validate(key: key) }
         return values
     }
 

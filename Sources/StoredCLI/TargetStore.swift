@@ -157,7 +157,7 @@ struct TargetStore {
             }
         case .domain(let store):
             for (key, value) in values {
-                try validateKeyName(key, path: store.location)
+                try StorageError.validate(key: key, location: store.location)
                 if let value {
                     do {
                         _ = try PropertyListValue.object(from: value)

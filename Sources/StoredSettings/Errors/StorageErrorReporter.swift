@@ -69,7 +69,7 @@ public enum StorageErrorReporter {
     }
 
     /// The default handler: one line, `StoredSettings: <description>`, on standard error.
-    public static let writeToStandardError: Handler = { error in
+    package static let writeToStandardError: Handler = { error in
         var standardError = StandardStream.error
         standardError.write("StoredSettings: \(error.description)\n")
     }

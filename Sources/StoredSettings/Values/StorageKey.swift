@@ -49,23 +49,15 @@ extension StorageError {
     /// - Throws: ``StorageError`` with code ``Code/invalidKey`` naming the key and, for a
     ///   control character, its code point.
     public static func validate(key: String, location: String? = nil) throws {
-        try validateKeyName(key, path: location)
-    }
-}
-
-/// Checks that a key name can be stored: not empty, and free of control characters
-/// (U+0000–U+001F, U+007F–U+009F).
-///
-/// - Throws: ``StorageError`` with code ``StorageError/Code/invalidKey``.
-package func validateKeyName(_ name: String, path: String? = nil) throws {
-    if name.isEmpty {
-        throw StorageError(.invalidKey, key: name, path: path, message: "the key is empty")
-    }
-    for scalar in name.unicodeScalars where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-        throw StorageError(
-            .invalidKey, key: name, path: path,
-            message: "the key contains the control character U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4))"
-        )
+        if key.isEmpty {
+            throw StorageError(.invalidKey, key: key, path: location, message: "the key is empty")
+        }
+        for scalar in key.unicodeScalars where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+            let codePoint = String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+            throw StorageError(
+                .invalidKey, key: key, path: location, message: "the key contains the control character U+\(codePoint)"
+            )
+        }
     }
 }
 

@@ -74,7 +74,7 @@ extension StoredValue {
     /// The depth of the tree: 1 for a scalar, one more than the deepest child for a container.
     ///
     /// - Complexity: O(n) in the number of nodes.
-    public var depth: Int {
+    package var depth: Int {
         switch self {
         case .array(let items): 1 + (items.lazy.map(\.depth).max() ?? 0)
         case .dictionary(let items): 1 + (items.values.lazy.map(\.depth).max() ?? 0)
@@ -95,6 +95,28 @@ extension StoredValue: CustomStringConvertible {
         case .date(let value): "date(\(value.timeIntervalSinceReferenceDate))"
         case .array(let items): "array(\(items.count) items)"
         case .dictionary(let items): "dictionary(\(items.count) entries)"
+        }
+    }
+}
+
+extension Optional where Wrapped == StoredValue {
+    /// Whether two possibly absent values are the same: both absent, or both present and
+    /// identical to the bit (``StoredValue/isIdentical(to:)``).
+    ///
+    /// A backend uses it to keep the ``Storable`` rule that a write of the value already
+    /// stored (or a removal of an absent key) commits nothing and publishes no change:
+    ///
+    /// ```swift
+    /// let old: StoredValue? = .double(.nan)
+    /// let unchanged = old.isIdentical(to: .double(.nan))   // true
+    /// ```
+    ///
+    /// - Complexity: O(n) in the number of nodes of the smaller tree.
+    public func isIdentical(to other: StoredValue?) -> Bool {
+        switch (self, other) {
+        case (nil, nil): true
+        case let (value?, other?): value.isIdentical(to: other)
+        default: false
         }
     }
 }

@@ -30,7 +30,7 @@ public struct StoredValueEncoder: Sendable {
     ///
     /// Settings files refuse to read deeper trees, so deeper values are refused here, before
     /// anything is written.
-    public static let maximumDepth = StoredValueJSON.maximumDepth - 1
+    package static let maximumDepth = StoredValueJSON.maximumDepth - 1
 
     /// Creates an encoder.
     ///
@@ -46,7 +46,8 @@ public struct StoredValueEncoder: Sendable {
     /// - Throws: ``StorageError`` with code ``StorageError/Code/encodingFailed`` and the
     ///   ``StorageError/codingPath`` of the failure: `nil` inside an array or at the top level,
     ///   or an error thrown by the value's `encode(to:)`; ``StorageError/Code/nestingTooDeep``
-    ///   beyond ``maximumDepth``.
+    ///   for containers nested more than 63 deep (counting the value's own container as 1), which
+    ///   settings files could not read back.
     /// - Complexity: O(n) in the number of nodes encoded.
     public func encode<T: Encodable>(_ value: T) throws -> StoredValue {
         let encoder = StoredValueEncoding(keys: [], userInfo: userInfo)

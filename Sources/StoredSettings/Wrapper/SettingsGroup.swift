@@ -13,7 +13,12 @@
 /// ```
 ///
 /// Conformers need only an `init()`, which a struct of `@Stored` properties gets for free.
-public protocol SettingsGroup {
+///
+/// A group is `Sendable`, so it can be handed to another task or kept in a `static let`: a
+/// struct of `@Stored` properties is (``Stored`` is `Sendable`, and every copy reads and writes
+/// the same store). A conformer that adds stored properties of its own must make them
+/// `Sendable` too.
+public protocol SettingsGroup: Sendable {
     /// Creates the group; its settings take their store from ``StoreContext``.
     init()
 }

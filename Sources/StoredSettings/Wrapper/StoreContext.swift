@@ -79,20 +79,3 @@ public enum StoreContext {
         #endif
     }
 }
-
-/// A store that keeps values in memory only: the store setting descriptions are read from.
-final class VolatileStore: Storable {
-    private let storage = DictionaryStorage()
-
-    func value(forKey key: String) -> StoredValue? { storage.value(forKey: key) }
-    func setValue(_ value: StoredValue?, forKey key: String) throws { try storage.setValue(value, forKey: key) }
-    func keys() -> [String] { storage.keys() }
-    func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        try storage.update(forKey: key, body)
-    }
-    func changes() -> AsyncStream<StoredChange> { storage.changes() }
-    func valueWithRevision(forKey key: String) -> (value: StoredValue?, revision: UInt64?) {
-        storage.valueWithRevision(forKey: key)
-    }
-    var location: String? { "memory" }
-}

@@ -1,3 +1,7 @@
+// The two families of `@Stored` declarations, each with one initializer, and one unavailable
+// initializer per wrong spelling so that the compiler names the mistake in the package's words.
+// The unsupported types with a message of their own are in Stored+UnsupportedTypes.swift.
+
 // MARK: - Settings with a default
 
 extension Stored where Value: StoredValueConvertible {
@@ -8,15 +12,28 @@ extension Stored where Value: StoredValueConvertible {
     ///
     /// ```swift
     /// @Stored(Key.launchCount, default: 0) var launchCount: Int
+    /// @Stored(Key.autoReload, default: false, help: "Reload files when they change.") var autoReload: Bool
+    /// @Stored(Key.apiToken, default: "", secret: true) var apiToken: String
     /// ```
+    ///
+    /// The help text is shown by `SettingsCommand` and ``SettingsGroup/settingDescriptions()``;
+    /// a secret's value prints as `<redacted>` in every listing and message.
     ///
     /// - Parameters:
     ///   - key: The key the value is stored under.
     ///   - defaultValue: Returned while the key holds nothing; never written to the store.
+    ///   - help: One sentence for people about what the setting does; `nil` for none.
+    ///   - secret: Whether to hide the value in listings and messages (a token, a password).
     ///   - store: The store to use; `nil` resolves it from ``StoreContext`` when the wrapper is
     ///     created.
-    public init(_ key: some StorageKey, default defaultValue: Value, store: (any Storable)? = nil) {
-        self.init(key: key.name, defaultValue: defaultValue, store: store, codec: .convertible)
+    public init(
+        _ key: some StorageKey, default defaultValue: Value, help: String? = nil, secret: Bool = false,
+        store: (any Storable)? = nil
+    ) {
+        self.init(
+            key: key.name, defaultValue: defaultValue, store: store, codec: .convertible,
+            help: help, isSecret: secret
+        )
     }
 
     /// Unavailable: a non-optional setting needs a default.
@@ -24,8 +41,9 @@ extension Stored where Value: StoredValueConvertible {
         *, unavailable,
         message: "A non-optional setting needs a default, returned while nothing is stored: write @Stored(key, default: value), or make the property optional."
     )
-    public init(_ key: some StorageKey, store: (any Storable)? = nil) {
-        // Unreachable: the compiler rejects every call to an unavailable initializer.
+    public init(_ key: some StorageKey, help: String? = nil, secret: Bool = false, store: (any Storable)? = nil) {
+        // Unreachable: the compiler rejects every call to an unavailable initializer, and there
+        // is no default to build a wrapper from.
         preconditionFailure("unavailable")
     }
 }
@@ -41,90 +59,18 @@ extension Stored {
     ///
     /// ```swift
     /// @Stored(Key.lastOpened) var lastOpened: Date?
+    /// @Stored(Key.lastOpened, help: "When the journal was last opened.") var lastOpened: Date?
+    /// @Stored(Key.apiToken, secret: true) var apiToken: String?
     /// ```
     ///
     /// - Parameters:
     ///   - key: The key the value is stored under.
+    ///   - help: One sentence for people about what the setting does; `nil` for none.
+    ///   - secret: Whether to hide the value in listings and messages (a token, a password).
     ///   - store: The store to use; `nil` resolves it from ``StoreContext`` when the wrapper is
     ///     created.
-    public init<Wrapped: StoredValueConvertible>(_ key: some StorageKey, store: (any Storable)? = nil)
-    where Value == Wrapped? {
-        self.init(key: key.name, defaultValue: nil, store: store, codec: .optional(Wrapped.self))
-    }
-
-    /// Unavailable: an optional setting's default is always `nil`.
-    @available(
-        *, unavailable,
-        message: "An optional setting has no default: it reads nil until a value is stored. Remove 'default:', or make the property non-optional to give it a default."
-    )
     public init<Wrapped: StoredValueConvertible>(
-        _ key: some StorageKey, default defaultValue: Wrapped?, store: (any Storable)? = nil
-    ) where Value == Wrapped? {
-        self.init(key: key.name, defaultValue: nil, store: store, codec: .optional(Wrapped.self))
-    }
-}
-
-// MARK: - Settings with help text or marked secret
-
-extension Stored where Value: StoredValueConvertible {
-    /// Creates a setting with a default and a help sentence, optionally marked secret.
-    ///
-    /// The help text is shown by `SettingsCommand` and ``SettingsGroup/settingDescriptions()``;
-    /// a secret's value prints as `<redacted>` in every listing and message.
-    ///
-    /// ```swift
-    /// @Stored(Key.autoReload, default: false, help: "Reload files when they change.")
-    /// var autoReload: Bool
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - key: The key the value is stored under.
-    ///   - defaultValue: Returned while the key holds nothing; never written to the store.
-    ///   - help: One sentence for people about what the setting does.
-    ///   - secret: Whether to hide the value in listings and messages.
-    ///   - store: The store to use; `nil` resolves it from ``StoreContext``.
-    public init(
-        _ key: some StorageKey, default defaultValue: Value, help: String?, secret: Bool = false,
-        store: (any Storable)? = nil
-    ) {
-        self.init(
-            key: key.name, defaultValue: defaultValue, store: store, codec: .convertible,
-            help: help, isSecret: secret
-        )
-    }
-
-    /// Creates a setting with a default, marked secret (or not) without a help sentence.
-    ///
-    /// ```swift
-    /// @Stored(Key.apiToken, default: "", secret: true) var apiToken: String
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - key: The key the value is stored under.
-    ///   - defaultValue: Returned while the key holds nothing; never written to the store.
-    ///   - secret: Whether to hide the value in listings and messages.
-    ///   - store: The store to use; `nil` resolves it from ``StoreContext``.
-    public init(
-        _ key: some StorageKey, default defaultValue: Value, secret: Bool, store: (any Storable)? = nil
-    ) {
-        self.init(key: key.name, defaultValue: defaultValue, store: store, codec: .convertible, isSecret: secret)
-    }
-}
-
-extension Stored {
-    /// Creates an optional setting with a help sentence, optionally marked secret.
-    ///
-    /// ```swift
-    /// @Stored(Key.lastOpened, help: "When the journal was last opened.") var lastOpened: Date?
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - key: The key the value is stored under.
-    ///   - help: One sentence for people about what the setting does.
-    ///   - secret: Whether to hide the value in listings and messages.
-    ///   - store: The store to use; `nil` resolves it from ``StoreContext``.
-    public init<Wrapped: StoredValueConvertible>(
-        _ key: some StorageKey, help: String?, secret: Bool = false, store: (any Storable)? = nil
+        _ key: some StorageKey, help: String? = nil, secret: Bool = false, store: (any Storable)? = nil
     ) where Value == Wrapped? {
         self.init(
             key: key.name, defaultValue: nil, store: store, codec: .optional(Wrapped.self),
@@ -132,29 +78,13 @@ extension Stored {
         )
     }
 
-    /// Creates an optional setting marked secret (or not) without a help sentence.
-    ///
-    /// ```swift
-    /// @Stored(Key.apiToken, secret: true) var apiToken: String?
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - key: The key the value is stored under.
-    ///   - secret: Whether to hide the value in listings and messages.
-    ///   - store: The store to use; `nil` resolves it from ``StoreContext``.
-    public init<Wrapped: StoredValueConvertible>(
-        _ key: some StorageKey, secret: Bool, store: (any Storable)? = nil
-    ) where Value == Wrapped? {
-        self.init(key: key.name, defaultValue: nil, store: store, codec: .optional(Wrapped.self), isSecret: secret)
-    }
-
     /// Unavailable: an optional setting's default is always `nil`.
     @available(
         *, unavailable,
         message: "An optional setting has no default: it reads nil until a value is stored. Remove 'default:', or make the property non-optional to give it a default."
     )
     public init<Wrapped: StoredValueConvertible>(
-        _ key: some StorageKey, default defaultValue: Wrapped?, help: String?, secret: Bool = false,
+        _ key: some StorageKey, default defaultValue: Wrapped?, help: String? = nil, secret: Bool = false,
         store: (any Storable)? = nil
     ) where Value == Wrapped? {
         self.init(key: key.name, defaultValue: nil, store: store, codec: .optional(Wrapped.self))

@@ -51,11 +51,7 @@ extension Stored {
         }
         do {
             let encoded = try codec.encode(mutation.value)
-            switch (mutation.start, encoded) {
-            case (nil, nil): return
-            case let (start?, new?) where start.isIdentical(to: new): return
-            default: break
-            }
+            if mutation.start.isIdentical(to: encoded) { return }
             try store.update(forKey: key) { stored in
                 if let current = stored {
                     do {

@@ -36,11 +36,7 @@ extension Stored {
         let task = Task {
             var last = initial
             for await change in subscription.changes where change.key == wrapper.key {
-                switch (last, change.value) {
-                case (nil, nil): continue
-                case let (old?, new?) where old.isIdentical(to: new): continue
-                default: break
-                }
+                if last.isIdentical(to: change.value) { continue }
                 last = change.value
                 if case .terminated = continuation.yield(wrapper.value(from: change.value)) { break }
             }

@@ -18,12 +18,16 @@
 /// settings.$autoReload.reset()        // removed; reads return the default again
 /// ```
 ///
-/// The compiler picks an initializer by the property's type:
-/// - ``init(_:default:store:)`` for a non-optional `Value`: the default is returned while the
-///   key holds nothing, and is never written (changing it in code changes it for every user who
-///   never set the value, like `UserDefaults.register(defaults:)`).
-/// - ``init(_:store:)`` for an `Optional` value: the default is `nil`, assigning `nil` removes
-///   the key. Writing `default:` on an optional setting is a compile-time error.
+/// The compiler picks an initializer by the property's type, one per family, each taking an
+/// optional `help:` sentence and `secret:` flag:
+/// - ``init(_:default:help:secret:store:)`` for a non-optional `Value`: the default is returned
+///   while the key holds nothing, and is never written (changing it in code changes it for every
+///   user who never set the value, like `UserDefaults.register(defaults:)`).
+/// - `init(_:help:secret:store:)` for an `Optional` value: the default is `nil`, assigning `nil`
+///   removes the key. Writing `default:` on an optional setting is a compile-time error, and so
+///   are a non-optional setting without a default and the common types with no stored form
+///   (`Float80`, `Character`, `Substring`, `Int128`, `UInt128`, a dictionary whose keys are not
+///   `String`): each error says what to write instead.
 ///
 /// The store is chosen when the wrapper is created: the `store:` argument, else the store of
 /// ``SettingsGroup/init(store:)`` or ``StoreContext/withStore(_:operation:)``, else
@@ -201,13 +205,9 @@ public struct Stored<Value: Sendable>: Sendable {
                 // A value `body` left as it was is not written: a default stays a default
                 // (reading never writes), and a stored value keeps its spelling (`"yes"` read
                 // as `true` stays `"yes"`).
-                switch (start, encoded) {
-                case (nil, nil): return result
-                case let (start?, new?) where start.isIdentical(to: new): return result
-                default:
-                    stored = encoded
-                    return result
-                }
+                if start.isIdentical(to: encoded) { return result }
+                stored = encoded
+                return result
             }
         } catch let error as StorageError {
             throw storageError(error)
@@ -276,7 +276,9 @@ public struct Stored<Value: Sendable>: Sendable {
             return StorageError(.encodingFailed, wrapping: error, key: key, path: store.location, expectedType: codec.typeName)
         }
         if storageError.key == nil { storageError.key = key }
-        if storageError.path == nil { storageError.path = store.origin(ofKey: key) ?? store.location }
+        if storageError.path == nil {
+            storageError.path = (store as? any OriginDescribingStore)?.origin(forKey: key) ?? store.location
+        }
         if storageError.code == .typeMismatch, storageError.codingPath.isEmpty {
             storageError.expectedType = codec.typeName
         }

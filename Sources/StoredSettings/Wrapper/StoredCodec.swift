@@ -17,7 +17,7 @@ struct StoredCodec<Value: Sendable>: Sendable {
     var refusal: StorageError? = nil
 
     /// A codec that throws `refusal` from every decode and encode.
-    private static func refusing(_ refusal: StorageError) -> StoredCodec {
+    static func refusing(_ refusal: StorageError) -> StoredCodec {
         StoredCodec(decode: { _ in throw refusal }, encode: { _ in throw refusal }, typeName: refusal.expectedType ?? "", refusal: refusal)
     }
 
@@ -29,6 +29,14 @@ struct StoredCodec<Value: Sendable>: Sendable {
             .unsupportedType, expectedType: name,
             message: "\(name) is a class, and an edit made through its reference would never be saved; use a struct or an enum"
         )
+    }
+
+    /// A codec for a type that has no stored form, refusing with "`type` is not a supported
+    /// setting type; `advice`" (the words of its unavailable initializer's compile-time message).
+    static func unsupported(_ type: Any.Type, advice: String) -> StoredCodec {
+        let name = StoredSettings.typeName(type)
+        let message = "\(name) is not a supported setting type; \(advice)"
+        return .refusing(StorageError(.unsupportedType, expectedType: name, message: message))
     }
 }
 

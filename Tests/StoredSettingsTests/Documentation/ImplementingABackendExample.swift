@@ -29,12 +29,7 @@ final class DictionaryBackend: Storable, @unchecked Sendable {
         return try lock.withLock {
             var value = values[key]
             let result = try body(&value)
-            let changed = switch (value, values[key]) {
-            case (nil, nil): false
-            case let (new?, old?): !new.isIdentical(to: old)
-            default: true
-            }
-            if changed {
+            if !value.isIdentical(to: values[key]) {   // nil and nil are identical too
                 values[key] = value
                 for continuation in subscribers.values {
                     continuation.yield(StoredChange(key: key, value: value))

@@ -49,7 +49,7 @@ extension FileStore {
         /// - Throws: ``StorageError/Code/invalidKey`` for an empty key or one with control
         ///   characters.
         public mutating func setValue(_ value: StoredValue?, forKey key: String) throws {
-            try validateKeyName(key)
+            try StorageError.validate(key: key)
             try checkNoCanonicallyEquivalentKey(key, in: values)
             values[key] = value
             touchedKeys.insert(key)
@@ -61,11 +61,7 @@ extension FileStore {
         /// The keys whose values differ from the file's, in no particular order.
         var changedKeys: [String] {
             touchedKeys.filter { key in
-                switch (original[key], values[key]) {
-                case (nil, nil): false
-                case let (old?, new?): !old.isIdentical(to: new)
-                default: true
-                }
+                !original[key].isIdentical(to: values[key])
             }
         }
     }

@@ -11,8 +11,3 @@ extension Storable where Self == FileStore {
         try FileStore(url: url, format: format, options: options)
     }
 }
-
-extension Storable where Self == UserDefaultsStore {
-    /// `UserDefaultsStore.standard`.
-    public static var userDefaults: UserDefaultsStore { .standard }
-}

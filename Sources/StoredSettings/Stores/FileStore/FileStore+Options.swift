@@ -30,7 +30,7 @@ extension FileStore {
         public var changeCheckInterval: Duration?
 
         /// The default options: 16 MiB, throw on corrupt files, check every 250 milliseconds.
-        public static let defaultMaximumFileSize = 16 * 1024 * 1024
+        @usableFromInline package static let defaultMaximumFileSize = 16 * 1024 * 1024
 
         /// Creates options.
         ///

@@ -26,7 +26,7 @@ extension FileStore {
         environment: [String: String],
         passwordDatabaseHome: () -> String? = FileStore.passwordDatabaseHome
     ) throws -> URL {
-        try validateKeyName(application)
+        try StorageError.validate(key: application)
         if application == "." || application.contains("/") || application.contains("..") || application.hasPrefix("-") {
             throw StorageError(
                 .invalidKey, key: application,

@@ -134,16 +134,3 @@ extension FileStore {
         return loaded.values
     }
 }
-
-extension DictionaryStorage {
-    /// Replaces the values with `values`, which differ from the current ones exactly at
-    /// `changedKeys`, and publishes those keys: ``replaceAll(with:)`` without comparing every
-    /// key, for writes that know what they changed.
-    func replace(with values: [String: StoredValue], changedKeys: [String]) {
-        state.withLock { state in
-            state.values = values
-            state.revision &+= 1
-            broadcaster.publish(changedKeys.map { StoredChange(key: $0, value: values[$0]) })
-        }
-    }
-}

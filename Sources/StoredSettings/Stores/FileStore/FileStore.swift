@@ -214,7 +214,7 @@ public final class FileStore: Storable {
     ///   ``StorageError/Code/reentrantWrite`` when called from inside an update body of the same
     ///   file; nothing changes then.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        try validateKeyName(key, path: url.path)
+        try StorageError.validate(key: key, location: url.path)
         do {
             return try commit(key: key) { values in
                 // First: `values[key]` would find a canonically equivalent key of other scalars,
@@ -222,12 +222,7 @@ public final class FileStore: Storable {
                 try checkNoCanonicallyEquivalentKey(key, in: values)
                 var value = values[key]
                 let result = try body(&value)
-                let changed: Bool
-                switch (values[key], value) {
-                case (nil, nil): changed = false
-                case let (old?, new?): changed = !old.isIdentical(to: new)
-                default: changed = true
-                }
+                let changed = !values[key].isIdentical(to: value)
                 guard changed else { return (result, []) }
                 values[key] = value
                 return (result, [key])

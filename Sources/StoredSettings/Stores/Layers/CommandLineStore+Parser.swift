@@ -81,7 +81,7 @@ struct CommandLineParser {
                 let key = String(assignment[..<equals])
                 let value = String(assignment[assignment.index(after: equals)...])
                 do {
-                    try validateKeyName(key, path: "command line")
+                    try StorageError.validate(key: key, location: "command line")
                 } catch var error as StorageError {
                     error.message = "--set has " + (key.isEmpty ? "an empty key" : "a key with a control character")
                     result.errors.append(error)

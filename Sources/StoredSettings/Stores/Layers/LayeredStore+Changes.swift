@@ -55,13 +55,9 @@ final class ChangeMerger: Sendable {
             let previous = effectiveValue(forKey: key, in: &known, changedLayer: changed)
             known[changed][key] = .some(change.value)
             let current = effectiveValue(forKey: key, in: &known, changedLayer: changed)
-            switch (previous, current) {
-            case (nil, nil): return
-            case let (old?, new?) where old.isIdentical(to: new): return
-            default:
-                // `yield` only enqueues: no consumer code runs under the lock.
-                continuation.yield(StoredChange(key: key, value: current))
-            }
+            if previous.isIdentical(to: current) { return }
+            // `yield` only enqueues: no consumer code runs under the lock.
+            continuation.yield(StoredChange(key: key, value: current))
         }
     }
 

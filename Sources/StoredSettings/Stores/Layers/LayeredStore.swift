@@ -121,11 +121,7 @@ public final class LayeredStore: OriginDescribingStore {
                 }
                 throw error
             }
-            switch (start, value) {
-            case (nil, nil): break
-            case let (old?, new?) where old.isIdentical(to: new): break
-            default: stored = value
-            }
+            if !start.isIdentical(to: value) { stored = value }
             return result
         }
     }

@@ -21,11 +21,6 @@ public protocol OriginDescribingStore: Storable {
 }
 
 extension Storable {
-    /// The origin words of `key` when this store describes origins, else `nil`.
-    package func origin(ofKey key: String) -> String? {
-        (self as? any OriginDescribingStore)?.origin(forKey: key)
-    }
-
     /// Where the value of `key` comes from in words, for any store: the store's own words when
     /// it describes origins; `file <path>` for a store located at an absolute path; its
     /// location otherwise; `nil` when it holds no value for `key`.
@@ -65,9 +60,6 @@ package func readOnlyUpdate<R>(
 ) throws -> R {
     var new = current
     let result = try body(&new)
-    switch (current, new) {
-    case (nil, nil): return result
-    case let (old?, new?) where old.isIdentical(to: new): return result
-    default: throw refusal()
-    }
+    guard current.isIdentical(to: new) else { throw refusal() }
+    return result
 }

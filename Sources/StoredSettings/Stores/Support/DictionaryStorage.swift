@@ -16,7 +16,8 @@ package final class DictionaryStorage: Sendable {
         package var revision: UInt64 = 0
     }
 
-    package let state: Lock<State>
+    // Private: every mutation goes through this file, which takes `writers` first.
+    private let state: Lock<State>
     package let broadcaster = ChangeBroadcaster()
     private let writers = RecursiveLock()
 
@@ -43,7 +44,7 @@ package final class DictionaryStorage: Sendable {
     }
 
     package func setValue(_ value: StoredValue?, forKey key: String) throws {
-        try validateKeyName(key)
+        try StorageError.validate(key: key)
         try checkOutsideUpdateBody(forKey: key)
         try writers.withLock {
             try state.withLock { state in
@@ -57,7 +58,7 @@ package final class DictionaryStorage: Sendable {
     /// `body` runs outside the value lock: it may read this store. A write it makes to this
     /// storage from the same thread throws ``StorageError/Code/reentrantWrite``.
     package func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        try validateKeyName(key)
+        try StorageError.validate(key: key)
         try checkOutsideUpdateBody(forKey: key)
         return try writers.withLock {
             var value = self.value(forKey: key)
@@ -83,7 +84,7 @@ package final class DictionaryStorage: Sendable {
                 for key in state.values.keys where values[key] == nil {
                     changes.append(StoredChange(key: key, value: nil))
                 }
-                for (key, new) in values where !(state.values[key].map { $0.isIdentical(to: new) } ?? false) {
+                for (key, new) in values where !state.values[key].isIdentical(to: new) {
                     changes.append(StoredChange(key: key, value: new))
                 }
                 guard !changes.isEmpty else { return }
@@ -94,15 +95,27 @@ package final class DictionaryStorage: Sendable {
         }
     }
 
+    /// Replaces the values with `values`, which differ from the current ones exactly at
+    /// `changedKeys`, and publishes those keys: ``replaceAll(with:)`` without comparing every
+    /// key, for a store that commits elsewhere first (a file) and knows what it changed.
+    ///
+    /// Takes `writers` like every other write, so it never lands inside another writer's
+    /// read-modify-commit sequence.
+    package func replace(with values: [String: StoredValue], changedKeys: [String]) {
+        writers.withLock {
+            state.withLock { state in
+                state.values = values
+                state.revision &+= 1
+                broadcaster.publish(changedKeys.map { StoredChange(key: $0, value: values[$0]) })
+            }
+        }
+    }
+
     private func commit(_ value: StoredValue?, forKey key: String, in state: inout State) throws {
         // First: `state.values[key]` would find a canonically equivalent key of other scalars.
         try checkNoCanonicallyEquivalentKey(key, in: state.values)
         let old = state.values[key]
-        switch (old, value) {
-        case (nil, nil): return
-        case let (old?, new?) where old.isIdentical(to: new): return
-        default: break
-        }
+        if old.isIdentical(to: value) { return }
         state.values[key] = value
         state.revision &+= 1
         broadcaster.publish(StoredChange(key: key, value: value))

@@ -122,7 +122,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     ///   file, ``StorageError/Code/dataCorrupted`` on Linux when the domain file does not parse
     ///   (see "When a write is saved"). Nothing is changed then.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
-        try validateKeyName(key, path: location)
+        try StorageError.validate(key: key, location: location)
         try checkOutsideUpdateBody(forKey: key)
         try shared.writers.withLock {
             try commit(value, forKey: key)
@@ -152,7 +152,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     ///
     /// - Throws: What `body` throws, or what ``setValue(_:forKey:)`` throws; nothing is written.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        try validateKeyName(key, path: location)
+        try StorageError.validate(key: key, location: location)
         try checkOutsideUpdateBody(forKey: key)
         return try shared.writers.withLock {
             var value = self.persistentValue(forKey: key)
@@ -194,7 +194,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     }
 
     /// Removes every key of this store's domain, delivering a change for each.
-    public func removeAll() {
+    package func removeAll() {
         for key in keys() {
             try? setValue(nil, forKey: key)
         }
@@ -214,11 +214,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         // Compared with what is stored, not with what reads see: a value equal to an
         // argument-domain override must still be written.
         let old = persistentValue(forKey: key)
-        switch (old, value) {
-        case (nil, nil): return
-        case let (old?, new?) where old.isIdentical(to: new): return
-        default: break
-        }
+        if old.isIdentical(to: value) { return }
         let object: Any?
         do {
             object = try value.map { value in
@@ -285,7 +281,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     }
 
     private static func validate(suiteName: String) throws {
-        try validateKeyName(suiteName)
+        try StorageError.validate(key: suiteName)
         if suiteName == "." || suiteName == ".." || suiteName.contains("/") || suiteName.contains("..") {
             throw StorageError(.invalidKey, path: suiteName, message: "a suite name cannot contain '/' or '..'")
         }
