@@ -215,8 +215,7 @@ case ("set", 3...):
         case "--file-size-limit":
             guard let text = options.next(), let bytes = rlim_t(text) else { fail("--file-size-limit needs a byte count") }
             signal(SIGXFSZ, SIG_IGN)
-            var limit = rlimit(rlim_cur: bytes, rlim_max: bytes)
-            guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else { fail("setrlimit failed") }
+            guard ResourceLimit.set(ResourceLimit.fileSize, to: bytes) else { fail("setrlimit failed") }
         case "--drop-privileges":
             if geteuid() == 0 {
                 guard setgroups(0, nil) == 0, setgid(65534) == 0, setuid(65534) == 0 else { fail("cannot drop privileges") }
