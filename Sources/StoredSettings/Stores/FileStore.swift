@@ -62,6 +62,8 @@ public final class FileStore: Storable {
     let storage: DictionaryStorage
     let file: Lock<FileState>
     let watcher = Lock<FileWatcher?>(nil)
+    /// How many times ``checkForExternalChange()`` ran, for tests of the watcher.
+    let changeChecks = Lock<Int>(0)
     let loadedFingerprint: Lock<FileFingerprint?>
 
     /// What the store knows about the file, guarded by ``file``, which also serializes this
@@ -131,27 +133,32 @@ public final class FileStore: Storable {
         storage = DictionaryStorage(values)
         file = Lock(state)
         if let interval = options.changeCheckInterval {
-            let watcher = FileWatcher(interval: interval) { [weak self] in self?.checkForExternalChange() }
+            let watcher = FileWatcher(path: self.url.path, interval: interval) { [weak self] in self?.checkForExternalChange() }
             self.watcher.withLock { $0 = watcher }
         }
         for report in reports { StorageErrorReporter.report(report) }
     }
 
-    /// Opens `settings.json` of `application` in the user's configuration folder:
-    /// `$XDG_CONFIG_HOME/<application>/settings.json` when `XDG_CONFIG_HOME` is an absolute
-    /// path, else `$HOME/.config/<application>/settings.json`, else the same under the home
-    /// folder of the user's password-database entry (`getpwuid_r`); never under the
-    /// filesystem root.
+    /// Opens `settings.json` of `application` in the user's configuration folder.
+    ///
+    /// On macOS and Linux: `$XDG_CONFIG_HOME/<application>/settings.json` when
+    /// `XDG_CONFIG_HOME` is an absolute path, else `$HOME/.config/<application>/settings.json`,
+    /// else the same under the home folder of the user's password-database entry
+    /// (`getpwuid_r`); never under the filesystem root. On iOS, tvOS, watchOS and visionOS,
+    /// where an app writes inside its container: `<application>/settings.json` in the
+    /// container's Application Support folder (`FileManager`'s `.applicationSupportDirectory`
+    /// in the user domain). <doc:PlatformNotes> lists the folders.
     ///
     /// - Parameters:
     ///   - application: The application's name: the folder under the configuration folder.
     ///   - options: See ``Options``.
     /// - Throws: ``StorageError/Code/invalidKey`` for an application name that is empty, `.`,
     ///   contains `/`, `..`, NUL or control characters, or starts with `-`;
-    ///   ``StorageError/Code/io`` when no home folder can be found; otherwise what
+    ///   ``StorageError/Code/io`` when no home folder (or Application Support folder) can be
+    ///   found; otherwise what
     ///   ``init(url:format:options:)`` throws.
     public convenience init(application: String, options: Options = Options()) throws {
-        let url = try Self.configurationURL(application: application, environment: ProcessInfo.processInfo.environment)
+        let url = try Self.defaultURL(application: application, environment: ProcessInfo.processInfo.environment)
         try self.init(url: url, options: options)
     }
 
