@@ -68,7 +68,7 @@ public final class FileStore: Storable {
 
     /// What the store knows about the file, guarded by ``file``, which also serializes this
     /// store's writes and reloads.
-    struct FileState {
+    struct FileState: Sendable {
         /// The version of the file the values in memory come from; `nil` when there was none.
         var fingerprint: FileFingerprint? {
             didSet { loadedFingerprint.withLock { $0 = fingerprint } }
