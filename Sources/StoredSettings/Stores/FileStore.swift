@@ -21,10 +21,11 @@ import Foundation
 /// - **Other programs' saves.** A write that finds the file empty or cut short (an editor
 ///   saving in place) waits up to half a second for it to settle, and never writes over a
 ///   file that held settings because it was seen empty.
-/// - **External changes** (another process, a person editing the file) show up within about a
-///   quarter of a second (``Options/changeCheckInterval``) and are delivered once through
-///   ``changes()``. Reads never touch the disk. The checks run on one thread shared by all
-///   stores that needs no file descriptor.
+/// - **External changes** (another process, a person editing the file) show up within
+///   milliseconds, from the platform's file events (`inotify` on Linux, `kqueue` on Apple
+///   platforms; a `stat` check every quarter of a second where none can be had, see
+///   ``Options/changeCheckInterval``), and are delivered once through ``changes()``. A store
+///   whose file nobody changes never wakes. Reads never touch the disk.
 /// - **Unreadable files are never destroyed**: opening one throws, naming the path and the
 ///   line and column, unless ``CorruptFilePolicy/moveAside`` is chosen.
 /// - **Permissions**: new files are 0600 and new folders 0700 whatever the umask; an existing
