@@ -5,19 +5,12 @@ import Testing
 /// What `UserDefaults.didChangeNotification` makes a `UserDefaultsStore` do. Foundation on
 /// Apple platforms posts it for every change of a `UserDefaults` instance, with that instance
 /// as the object; Foundation on Linux posts none, so these tests post it the way Apple's does
-/// and the same code runs on both.
+/// and the same code runs on both. Suites live in temporary folders (``TemporarySuite``).
 @Suite(.timeLimit(TestScale.hangGuard))
 struct UserDefaultsWatcherTests {
-    private static func suiteName() -> String { "StoredSettingsTests-\(UUID().uuidString)" }
-
     @Test func aChangeInOneSuiteDoesNotMakeAnotherSuiteReadItsDefaults() async throws {
-        let (nameA, nameB) = (Self.suiteName(), Self.suiteName())
-        let a = try UserDefaultsStore(suiteName: nameA)
-        let b = try UserDefaultsStore(suiteName: nameB)
-        defer {
-            a.defaults.removePersistentDomain(forName: nameA)
-            b.defaults.removePersistentDomain(forName: nameB)
-        }
+        let (suiteA, suiteB) = (try TemporarySuite(), try TemporarySuite())
+        let (a, b) = (suiteA.store, suiteB.store)
         var changesOfA = a.changes().makeAsyncIterator()
         _ = b.changes()
         let readsOfB = b.changeNotificationReadCount
@@ -31,9 +24,10 @@ struct UserDefaultsWatcherTests {
     }
 
     @Test func aSuiteNoStoreUsesIsReleased() throws {
-        let name = Self.suiteName()
+        let folder = try ScratchFolder()
+        let name = folder.url.appendingPathComponent("suite").path
         do {
-            let store = try UserDefaultsStore(suiteName: name)
+            let store = try UserDefaultsStore(suiteAtPath: name)
             _ = store.changes()
             #expect(UserDefaultsStore.isSuiteInUse(name))
             store.defaults.removePersistentDomain(forName: name)

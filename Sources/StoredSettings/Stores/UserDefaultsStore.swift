@@ -102,6 +102,30 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         }
     }
 
+    /// Creates a store on a suite kept in the property list at `path` + `.plist`, for tests:
+    /// they must not create suites in the user's preferences folder (`~/Library/Preferences`
+    /// on Apple platforms, `$XDG_CONFIG_HOME` on Linux).
+    ///
+    /// Both Foundations treat an absolute suite name as the path of the domain's file, without
+    /// its `.plist` extension: `CFPreferences` on Apple platforms, and Foundation on Linux,
+    /// which writes `<path>.plist` on `synchronize()`. Not for apps: a sandboxed app may not
+    /// write outside its container.
+    ///
+    /// - Throws: ``StorageError/Code/invalidKey`` when `path` is not absolute, or names no
+    ///   file in a folder, or `UserDefaults` refuses it.
+    package init(suiteAtPath path: String) throws {
+        guard path.hasPrefix("/"), !path.hasSuffix("/"), !path.contains("/../") else {
+            throw StorageError(.invalidKey, path: path, message: "a suite's path must be absolute and name a file")
+        }
+        self.suiteName = path
+        self.shared = try SuiteState.shared(for: "suite:" + path) {
+            guard let defaults = UserDefaults(suiteName: path) else {
+                throw StorageError(.invalidKey, path: path, message: "UserDefaults refused the suite path")
+            }
+            return DefaultsBox(defaults: defaults)
+        }
+    }
+
     /// `UserDefaults domain <suite>`, or `UserDefaults` for the standard defaults.
     public var location: String? {
         suiteName.map { "UserDefaults domain \($0)" } ?? "UserDefaults"
