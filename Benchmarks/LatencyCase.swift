@@ -12,7 +12,9 @@ import Darwin
 /// This executable runs itself as the writer (`--latency-writer PATH`). Both sides stamp their
 /// moment with `CLOCK_MONOTONIC`, which one machine's processes share, so the difference is
 /// the latency whatever the reader was doing. Writes come at random moments (up to 0.3 s
-/// apart). Reported as the median and the 99th percentile.
+/// apart). Reported as the median and the 99th percentile. A negative figure means the change
+/// reached the reader before the writer's call returned: the file event comes with the
+/// `rename`, and the writer still flushes the folder after it.
 let latencyCaseName = "change visible in another process"
 
 func runLatency(_ bench: Bench) throws {

@@ -219,15 +219,16 @@ extension StoreConformance {
         }
     }
 
-    /// The checks for `UserDefaultsStore` on a new suite per check (named with a UUID,
+    /// The checks for `UserDefaultsStore` on a new suite per check (a UUID-named domain file in
+    /// the temporary folder, never in the user's preferences;
     /// removed after), with a new store instance on the same suite as the relaunch.
     public static var userDefaults: StoreConformance {
         StoreConformance(limitations: [.controlCharactersInStrings]) {
-            let name = "StoreConformance-\(UUID().uuidString)"
-            let store = try UserDefaultsStore(suiteName: name)
+            let name = FileManager.default.temporaryDirectory.appendingPathComponent("StoreConformance-\(UUID().uuidString)").path
+            let store = try UserDefaultsStore(suiteAtPath: name)
             return Subject(
                 store: store,
-                reopen: { try UserDefaultsStore(suiteName: name) },
+                reopen: { try UserDefaultsStore(suiteAtPath: name) },
                 tearDown: { store.defaults.removePersistentDomain(forName: name) }
             )
         }

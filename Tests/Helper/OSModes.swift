@@ -39,8 +39,7 @@ func descriptorLimitCommand(free: Int, path: String) {
         }
         limit += 1
     }
-    var rlimitValue = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t(limit))
-    guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &rlimitValue) == 0 else { fail("setrlimit(RLIMIT_NOFILE) failed") }
+    guard ResourceLimit.set(ResourceLimit.openFiles, to: rlim_t(limit)) else { fail("setrlimit(RLIMIT_NOFILE) failed") }
     let store: FileStore
     do {
         store = try FileStore(url: URL(fileURLWithPath: path))
@@ -107,8 +106,7 @@ func stopMidWriteCommand(path: String, key: String, size: Int, limit: Int) {
     sigemptyset(&unblocked)
     sigaddset(&unblocked, SIGXFSZ)
     pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
-    var fileSize = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t(limit))
-    guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &fileSize) == 0 else { fail("setrlimit(RLIMIT_FSIZE) failed") }
+    guard ResourceLimit.set(ResourceLimit.fileSize, to: rlim_t(limit)) else { fail("setrlimit(RLIMIT_FSIZE) failed") }
     say("ready")
     do {
         try store.setValue(.string(String(repeating: "S", count: size)), forKey: key)

@@ -18,6 +18,8 @@
 //   defaults-write-keys SUITE PREFIX N   the same loads on UserDefaults(suiteName:),
 //   defaults-increment SUITE KEY N       with synchronize() after every write
 //   defaults-write-loop SUITE KEY SIZE   write-loop on UserDefaults, synchronize() after each
+//   default-store-reentrant-report KEY   read KEY from the default store, whose report
+//                                     handler reads StoreContext.defaultStore
 //   defaults-read SUITE PREFIX KEY    prints `keys <count with PREFIX>` and `value <KEY>`,
 //                                     then removes the suite
 //   environment-read PREFIX KEY       EnvironmentStore(prefix:) over this process's environment:
@@ -223,8 +225,7 @@ case ("set", 3...):
         case "--file-size-limit":
             guard let text = options.next(), let bytes = rlim_t(text) else { fail("--file-size-limit needs a byte count") }
             signal(SIGXFSZ, SIG_IGN)
-            var limit = rlimit(rlim_cur: bytes, rlim_max: bytes)
-            guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else { fail("setrlimit failed") }
+            guard ResourceLimit.set(ResourceLimit.fileSize, to: bytes) else { fail("setrlimit failed") }
         case "--drop-privileges":
             if geteuid() == 0 {
                 guard setgroups(0, nil) == 0, setgid(65534) == 0, setuid(65534) == 0 else { fail("cannot drop privileges") }
@@ -258,6 +259,15 @@ case ("default-store-set", 2):
     } catch {
         say("save error other \(error)")
     }
+case ("default-store-reentrant-report", 1):
+    // The report handler uses the default store while its opening reports: it must not wait
+    // for (or, with `os_unfair_lock`, abort on) the lock under which the store is created.
+    StorageErrorReporter.setHandler { error in
+        say("reported \(error.code)")
+        say("handler sees \(StoreContext.defaultStore.location ?? "none")")
+    }
+    let setting = Stored(arguments[0], default: 0)
+    say("read \(setting.wrappedValue)")
 case ("read", 1):
     readCommand(path: arguments[0])
 

@@ -14,12 +14,16 @@ import Musl
 /// and `pthread_mutex_t` elsewhere, rather than on `NSLock`: every setting read takes a lock,
 /// and calling the system lock directly saves the Objective-C-style method dispatch of `NSLock`.
 ///
-/// Never call out to user code (observers, `update` bodies of other stores) while holding it,
-/// unless the contract of the caller says so: the lock is not recursive.
-package final class Lock<State>: @unchecked Sendable {
-    // Safe because `state` is only ever read or written inside `withLock`, which holds the
-    // system lock for the whole access; the class is final and exposes no other path to
-    // `state`. The lock is allocated once, never moved, and freed only in `deinit`.
+/// Never call out to user code (observers, `update` bodies, error report handlers) while
+/// holding it: the lock is not recursive, and taking it again on the same thread deadlocks on
+/// Linux and aborts the process on Apple platforms (`os_unfair_lock` traps on re-entry). Every
+/// `withLock` body in the package is therefore closed code: it copies what it needs out of the
+/// state, and callbacks run after it returns.
+///
+/// The lock is `Sendable` only when its state is, as `Mutex` is for its value: handing a lock to
+/// another thread hands out its state, so state that may not cross threads (a non-`Sendable`
+/// class, for instance) keeps the lock on its own thread too, and the compiler checks it.
+package final class Lock<State> {
     #if canImport(Darwin)
     private let mutex: UnsafeMutablePointer<os_unfair_lock>
     #else
@@ -64,6 +68,12 @@ package final class Lock<State>: @unchecked Sendable {
         return try body(&state)
     }
 }
+
+// Safe because `state` is only ever read or written inside `withLock`, which holds the system
+// lock for the whole access, and `State` is `Sendable`, so what a body copies out may cross
+// threads; the class is final and exposes no other path to `state`. The system lock is
+// allocated once, never moved, and freed only in `deinit`.
+extension Lock: @unchecked Sendable where State: Sendable {}
 
 extension Lock where State: Sendable {
     /// A copy of the current state.

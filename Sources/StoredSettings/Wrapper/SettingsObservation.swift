@@ -11,6 +11,7 @@ import Observation
 /// ```swift
 /// import Observation
 ///
+/// @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 /// @Observable
 /// final class SettingsModel {
 ///     @ObservationIgnored private let settings: AppSettings
@@ -41,7 +42,13 @@ import Observation
 ///
 /// The subscriptions end when the `SettingsObservation` is released (with its model).
 ///
+/// Availability: the Observation framework exists from macOS 14, iOS 17, tvOS 17, watchOS 10
+/// and visionOS 1, later than the package's floor (macOS 13, iOS 16, tvOS 16, watchOS 9), so
+/// this type, and a model using it, carries the same `@available` attribute; the rest of the
+/// package runs on the floor.
+///
 /// Thread-safety: every member may be used from any thread or task.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 public final class SettingsObservation: Observable, Sendable {
     /// A key of one store, as the Observation framework tracks it.
     package struct TrackedKey: Hashable, Sendable {

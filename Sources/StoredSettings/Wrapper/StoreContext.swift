@@ -36,12 +36,20 @@ public enum StoreContext {
     /// Setting it affects wrappers created afterwards; existing wrappers keep their store.
     public static var defaultStore: any Storable {
         get {
-            defaultStorage.withLock { store in
+            // Opening the store may report (a file that does not parse, loose permissions):
+            // those reports are collected and made once the lock is released, so a report
+            // handler may use the default store itself.
+            let reports = Lock<[StorageError]>([])
+            let store = defaultStorage.withLock { store in
                 if let store { return store }
-                let created = makeDefaultStore()
+                let created = StorageErrorReporter.withHandler({ error in reports.withLock { $0.append(error) } }) {
+                    makeDefaultStore()
+                }
                 store = created
                 return created
             }
+            for report in reports.value { StorageErrorReporter.report(report) }
+            return store
         }
         set {
             defaultStorage.withLock { $0 = newValue }

@@ -78,8 +78,8 @@ struct ContractTests {
             #expect(store.value(forKey: "contract.absent") == nil, "\(type(of: store))")
         }
         #expect(CommandLineStore(arguments: ["--set", "autoReload=true"]).value(forKey: "autoReload") == .string("true"))
-        let suite = "ContractTests-\(UUID().uuidString)"
-        let suiteStore = try UserDefaultsStore(suiteName: suite)
+        let suite = FileManager.default.temporaryDirectory.appendingPathComponent("ContractTests-\(UUID().uuidString)").path
+        let suiteStore = try UserDefaultsStore(suiteAtPath: suite)
         suiteStore.defaults.removePersistentDomain(forName: suite)
         #expect(throws: StorageError.self) { try FileStore(application: "../x") }
     }

@@ -27,8 +27,8 @@ struct StressTests {
     /// resets, `load()`, subscriptions and cancellations, with consumers running throughout.
     @Test func mixedOperationsOnTwoStoresStayConsistent() async throws {
         let memory = InMemoryStore()
-        let suiteName = "StoredSettingsTests-\(UUID().uuidString)"
-        let defaults = try UserDefaultsStore(suiteName: suiteName)
+        let suiteName = FileManager.default.temporaryDirectory.appendingPathComponent("StoredSettingsTests-\(UUID().uuidString)").path
+        let defaults = try UserDefaultsStore(suiteAtPath: suiteName)
         defer { defaults.defaults.removePersistentDomain(forName: suiteName) }
         let stores: [any Storable] = [memory, defaults]
         let groups = stores.map { StressSettings(store: $0) }

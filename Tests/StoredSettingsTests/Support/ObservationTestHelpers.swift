@@ -58,10 +58,10 @@ final class ConcurrencyFixture: Sendable {
             store = InMemoryStore()
             cleanup = {}
         case .userDefaults:
-            let name = "StoredSettingsTests-\(UUID().uuidString)"
-            let store = try UserDefaultsStore(suiteName: name)
-            self.store = store
-            cleanup = { store.defaults.removePersistentDomain(forName: name) }
+            // In a temporary folder, never in the user's preferences (see TemporarySuite).
+            let suite = try TemporarySuite()
+            self.store = suite.store
+            cleanup = { withExtendedLifetime(suite) {} }
         case .file:
             store = try TemporaryFileStore()
             cleanup = {}

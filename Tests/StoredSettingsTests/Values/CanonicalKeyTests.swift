@@ -132,8 +132,8 @@ struct CanonicalKeyTests {
 
     @Test(arguments: pairs)
     func aUserDefaultsSuiteRefusesAKeyEquivalentToADifferentStoredKey(first: String, second: String) throws {
-        let suite = "StoredSettingsTests-\(UUID().uuidString)"
-        let store = try UserDefaultsStore(suiteName: suite)
+        let suite = FileManager.default.temporaryDirectory.appendingPathComponent("StoredSettingsTests-\(UUID().uuidString)").path
+        let store = try UserDefaultsStore(suiteAtPath: suite)
         defer { store.defaults.removePersistentDomain(forName: suite) }
         try store.setValue(.int(1), forKey: first)
         let error = try #require(throws: StorageError.self) { try store.setValue(.int(2), forKey: second) }

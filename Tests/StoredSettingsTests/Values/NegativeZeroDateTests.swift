@@ -37,11 +37,11 @@ struct NegativeZeroDateTests {
     }
 
     @Test func userDefaultsKeepsTheSignOfZero() throws {
-        let name = "NegativeZeroDateTests-\(UUID().uuidString)"
-        let store = try UserDefaultsStore(suiteName: name)
+        let name = FileManager.default.temporaryDirectory.appendingPathComponent("NegativeZeroDateTests-\(UUID().uuidString)").path
+        let store = try UserDefaultsStore(suiteAtPath: name)
         defer { store.defaults.removePersistentDomain(forName: name) }
         try store.setValue(Self.negativeZero.storedValue(), forKey: "when")
-        let value = try #require(try UserDefaultsStore(suiteName: name).value(forKey: "when"))
+        let value = try #require(try UserDefaultsStore(suiteAtPath: name).value(forKey: "when"))
         #expect(Self.isNegativeZero(try Date(storedValue: value)), "\(value)")
     }
 

@@ -74,10 +74,10 @@ struct ObservationChangesTests {
     }
 
     @Test func userDefaultsStoresOnOneSuiteShareTheirChanges() async throws {
-        let name = "StoredSettingsTests-\(UUID().uuidString)"
-        let first = try UserDefaultsStore(suiteName: name)
+        let name = FileManager.default.temporaryDirectory.appendingPathComponent("StoredSettingsTests-\(UUID().uuidString)").path
+        let first = try UserDefaultsStore(suiteAtPath: name)
         defer { first.defaults.removePersistentDomain(forName: name) }
-        let second = try UserDefaultsStore(suiteName: name)
+        let second = try UserDefaultsStore(suiteAtPath: name)
         let recorded = RecordedStream(first.changes())
 
         try second.setValue(.int(1), forKey: "shared")

@@ -15,6 +15,9 @@ private struct AppSettings: SettingsGroup {
     @Stored(Key.launchCount, default: 0) var launchCount: Int
 }
 
+// The Observation framework needs macOS 14, iOS 17, tvOS 17, watchOS 10 or visionOS 1; the
+// package's floor is lower, so the model and every test using it say so.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 @Observable
 private final class SettingsModel {
     @ObservationIgnored private let settings: AppSettings
@@ -69,6 +72,7 @@ private final class ChangeSignal: Sendable {
 
 @Suite(.timeLimit(TestScale.hangGuard))
 struct ObservationFrameworkTests {
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     @Test func trackingFiresWhenTheStoreChangesTheSetting() async throws {
         let store = InMemoryStore()
         let model = SettingsModel(store: store)
@@ -82,6 +86,7 @@ struct ObservationFrameworkTests {
         #expect(model.autoReload)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     @Test func trackingFiresWhenTheModelWritesTheSetting() async {
         let model = SettingsModel(store: InMemoryStore())
         let signal = ChangeSignal()
@@ -93,6 +98,7 @@ struct ObservationFrameworkTests {
         #expect(model.theme == .dark)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     @Test func trackingFiresWhenAnotherSettingsValueWrites() async {
         let store = InMemoryStore()
         let model = SettingsModel(store: store)
@@ -104,6 +110,7 @@ struct ObservationFrameworkTests {
         #expect(await signal.fired())
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     @Test func trackingFiresForFileStoreWrites() async throws {
         let store = try TemporaryFileStore()
         let model = SettingsModel(store: store.fileStore)
@@ -116,6 +123,7 @@ struct ObservationFrameworkTests {
         #expect(model.autoReload)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     @Test func otherKeysAndIdenticalWritesDoNotFire() async throws {
         let store = InMemoryStore(["autoReload": .bool(true)])
         let model = SettingsModel(store: store)
@@ -138,6 +146,7 @@ struct ObservationFrameworkTests {
         #expect(signal.count == 1)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     @Test func ordinaryObservablePropertiesStillWork() async {
         let model = SettingsModel(store: InMemoryStore())
         let signal = ChangeSignal()
@@ -146,6 +155,7 @@ struct ObservationFrameworkTests {
         #expect(await signal.fired())
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     @Test func releasingTheModelReleasesTheSubscription() async {
         let store = InMemoryStore()
         do {
@@ -157,6 +167,7 @@ struct ObservationFrameworkTests {
         #expect(store.subscriberCount == 0)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     @Test func oneSubscriptionPerStoreWhateverIsTracked() {
         let store = InMemoryStore()
         let model = SettingsModel(store: store)
@@ -166,6 +177,7 @@ struct ObservationFrameworkTests {
         #expect(store.subscriberCount == 1)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     @Test func onChangeMayReadAndWriteSettings() async throws {
         let store = InMemoryStore()
         let model = SettingsModel(store: store)

@@ -14,10 +14,10 @@ struct ReentrantUpdateTests {
 
     /// A fresh UserDefaults suite, removed when the value goes away.
     final class Suite: Sendable {
-        let name = "ReentrantUpdateTests-\(UUID().uuidString)"
+        let name = FileManager.default.temporaryDirectory.appendingPathComponent("ReentrantUpdateTests-\(UUID().uuidString)").path
         let store: UserDefaultsStore
 
-        init() throws { store = try UserDefaultsStore(suiteName: name) }
+        init() throws { store = try UserDefaultsStore(suiteAtPath: name) }
 
         deinit { store.defaults.removePersistentDomain(forName: name) }
     }
@@ -92,7 +92,7 @@ struct ReentrantUpdateTests {
 
     @Test func aUserDefaultsUpdateBodyThatWritesTheSameSuiteThrows() throws {
         let suite = try Suite()
-        let second = try UserDefaultsStore(suiteName: suite.name)
+        let second = try UserDefaultsStore(suiteAtPath: suite.name)
         for writer in [suite.store, second] {
             let error = try #require(try writeFromInsideUpdate(of: suite.store, through: writer))
             #expect(error.code == .reentrantWrite)

@@ -21,15 +21,22 @@ extension FileStore {
         /// default.
         public var corruptFilePolicy: CorruptFilePolicy
 
-        /// How often the store checks whether another process or a person changed the file:
-        /// every 250 milliseconds by default; `nil` checks only before each write.
+        /// Whether, and where the platform has no file event source how often, the store
+        /// checks that another process or a person changed the file: by default on every file
+        /// event, else every 250 milliseconds; `nil` checks only before each write.
         ///
-        /// Each check is one `stat` call on a background thread shared by every store in the
-        /// process (it needs no file descriptor); the file is read only when its inode, size or
-        /// modification time changed. Reads never touch the disk.
+        /// On Linux the store learns of changes from `inotify` on the file's folder, on Apple
+        /// platforms from `kqueue` on the folder and the file, so a store whose file nobody
+        /// changes never wakes, and a change shows up within milliseconds. The interval applies
+        /// only where no event source exists or none can be had (no file descriptor free, the
+        /// system's `inotify` watch limit reached; on Apple platforms, a folder that does not
+        /// exist yet): then each check is one `stat` call on a background thread shared by
+        /// every store in the process, which needs no file descriptor. Either way the file is
+        /// read only when its inode, size or modification time changed, and reads never touch
+        /// the disk. <doc:PlatformNotes> says what each platform sees.
         public var changeCheckInterval: Duration?
 
-        /// The default options: 16 MiB, throw on corrupt files, check every 250 milliseconds.
+        /// The largest file read or written by default: 16 MiB.
         @usableFromInline package static let defaultMaximumFileSize = 16 * 1024 * 1024
 
         /// Creates options.
@@ -37,7 +44,8 @@ extension FileStore {
         /// - Parameters:
         ///   - maximumFileSize: The largest file read or written, in bytes.
         ///   - corruptFilePolicy: What to do with a file that does not parse.
-        ///   - changeCheckInterval: How often to look for external changes; `nil` for never.
+        ///   - changeCheckInterval: How often to look for external changes where the platform
+        ///     has no file events; `nil` for never (not even on events).
         public init(
             maximumFileSize: Int = Options.defaultMaximumFileSize,
             corruptFilePolicy: CorruptFilePolicy = .throwError,

@@ -26,13 +26,7 @@ extension FileStore {
         environment: [String: String],
         passwordDatabaseHome: () -> String? = FileStore.passwordDatabaseHome
     ) throws -> URL {
-        try StorageError.validate(key: application)
-        if application == "." || application.contains("/") || application.contains("..") || application.hasPrefix("-") {
-            throw StorageError(
-                .invalidKey, key: application,
-                message: "an application name cannot be '.', contain '/' or '..', or start with '-'"
-            )
-        }
+        try validateApplicationName(application)
         func usable(_ path: String?) -> String? {
             guard var path, path.hasPrefix("/") else { return nil }
             while path.count > 1, path.hasSuffix("/") { path.removeLast() }
@@ -52,6 +46,51 @@ extension FileStore {
         return URL(fileURLWithPath: base, isDirectory: true)
             .appendingPathComponent(application, isDirectory: true)
             .appendingPathComponent("settings.json")
+    }
+
+    /// The settings file `FileStore(application:)` opens on this platform: on iOS, tvOS,
+    /// watchOS and visionOS ``applicationSupportURL(application:)`` (apps write inside their
+    /// container there, and `$HOME/.config` is not a place the system backs up or expects),
+    /// elsewhere (macOS, Linux) ``configurationURL(application:environment:passwordDatabaseHome:)``.
+    ///
+    /// - Throws: What the chosen function throws.
+    package static func defaultURL(application: String, environment: [String: String]) throws -> URL {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        return try applicationSupportURL(application: application)
+        #else
+        return try configurationURL(application: application, environment: environment)
+        #endif
+    }
+
+    /// `<Application Support>/<application>/settings.json`, the folder being the first of
+    /// `FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)`: the
+    /// app container's `Library/Application Support` on Apple platforms (the folder may not
+    /// exist yet; the first write creates it). Foundation on Linux answers with the XDG data
+    /// folder (`$XDG_DATA_HOME`, else `~/.local/share`), which is why Linux does not use it.
+    ///
+    /// - Throws: ``StorageError/Code/invalidKey`` for a name that is empty, `.`, contains `/`,
+    ///   `..`, NUL or control characters, or starts with `-`; ``StorageError/Code/io`` when
+    ///   Foundation knows no such folder.
+    package static func applicationSupportURL(application: String) throws -> URL {
+        try validateApplicationName(application)
+        guard let folder = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first else {
+            throw StorageError(.io, key: application, message: "cannot find the Application Support folder")
+        }
+        return folder
+            .appendingPathComponent(application, isDirectory: true)
+            .appendingPathComponent("settings.json")
+    }
+
+    /// Throws ``StorageError/Code/invalidKey`` for an application name that cannot be one
+    /// folder name.
+    private static func validateApplicationName(_ application: String) throws {
+        try StorageError.validate(key: application)
+        if application == "." || application.contains("/") || application.contains("..") || application.hasPrefix("-") {
+            throw StorageError(
+                .invalidKey, key: application,
+                message: "an application name cannot be '.', contain '/' or '..', or start with '-'"
+            )
+        }
     }
 
     /// The home folder of the current user in the password database (`getpwuid_r`), or `nil`.

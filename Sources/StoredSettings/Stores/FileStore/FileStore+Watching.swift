@@ -8,6 +8,7 @@ extension FileStore {
     /// symbolic link the `fs.protected_symlinks` rule refuses) is reported once until it
     /// changes.
     package func checkForExternalChange() {
+        changeChecks.withLock { $0 += 1 }
         // The common case, nothing changed, costs one `lstat` and one `stat` and never waits
         // for a write in progress.
         if let target = try? FileSystem.resolvingSymbolicLinks(url.path),
@@ -39,27 +40,61 @@ extension FileStore {
         }
         if let problem { StorageErrorReporter.report(problem) }
     }
+
+    /// How many times the store checked its file for external changes since it was opened:
+    /// once per batch of events in its folder, or once per interval where it polls.
+    package var changeCheckCount: Int { changeChecks.value }
 }
 
-/// A repeating check for external changes of one ``FileStore``.
+/// What tells one ``FileStore`` that its file may have changed.
 ///
-/// It is an entry in ``ChangeCheckScheduler/shared``: one thread for every store in the
-/// process, which needs no file descriptor (a Dispatch timer source on Linux needs an `epoll`
-/// descriptor, an `eventfd` and a timer descriptor the first time, and traps when the process
-/// has none free). The handler holds the store weakly; the store cancels its watcher when it is
-/// released, so nothing outlives it.
+/// Where the platform has a file event source, it is that: ``FolderEvents`` (`inotify` on the
+/// file's folder on Linux, `kqueue` on the folder and the file on Apple platforms), which
+/// wakes only when something changes. Where it has none, or none can be had (no descriptor
+/// free, the system's watch limit reached), it is a repeating `stat` check every
+/// ``FileStore/Options/changeCheckInterval``, an entry in ``ChangeCheckScheduler/shared`` (one
+/// thread for every store, needing no file descriptor). The handler holds the store weakly;
+/// the store cancels its watcher when it is released, so nothing outlives it.
 final class FileWatcher: Sendable {
-    private let entry: ChangeCheckScheduler.Entry
+    private enum Source: Sendable {
+        #if os(Linux) || os(Android) || canImport(Darwin)
+        case events([FolderEvents.Registration])
+        #endif
+        case polling(ChangeCheckScheduler.Entry)
+    }
 
-    init(interval: Duration, handler: @escaping @Sendable () -> Void) {
+    private let source: Source
+
+    /// Starts watching the file at `path` (a symbolic link is watched where it is, and where it
+    /// points when the folders differ, as each check follows it).
+    init(path: String, interval: Duration, handler: @escaping @Sendable () -> Void) {
+        #if os(Linux) || os(Android) || canImport(Darwin)
+        var paths = [path]
+        if let target = try? FileSystem.resolvingSymbolicLinks(path),
+           (target as NSString).deletingLastPathComponent != (path as NSString).deletingLastPathComponent {
+            paths.append(target)
+        }
+        let registrations = paths.compactMap { FolderEvents.shared.add(fileAt: $0, handler: handler) }
+        if registrations.count == paths.count {
+            source = .events(registrations)
+            return
+        }
+        for registration in registrations { FolderEvents.shared.remove(registration) }
+        #endif
         let (seconds, attoseconds) = interval.components
         let nanoseconds = max(1_000_000, Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000))
-        entry = ChangeCheckScheduler.shared.add(everyNanoseconds: UInt64(nanoseconds), handler)
+        source = .polling(ChangeCheckScheduler.shared.add(everyNanoseconds: UInt64(nanoseconds), handler))
     }
 
     /// Stops the checks; a check already running finishes.
     func cancel() {
-        ChangeCheckScheduler.shared.remove(entry)
+        switch source {
+        #if os(Linux) || os(Android) || canImport(Darwin)
+        case .events(let registrations):
+            for registration in registrations { FolderEvents.shared.remove(registration) }
+        #endif
+        case .polling(let entry): ChangeCheckScheduler.shared.remove(entry)
+        }
     }
 
     deinit {

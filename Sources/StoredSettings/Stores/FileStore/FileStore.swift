@@ -21,10 +21,11 @@ import Foundation
 /// - **Other programs' saves.** A write that finds the file empty or cut short (an editor
 ///   saving in place) waits up to half a second for it to settle, and never writes over a
 ///   file that held settings because it was seen empty.
-/// - **External changes** (another process, a person editing the file) show up within about a
-///   quarter of a second (``Options/changeCheckInterval``) and are delivered once through
-///   ``changes()``. Reads never touch the disk. The checks run on one thread shared by all
-///   stores that needs no file descriptor.
+/// - **External changes** (another process, a person editing the file) show up within
+///   milliseconds, from the platform's file events (`inotify` on Linux, `kqueue` on Apple
+///   platforms; a `stat` check every quarter of a second where none can be had, see
+///   ``Options/changeCheckInterval``), and are delivered once through ``changes()``. A store
+///   whose file nobody changes never wakes. Reads never touch the disk.
 /// - **Unreadable files are never destroyed**: opening one throws, naming the path and the
 ///   line and column, unless ``CorruptFilePolicy/moveAside`` is chosen.
 /// - **Permissions**: new files are 0600 and new folders 0700 whatever the umask; an existing
@@ -62,11 +63,13 @@ public final class FileStore: Storable {
     let storage: DictionaryStorage
     let file: Lock<FileState>
     let watcher = Lock<FileWatcher?>(nil)
+    /// How many times ``checkForExternalChange()`` ran, for tests of the watcher.
+    let changeChecks = Lock<Int>(0)
     let loadedFingerprint: Lock<FileFingerprint?>
 
     /// What the store knows about the file, guarded by ``file``, which also serializes this
     /// store's writes and reloads.
-    struct FileState {
+    struct FileState: Sendable {
         /// The version of the file the values in memory come from; `nil` when there was none.
         var fingerprint: FileFingerprint? {
             didSet { loadedFingerprint.withLock { $0 = fingerprint } }
@@ -131,27 +134,32 @@ public final class FileStore: Storable {
         storage = DictionaryStorage(values)
         file = Lock(state)
         if let interval = options.changeCheckInterval {
-            let watcher = FileWatcher(interval: interval) { [weak self] in self?.checkForExternalChange() }
+            let watcher = FileWatcher(path: self.url.path, interval: interval) { [weak self] in self?.checkForExternalChange() }
             self.watcher.withLock { $0 = watcher }
         }
         for report in reports { StorageErrorReporter.report(report) }
     }
 
-    /// Opens `settings.json` of `application` in the user's configuration folder:
-    /// `$XDG_CONFIG_HOME/<application>/settings.json` when `XDG_CONFIG_HOME` is an absolute
-    /// path, else `$HOME/.config/<application>/settings.json`, else the same under the home
-    /// folder of the user's password-database entry (`getpwuid_r`); never under the
-    /// filesystem root.
+    /// Opens `settings.json` of `application` in the user's configuration folder.
+    ///
+    /// On macOS and Linux: `$XDG_CONFIG_HOME/<application>/settings.json` when
+    /// `XDG_CONFIG_HOME` is an absolute path, else `$HOME/.config/<application>/settings.json`,
+    /// else the same under the home folder of the user's password-database entry
+    /// (`getpwuid_r`); never under the filesystem root. On iOS, tvOS, watchOS and visionOS,
+    /// where an app writes inside its container: `<application>/settings.json` in the
+    /// container's Application Support folder (`FileManager`'s `.applicationSupportDirectory`
+    /// in the user domain). <doc:PlatformNotes> lists the folders.
     ///
     /// - Parameters:
     ///   - application: The application's name: the folder under the configuration folder.
     ///   - options: See ``Options``.
     /// - Throws: ``StorageError/Code/invalidKey`` for an application name that is empty, `.`,
     ///   contains `/`, `..`, NUL or control characters, or starts with `-`;
-    ///   ``StorageError/Code/io`` when no home folder can be found; otherwise what
+    ///   ``StorageError/Code/io`` when no home folder (or Application Support folder) can be
+    ///   found; otherwise what
     ///   ``init(url:format:options:)`` throws.
     public convenience init(application: String, options: Options = Options()) throws {
-        let url = try Self.configurationURL(application: application, environment: ProcessInfo.processInfo.environment)
+        let url = try Self.defaultURL(application: application, environment: ProcessInfo.processInfo.environment)
         try self.init(url: url, options: options)
     }
 

@@ -15,7 +15,8 @@ import Darwin
 ///    until the file is renamed or removed: the lock says "a live writer owns this file";
 /// 2. give it the owner and group of the file it replaces (`fchown`, when they differ from
 ///    this process's), then the mode (`fchmod`, so the umask cannot change it);
-/// 3. write all bytes, `fsync`;
+/// 3. write all bytes, `fsync` (`F_FULLFSYNC` on Apple platforms, see
+///    ``FileSystem/flushToStableStorage(_:)``);
 /// 4. `rename` it over the file (atomic on POSIX file systems);
 /// 5. `fsync` the folder, so the rename itself survives a power loss.
 ///
@@ -85,7 +86,7 @@ package enum AtomicFile {
         guard data.withUnsafeBytes({ DescriptorWrite.writeAll(fd, $0) }) else {
             throw FileSystem.ioError("cannot write", path: path)
         }
-        guard fsync(fd) == 0 else { throw FileSystem.ioError("cannot write (fsync)", path: path) }
+        guard FileSystem.flushToStableStorage(fd) else { throw FileSystem.ioError("cannot write (fsync)", path: path) }
         guard fstat(fd, &info) == 0 else { throw FileSystem.ioError("cannot read the file's attributes", path: path) }
         let fingerprint = FileFingerprint(info)
         try beforeReplace()
@@ -98,7 +99,7 @@ package enum AtomicFile {
         descriptorOpen = false
         let directoryFD = FileSystem.openFile(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         if directoryFD >= 0 {
-            _ = fsync(directoryFD)
+            _ = FileSystem.flushToStableStorage(directoryFD)
             close(directoryFD)
         }
         return fingerprint

@@ -28,13 +28,20 @@ import Darwin
 /// out. The file is opened with `O_NONBLOCK | O_NOFOLLOW` and must be a regular file: a FIFO
 /// or a link at the path is an error, never a hang.
 ///
-/// Not thread-safe: ``FileStore`` uses it only under its own in-process lock. Two instances in
+/// Meant for one thread at a time: ``FileStore`` uses it only under its own in-process lock (it
+/// is `Sendable` so that lock's state is, and each access to the descriptor is locked, but two
+/// threads calling ``lock()`` at once would share one `flock`). Two instances in
 /// one process exclude each other like two processes do, because `flock` locks belong to open
 /// file descriptions.
-package final class FileLock {
+package final class FileLock: Sendable {
     /// The lock file's path.
     package let path: String
-    private var descriptor: Int32 = -1
+    private let openDescriptor = Lock<Int32>(-1)
+    /// The lock file's descriptor, -1 while none is open.
+    private var descriptor: Int32 {
+        get { openDescriptor.value }
+        set { openDescriptor.withLock { $0 = newValue } }
+    }
 
     /// How many times ``lock()`` starts over when the lock file keeps being replaced.
     static let attempts = 1000

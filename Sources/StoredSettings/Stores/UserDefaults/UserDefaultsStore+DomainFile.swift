@@ -31,7 +31,8 @@ extension UserDefaultsStore {
         } else {
             folder = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config").path
         }
-        let path = folder + "/" + domainName + ".plist"
+        // An absolute suite name is the domain file's path without its extension.
+        let path = (domainName.hasPrefix("/") ? domainName : folder + "/" + domainName) + ".plist"
         let contents: Data?
         do {
             contents = try FileSystem.readFile(atPath: path, maximumSize: FileStore.Options.defaultMaximumFileSize)?.data

@@ -48,12 +48,15 @@ import Foundation
 ///
 /// - Every platform: every change committed through any `UserDefaultsStore` of this process on
 ///   the same suite (or the same `UserDefaults` instance), once, in commit order.
-/// - Apple platforms, in addition: changes made to the same defaults by other code of this
-///   process (`UserDefaults.set(_:forKey:)` called directly, another `UserDefaults` instance on
-///   the suite), which `UserDefaults.didChangeNotification` announces. The store compares the
-///   defaults with the values it last saw, and delivers one change per key that differs.
-///   Changes made by other processes (the `defaults` command, an app extension) are not
-///   announced by that notification and are not delivered.
+/// - Apple platforms, in addition: changes made by other code of this process through the
+///   store's own ``defaults`` instance (`store.defaults.set(_:forKey:)`; every store on one
+///   suite shares that instance), which `UserDefaults.didChangeNotification` announces with
+///   the instance as its object. The store observes only its own instance, so a write to one
+///   suite never makes another suite look; on each notification it reads the defaults with
+///   no lock held (the posting thread may hold any lock), compares them with the values it
+///   last saw, and delivers one change per key that differs. Changes through another
+///   `UserDefaults` instance, and changes made by other processes (the `defaults` command,
+///   an app extension), are not announced to it and are not delivered.
 /// - Linux: only changes made through a `UserDefaultsStore` of this process. Foundation on
 ///   Linux posts no `didChangeNotification` for direct `UserDefaults` writes, and its
 ///   `UserDefaults` does not see other processes' writes until it reloads.
@@ -63,13 +66,14 @@ import Foundation
 ///
 /// Thread-safety: every member may be used from any thread or task.
 public final class UserDefaultsStore: Storable, ChangeSnapshotting {
-    /// The defaults the values are kept in.
+    /// The defaults the values are kept in: one instance for every store of this process on
+    /// the same suite.
     public var defaults: UserDefaults { box.defaults }
     /// The suite's name; `nil` for `UserDefaults.standard` or a `UserDefaults` passed in.
     public let suiteName: String?
 
     private let shared: SuiteState
-    private let box: DefaultsBox
+    private var box: DefaultsBox { shared.defaults }
 
     /// The store on `UserDefaults.standard`.
     public static let standard = UserDefaultsStore(UserDefaults.standard)
@@ -78,9 +82,8 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     ///
     /// Every store created on the same instance shares its lock and its change streams.
     public init(_ defaults: UserDefaults) {
-        self.box = DefaultsBox(defaults: defaults)
         self.suiteName = nil
-        self.shared = SuiteState.shared(for: ObjectIdentifier(defaults).debugDescription, defaults: box)
+        self.shared = SuiteState.shared(for: ObjectIdentifier(defaults).debugDescription) { DefaultsBox(defaults: defaults) }
     }
 
     /// Creates a store on the suite named `suiteName` (`UserDefaults(suiteName:)`).
@@ -90,12 +93,37 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     ///   (the app's own bundle identifier, `NSGlobalDomain`).
     public init(suiteName: String) throws {
         try Self.validate(suiteName: suiteName)
-        guard let defaults = UserDefaults(suiteName: suiteName) else {
-            throw StorageError(.invalidKey, path: suiteName, message: "UserDefaults refused the suite name")
-        }
-        self.box = DefaultsBox(defaults: defaults)
         self.suiteName = suiteName
-        self.shared = SuiteState.shared(for: "suite:" + suiteName, defaults: box)
+        self.shared = try SuiteState.shared(for: "suite:" + suiteName) {
+            guard let defaults = UserDefaults(suiteName: suiteName) else {
+                throw StorageError(.invalidKey, path: suiteName, message: "UserDefaults refused the suite name")
+            }
+            return DefaultsBox(defaults: defaults)
+        }
+    }
+
+    /// Creates a store on a suite kept in the property list at `path` + `.plist`, for tests:
+    /// they must not create suites in the user's preferences folder (`~/Library/Preferences`
+    /// on Apple platforms, `$XDG_CONFIG_HOME` on Linux).
+    ///
+    /// Both Foundations treat an absolute suite name as the path of the domain's file, without
+    /// its `.plist` extension: `CFPreferences` on Apple platforms, and Foundation on Linux,
+    /// which writes `<path>.plist` on `synchronize()`. Not for apps: a sandboxed app may not
+    /// write outside its container.
+    ///
+    /// - Throws: ``StorageError/Code/invalidKey`` when `path` is not absolute, or names no
+    ///   file in a folder, or `UserDefaults` refuses it.
+    package init(suiteAtPath path: String) throws {
+        guard path.hasPrefix("/"), !path.hasSuffix("/"), !path.contains("/../") else {
+            throw StorageError(.invalidKey, path: path, message: "a suite's path must be absolute and name a file")
+        }
+        self.suiteName = path
+        self.shared = try SuiteState.shared(for: "suite:" + path) {
+            guard let defaults = UserDefaults(suiteName: path) else {
+                throw StorageError(.invalidKey, path: path, message: "UserDefaults refused the suite path")
+            }
+            return DefaultsBox(defaults: defaults)
+        }
     }
 
     /// `UserDefaults domain <suite>`, or `UserDefaults` for the standard defaults.
@@ -200,6 +228,14 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         }
     }
 
+    /// How many times a `UserDefaults.didChangeNotification` made this store's suite read the
+    /// whole defaults to find what changed (for tests of observation).
+    package var changeNotificationReadCount: Int { shared.notificationReads.value }
+
+    /// Whether some store of this process uses the suite named `suiteName` now: suites no
+    /// store uses are released, with their notification observer (for tests).
+    package static func isSuiteInUse(_ suiteName: String) -> Bool { SuiteState.isShared(name: "suite:" + suiteName) }
+
     /// How many ``changes()`` streams are subscribed now (for tests of observation).
     package var subscriberCount: Int { shared.broadcaster.subscriberCount }
 
@@ -250,7 +286,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
             throw StorageError(.io, key: key, path: location, message: "UserDefaults could not save the domain file; the change was not saved")
         }
         #endif
-        shared.broadcaster.publish(StoredChange(key: key, value: value))
+        shared.didCommit(value, forKey: key)
     }
 
     /// `UserDefaults.set(_:forKey:)`, or `removeObject(forKey:)` for `nil`.
@@ -286,126 +322,4 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
             throw StorageError(.invalidKey, path: suiteName, message: "a suite name cannot contain '/' or '..'")
         }
     }
-}
-
-/// Holds a `UserDefaults`, which Foundation on Linux does not mark `Sendable`.
-private struct DefaultsBox: @unchecked Sendable {
-    // Safe because `UserDefaults` is documented as thread-safe ("The UserDefaults class is
-    // thread-safe", Apple's UserDefaults reference) and is `Sendable` on Apple platforms; the
-    // box only stores the reference and never mutates it.
-    let defaults: UserDefaults
-
-    #if canImport(Darwin)
-    /// A notification observer token, which `NotificationCenter` returns as an unannotated
-    /// `NSObjectProtocol`.
-    struct Token: @unchecked Sendable {
-        // Safe because the token is an opaque handle that is only passed back to
-        // `NotificationCenter.removeObserver(_:)`, which is thread-safe; it is never mutated.
-        let object: any NSObjectProtocol
-        init(_ object: any NSObjectProtocol) { self.object = object }
-    }
-    #endif
-}
-
-/// The lock and change streams shared by every store of this process on one suite.
-private final class SuiteState: Sendable {
-    /// Serialises every write and `update` of the suite's stores. (A write from inside an
-    /// `update` body is refused before it gets here, by ``UpdateScope``.)
-    let writers = RecursiveLock()
-    let broadcaster = ChangeBroadcaster()
-    private let defaults: DefaultsBox
-
-    #if canImport(Darwin)
-    /// The values last seen for the keys, while someone is subscribed, and the notification
-    /// observer's token.
-    private let watch = Lock<(seen: [String: StoredValue]?, token: DefaultsBox.Token?)>((nil, nil))
-    #endif
-
-    private static let registry = Lock<[String: SuiteState]>([:])
-
-    private init(defaults: DefaultsBox) {
-        self.defaults = defaults
-    }
-
-    static func shared(for name: String, defaults: DefaultsBox) -> SuiteState {
-        registry.withLock { registry in
-            if let state = registry[name] { return state }
-            let state = SuiteState(defaults: defaults)
-            registry[name] = state
-            return state
-        }
-    }
-
-    /// A new change stream of every key.
-    func subscribe() -> AsyncStream<StoredChange> {
-        subscription(key: nil).stream
-    }
-
-    /// A new change stream and its continuation; on Apple platforms, starts watching the
-    /// defaults for writes by other code.
-    func subscription(key: String?) -> (stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation) {
-        #if canImport(Darwin)
-        startWatching()
-        #endif
-        return broadcaster.subscription(key: key)
-    }
-
-    /// Notes a commit about to be made through a store, so the watcher does not deliver it again.
-    func willCommit(_ value: StoredValue?, forKey key: String) {
-        #if canImport(Darwin)
-        watch.withLock { watch in
-            if watch.seen != nil { watch.seen?[key] = value }
-        }
-        #endif
-    }
-
-    #if canImport(Darwin)
-    private func startWatching() {
-        writers.withLock {
-            let needsObserver = watch.withLock { watch in
-                if watch.seen == nil { watch.seen = currentValues() }
-                return watch.token == nil
-            }
-            guard needsObserver else { return }
-            let token = NotificationCenter.default.addObserver(
-                forName: UserDefaults.didChangeNotification, object: nil, queue: nil
-            ) { [weak self] _ in
-                self?.defaultsDidChange()
-            }
-            watch.withLock { $0.token = DefaultsBox.Token(token) }
-        }
-    }
-
-    /// Delivers one change per key whose value differs from the last one seen. Called on the
-    /// thread that changed the defaults, outside every lock of the writer.
-    private func defaultsDidChange() {
-        writers.withLock {
-            let current = currentValues()
-            let changes: [StoredChange] = watch.withLock { watch in
-                guard let seen = watch.seen else { return [] }
-                var changes: [StoredChange] = []
-                for (key, old) in seen where current[key] == nil {
-                    _ = old
-                    changes.append(StoredChange(key: key, value: nil))
-                }
-                for (key, new) in current where !(seen[key].map { $0.isIdentical(to: new) } ?? false) {
-                    changes.append(StoredChange(key: key, value: new))
-                }
-                watch.seen = current
-                return changes
-            }
-            broadcaster.publish(changes)
-        }
-    }
-
-    private func currentValues() -> [String: StoredValue] {
-        defaults.defaults.dictionaryRepresentation().compactMapValues(PropertyListValue.storedValue(from:))
-    }
-
-    deinit {
-        if let token = watch.withLock({ $0.token }) {
-            NotificationCenter.default.removeObserver(token.object)
-        }
-    }
-    #endif
 }

@@ -60,8 +60,8 @@ struct ByteOrderMarkTests {
     }
 
     @Test func userDefaultsRefusesKeysAndStringsStartingWithFEFF() throws {
-        let name = "ByteOrderMarkTests-\(UUID().uuidString)"
-        let store = try UserDefaultsStore(suiteName: name)
+        let name = FileManager.default.temporaryDirectory.appendingPathComponent("ByteOrderMarkTests-\(UUID().uuidString)").path
+        let store = try UserDefaultsStore(suiteAtPath: name)
         defer { store.defaults.removePersistentDomain(forName: name) }
         try store.setValue(.string("light"), forKey: "theme")
         #expect(throws: StorageError.self) { try store.setValue(.string("\u{FEFF}dark"), forKey: "theme") }

@@ -45,14 +45,14 @@ struct XMLCharacterTests {
 
     @Test(arguments: refused)
     func userDefaultsRefusesCharacterAndKeepsPreviousValue(codePoint: UInt32) throws {
-        let name = "XMLCharacterTests-\(UUID().uuidString)"
-        let store = try UserDefaultsStore(suiteName: name)
+        let name = FileManager.default.temporaryDirectory.appendingPathComponent("XMLCharacterTests-\(UUID().uuidString)").path
+        let store = try UserDefaultsStore(suiteAtPath: name)
         defer { store.defaults.removePersistentDomain(forName: name) }
         try store.setValue(.string("previous"), forKey: "value")
         for shape in Self.shapes(codePoint) {
             let error = try #require(throws: StorageError.self) { try store.setValue(shape, forKey: "value") }
             #expect(error.code == .encodingFailed)
-            #expect(try UserDefaultsStore(suiteName: name).value(forKey: "value") == .string("previous"))
+            #expect(try UserDefaultsStore(suiteAtPath: name).value(forKey: "value") == .string("previous"))
         }
     }
 

@@ -1,0 +1,172 @@
+import Foundation
+
+/// Holds a `UserDefaults`, which Foundation on Linux does not mark `Sendable`.
+struct DefaultsBox: @unchecked Sendable {
+    // Safe because `UserDefaults` is documented as thread-safe ("The UserDefaults class is
+    // thread-safe", Apple's UserDefaults reference) and is `Sendable` on Apple platforms; the
+    // box only stores the reference and never mutates it.
+    let defaults: UserDefaults
+
+    /// A notification observer token, which `NotificationCenter` returns as an unannotated
+    /// `NSObjectProtocol`.
+    struct Token: @unchecked Sendable {
+        // Safe because the token is an opaque handle that is only passed back to
+        // `NotificationCenter.removeObserver(_:)`, which is thread-safe; it is never mutated.
+        let object: any NSObjectProtocol
+        init(_ object: any NSObjectProtocol) { self.object = object }
+    }
+}
+
+/// The lock and change streams shared by every store of this process on one suite, and the
+/// one `UserDefaults` instance they all use. It lives while a store uses it: the registry
+/// holds it weakly, so a suite no store uses is released with its notification observer.
+final class SuiteState: Sendable {
+    /// Serialises every write and `update` of the suite's stores. (A write from inside an
+    /// `update` body is refused before it gets here, by ``UpdateScope``.)
+    let writers = RecursiveLock()
+    let broadcaster = ChangeBroadcaster()
+    let defaults: DefaultsBox
+
+    /// What the notification watcher knows, while someone is subscribed.
+    private struct Watch: Sendable {
+        /// The values last seen for the keys; `nil` until the first subscription.
+        var seen: [String: StoredValue]?
+        /// The value last published for each key, by a store's commit or by the watcher, so
+        /// neither publishes a change the other delivered already.
+        var published: [String: StoredValue?] = [:]
+        /// Counts the commits made through stores, so a watcher that read the defaults before
+        /// one landed reads them again.
+        var commits: UInt64 = 0
+        var token: DefaultsBox.Token?
+    }
+
+    /// Every publication happens under this lock, which is taken last (no other lock of the
+    /// package is taken while it is held), so it serialises the two publishers.
+    private let watch = Lock(Watch())
+    /// How many times a change notification made the watcher read the whole defaults.
+    let notificationReads = Lock<Int>(0)
+
+    private struct WeakState: Sendable {
+        weak var state: SuiteState?
+    }
+
+    private static let registry = Lock<[String: WeakState]>([:])
+
+    private init(defaults: DefaultsBox) {
+        self.defaults = defaults
+    }
+
+    /// Whether a store of this process uses the suite named `name` now.
+    static func isShared(name: String) -> Bool {
+        registry.withLock { $0[name]?.state != nil }
+    }
+
+    /// The state of the suite named `name`, created with `defaults()` when no store uses it.
+    static func shared(for name: String, defaults: () throws -> DefaultsBox) rethrows -> SuiteState {
+        try registry.withLock { registry in
+            if let state = registry[name]?.state { return state }
+            // Entries of released suites are dropped whenever a suite is created.
+            registry = registry.filter { $0.value.state != nil }
+            let box = try defaults()
+            let state = SuiteState(defaults: box)
+            registry[name] = WeakState(state: state)
+            return state
+        }
+    }
+
+    /// A new change stream of every key.
+    func subscribe() -> AsyncStream<StoredChange> {
+        subscription(key: nil).stream
+    }
+
+    /// A new change stream and its continuation; starts watching the defaults for writes by
+    /// other code.
+    func subscription(key: String?) -> (stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation) {
+        startWatching()
+        return broadcaster.subscription(key: key)
+    }
+
+    /// Notes a commit about to be made through a store, so the watcher does not deliver it
+    /// again.
+    func willCommit(_ value: StoredValue?, forKey key: String) {
+        watch.withLock { watch in
+            watch.commits &+= 1
+            if watch.seen != nil { watch.seen?[key] = value }
+        }
+    }
+
+    /// Publishes a store's commit, unless the watcher delivered that value for the key already.
+    func didCommit(_ value: StoredValue?, forKey key: String) {
+        watch.withLock { watch in
+            if watch.seen != nil {
+                if let last = watch.published[key], Self.identical(last, value) { return }
+                watch.published[key] = value
+            }
+            broadcaster.publish(StoredChange(key: key, value: value))
+        }
+    }
+
+    private func startWatching() {
+        writers.withLock {
+            let needsObserver = watch.withLock { watch in
+                if watch.seen == nil { watch.seen = currentValues() }
+                return watch.token == nil
+            }
+            guard needsObserver else { return }
+            // Only this suite's own instance: a change of another suite never wakes this one.
+            let token = NotificationCenter.default.addObserver(
+                forName: UserDefaults.didChangeNotification, object: defaults.defaults, queue: nil
+            ) { [weak self] _ in
+                self?.defaultsDidChange()
+            }
+            watch.withLock { $0.token = DefaultsBox.Token(token) }
+        }
+    }
+
+    /// Delivers one change per key whose value differs from the last one seen. Called on the
+    /// thread that changed the defaults, which may hold any lock (another suite's writers, in
+    /// an `update` body that writes to other defaults): so it takes none of the writers' locks,
+    /// reads the defaults with no lock held, and compares under ``watch`` alone. When a
+    /// store's commit came in between, it reads again.
+    private func defaultsDidChange() {
+        for _ in 0..<16 {
+            let commits = watch.withLock { $0.commits }
+            notificationReads.withLock { $0 += 1 }
+            let current = currentValues()
+            let done = watch.withLock { watch -> Bool in
+                guard let seen = watch.seen else { return true }
+                guard watch.commits == commits else { return false }
+                var changes: [StoredChange] = []
+                for key in seen.keys where current[key] == nil {
+                    changes.append(StoredChange(key: key, value: nil))
+                }
+                for (key, new) in current where !(seen[key].map { $0.isIdentical(to: new) } ?? false) {
+                    changes.append(StoredChange(key: key, value: new))
+                }
+                watch.seen = current
+                for change in changes { watch.published[change.key] = change.value }
+                broadcaster.publish(changes)
+                return true
+            }
+            if done { return }
+        }
+    }
+
+    private func currentValues() -> [String: StoredValue] {
+        defaults.defaults.dictionaryRepresentation().compactMapValues(PropertyListValue.storedValue(from:))
+    }
+
+    private static func identical(_ a: StoredValue?, _ b: StoredValue?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case let (a?, b?): a.isIdentical(to: b)
+        default: false
+        }
+    }
+
+    deinit {
+        if let token = watch.withLock({ $0.token }) {
+            NotificationCenter.default.removeObserver(token.object)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import StoredSettings
+import Testing
+
+/// Which folder `FileStore(application:)` picks on this platform. Only the URLs are computed;
+/// nothing is created, so the real home folder is never touched.
+@Suite(.timeLimit(TestScale.hangGuard))
+struct FileStoreApplicationFolderTests {
+    private static let environment = ["XDG_CONFIG_HOME": "/x/config", "HOME": "/Users/ada"]
+
+    @Test func theDefaultFileIsThePlatformsOwnFolder() throws {
+        let url = try FileStore.defaultURL(application: "tool", environment: Self.environment)
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        #expect(url == (try FileStore.applicationSupportURL(application: "tool")))
+        #else
+        #expect(url.path == "/x/config/tool/settings.json")
+        #endif
+    }
+
+    @Test func applicationSupportFileIsInFoundationsApplicationSupportFolder() throws {
+        let folder = try #require(FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first)
+        let url = try FileStore.applicationSupportURL(application: "tool")
+        #expect(url.lastPathComponent == "settings.json")
+        #expect(url.deletingLastPathComponent().lastPathComponent == "tool")
+        #expect(url.deletingLastPathComponent().deletingLastPathComponent().standardizedFileURL == folder.standardizedFileURL)
+    }
+
+    @Test(arguments: ["", ".", "..", "a/b", "../etc", "-rf", "a\u{0}b", "tab\there", "x..y"])
+    func unsafeApplicationNamesAreRejectedForApplicationSupport(_ name: String) throws {
+        let error = try #require(throws: StorageError.self) {
+            try FileStore.applicationSupportURL(application: name)
+        }
+        #expect(error.code == .invalidKey)
+    }
+}

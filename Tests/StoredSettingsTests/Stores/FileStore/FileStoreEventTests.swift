@@ -1,0 +1,117 @@
+import Foundation
+import StoredSettings
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a FileStore learns that its file changed: from the platform's file events, not from a
+/// timer. Every wait is for an event (a change delivered, a child process's exit).
+@Suite(.timeLimit(TestScale.hangGuard))
+struct FileStoreEventTests {
+    /// The idle store asks to poll every millisecond, the shortest interval: where its file
+    /// is polled, it checks many times while a child process starts, writes and exits.
+    @Test func storeWithNothingChangingMakesNoChangeChecks() async throws {
+        let idleFolder = try ScratchFolder()
+        // Written before the store opens: events of its own write would start checks.
+        try FileStore(url: idleFolder.file("settings.json"), options: quietOptions).setValue(.int(1), forKey: "k")
+        let idle = try FileStore(url: idleFolder.file("settings.json"), options: FileStore.Options(changeCheckInterval: .milliseconds(1)))
+        let busyFolder = try ScratchFolder()
+        let busy = try FileStore(url: busyFolder.file("settings.json"))
+        var events = busy.changes().makeAsyncIterator()
+
+        _ = try await ChildProcess.run(["write-keys", busyFolder.file("settings.json").path, "key", "3"])
+        // Writes close together may arrive as one reload: wait until every key has come.
+        var seen: Set<String> = []
+        while seen.count < 3, let change = await events.next() {
+            #expect(change.value == .bool(true))
+            seen.insert(change.key)
+        }
+        #expect(seen == ["key-0", "key-1", "key-2"])
+        #if os(Linux) || os(Android) || canImport(Darwin)
+        #expect(idle.changeCheckCount == 0)
+        #endif
+        #expect(busy.changeCheckCount > 0)
+    }
+
+    @Test func storeOpenedBeforeItsFolderExistsSeesTheFirstWrite() async throws {
+        let folder = try ScratchFolder()
+        let url = folder.url.appendingPathComponent("a/b/settings.json")
+        let reader = try FileStore(url: url)
+        var events = reader.changes().makeAsyncIterator()
+
+        let writer = try FileStore(url: url, options: quietOptions)
+        try writer.setValue(.string("first"), forKey: "k")
+        #expect(await events.next() == StoredChange(key: "k", value: .string("first")))
+    }
+
+    @Test func folderDeletedAndCreatedAgainIsWatchedAgain() async throws {
+        let folder = try ScratchFolder()
+        let sub = folder.url.appendingPathComponent("sub", isDirectory: true)
+        let url = sub.appendingPathComponent("settings.json")
+        try FileStore(url: url, options: quietOptions).setValue(.int(1), forKey: "k")
+        let reader = try FileStore(url: url)
+        var events = reader.changes().makeAsyncIterator()
+
+        try FileManager.default.removeItem(at: sub)
+        #expect(await events.next() == StoredChange(key: "k", value: nil))
+        try FileStore(url: url, options: quietOptions).setValue(.int(2), forKey: "k")
+        #expect(await events.next() == StoredChange(key: "k", value: .int(2)))
+    }
+
+    @Test func inPlaceSaveIsSeenWhenTheWriterClosesTheFile() async throws {
+        let folder = try ScratchFolder()
+        let url = folder.file("settings.json")
+        try FileStore(url: url, options: quietOptions).setValue(.int(1), forKey: "k")
+        let reader = try FileStore(url: url)
+        var events = reader.changes().makeAsyncIterator()
+
+        // What an editor that saves in place does: truncate, write, close; same inode.
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data("{\n  \"k\" : 2\n}\n".utf8))
+        try handle.close()
+        #expect(await events.next() == StoredChange(key: "k", value: .int(2)))
+    }
+
+    @Test func fileReplacedByRenameIsSeen() async throws {
+        let folder = try ScratchFolder()
+        let url = folder.file("settings.json")
+        try FileStore(url: url, options: quietOptions).setValue(.int(1), forKey: "k")
+        let reader = try FileStore(url: url)
+        var events = reader.changes().makeAsyncIterator()
+
+        let replacement = folder.file("replacement.json")
+        try Data("{\"k\": 3}".utf8).write(to: replacement)
+        #expect(rename(replacement.path, url.path) == 0)
+        #expect(await events.next() == StoredChange(key: "k", value: .int(3)))
+    }
+
+    #if os(Linux) || os(Android)
+    /// The descriptors of this process that are `inotify` instances (`/proc/self/fd` names
+    /// them `anon_inode:inotify`).
+    private func inotifyDescriptors() throws -> [Int32] {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { name in
+            guard let fd = Int32(name),
+                  let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
+                  target == "anon_inode:inotify" else { return nil }
+            return fd
+        }
+    }
+
+    @Test func storesInManyFoldersShareOneCloseOnExecDescriptor() throws {
+        let folders = try (0..<4).map { _ in try ScratchFolder() }
+        let stores = try folders.map { try FileStore(url: $0.file("settings.json")) }
+        let descriptors = try inotifyDescriptors()
+        #expect(descriptors.count == 1)
+        for fd in descriptors {
+            #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0, "a child process must not inherit the descriptor")
+        }
+        withExtendedLifetime(stores) {}
+    }
+    #endif
+}
