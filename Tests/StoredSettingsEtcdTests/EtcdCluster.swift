@@ -187,8 +187,9 @@ final class EtcdCluster: Sendable {
     }
 
     /// Runs `etcdctl` against the cluster to its end; its standard output.
-    func etcdctl(_ arguments: [String]) async throws -> String {
-        let run = try await EtcdProgram.run("etcdctl", ["--endpoints=\(endpoints.joined(separator: ","))"] + arguments, environment: ["ETCDCTL_API": "3"])
+    func etcdctl(_ arguments: [String], through chosen: [Member]? = nil) async throws -> String {
+        let list = (chosen ?? members).map(\.endpoint).joined(separator: ",")
+        let run = try await EtcdProgram.run("etcdctl", ["--endpoints=\(list)"] + arguments, environment: ["ETCDCTL_API": "3"])
         guard run.exitCode == 0 else { throw Failure(description: "etcdctl \(arguments.joined(separator: " ")) failed: \(run.errors)") }
         return run.output
     }
