@@ -41,15 +41,32 @@ final class EtcdCluster: Sendable {
         throw Failure(description: "etcd is not installed: the etcd tests need it (apt-get install etcd-server etcd-client; .ci/run installs it)")
     }
 
-    /// Starts `size` members forming one cluster and waits until each serves clients.
-    init(size: Int = 1) async throws {
+    /// Starts `size` members forming one cluster and waits until each serves clients; starts
+    /// again on other ports when a port picked was taken meanwhile (at most 3 times).
+    static func start(size: Int = 1) async throws -> EtcdCluster {
+        var attempt = 1
+        while true {
+            do {
+                return try await EtcdCluster(size: size)
+            } catch let failure as Failure where attempt < 3 && failure.description.contains("address already in use") {
+                attempt += 1
+            }
+        }
+    }
+
+    private init(size: Int) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("etcd-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         members = try (0..<size).map { index in
             Member(name: "m\(index)", clientPort: try Self.freePort(), peerPort: try Self.freePort())
         }
-        for member in members { try launch(member, fresh: true) }
-        for member in members { try await waitUntilReady(member) }
+        do {
+            for member in members { try launch(member, fresh: true) }
+            for member in members { try await waitUntilReady(member) }
+        } catch {
+            shutDown()
+            throw error
+        }
     }
 
     /// Every member's client endpoint, `HOST:PORT`, comma-separated.

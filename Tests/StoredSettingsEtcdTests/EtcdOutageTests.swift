@@ -13,7 +13,7 @@ import Darwin
 @Suite(.timeLimit(.minutes(3)))
 struct EtcdOutageTests {
     @Test func memberStoppedAndRestartedWhileWritingAndWatchingMissesAndRepeatsNoChange() async throws {
-        let cluster = try await EtcdCluster()
+        let cluster = try await EtcdCluster.start()
         defer { cluster.shutDown() }
         let member = cluster.members[0]
         let store = try EtcdStore(configuration: .init(endpoints: cluster.endpoints, prefix: "app", maximumReconnectDelay: 0.2))
@@ -47,7 +47,7 @@ struct EtcdOutageTests {
     }
 
     @Test func threeMemberClusterWithOneKilledKeepsReadingWritingAndWatching() async throws {
-        let cluster = try await EtcdCluster(size: 3)
+        let cluster = try await EtcdCluster.start(size: 3)
         defer { cluster.shutDown() }
         let store = try EtcdStore(configuration: .init(endpoints: cluster.endpoints, prefix: "app", maximumReconnectDelay: 0.2))
         let changes = store.changes()
@@ -70,7 +70,7 @@ struct EtcdOutageTests {
     }
 
     @Test func compactionPastTheWatchRevisionResynchronizesAndDeliversTheDifferences() async throws {
-        let cluster = try await EtcdCluster(size: 3)
+        let cluster = try await EtcdCluster.start(size: 3)
         defer { cluster.shutDown() }
         let watched = cluster.members[0]
         let others = Array(cluster.members.dropFirst())
@@ -103,7 +103,7 @@ struct EtcdOutageTests {
     }
 
     @Test func wrongPasswordIsAnAuthenticationErrorNamingTheUserNotThePassword() async throws {
-        let cluster = try await EtcdCluster()
+        let cluster = try await EtcdCluster.start()
         defer { cluster.shutDown() }
         _ = try await cluster.etcdctl(["user", "add", "root:correct-horse"])
         _ = try await cluster.etcdctl(["auth", "enable"])

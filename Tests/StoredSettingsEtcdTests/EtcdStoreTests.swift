@@ -8,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct EtcdStoreTests {
     @Test func readsWritesRemovesAndObservesSettings() async throws {
-        let cluster = try await EtcdCluster()
+        let cluster = try await EtcdCluster.start()
         defer { cluster.shutDown() }
         let store = try EtcdStore(configuration: .init(endpoints: cluster.endpoints, prefix: "app"))
         let changes = store.changes()
@@ -29,7 +29,7 @@ struct EtcdStoreTests {
     }
 
     @Test func readsAValuePutByHandLikeAHandEditedFile() async throws {
-        let cluster = try await EtcdCluster()
+        let cluster = try await EtcdCluster.start()
         defer { cluster.shutDown() }
         _ = try await cluster.etcdctl(["put", "app/pageSize", "7"])
         _ = try await cluster.etcdctl(["put", "app/theme", "dark"])
@@ -41,7 +41,7 @@ struct EtcdStoreTests {
     }
 
     @Test func anotherProcessWriteReachesChanges() async throws {
-        let cluster = try await EtcdCluster()
+        let cluster = try await EtcdCluster.start()
         defer { cluster.shutDown() }
         let address = cluster.address(prefix: "app")
         let store = try EtcdStore(configuration: .init(address: address))
@@ -53,7 +53,7 @@ struct EtcdStoreTests {
     }
 
     @Test func fourProcessesIncrementingAHundredTimesEachCountFourHundred() async throws {
-        let cluster = try await EtcdCluster()
+        let cluster = try await EtcdCluster.start()
         defer { cluster.shutDown() }
         let address = cluster.address(prefix: "app")
         let helper = try EtcdProgram.built("etcd-test-helper")
@@ -67,7 +67,7 @@ struct EtcdStoreTests {
     }
 
     @Test func updatesInOneProcessFromManyTasksLoseNoCount() async throws {
-        let cluster = try await EtcdCluster()
+        let cluster = try await EtcdCluster.start()
         defer { cluster.shutDown() }
         let first = try EtcdStore(configuration: .init(endpoints: cluster.endpoints, prefix: "app"))
         let second = try EtcdStore(configuration: .init(endpoints: cluster.endpoints, prefix: "app"))
@@ -88,7 +88,7 @@ struct EtcdStoreTests {
     }
 
     @Test func valueOverTheRequestLimitIsTooLargeAndChangesNothing() async throws {
-        let cluster = try await EtcdCluster()
+        let cluster = try await EtcdCluster.start()
         defer { cluster.shutDown() }
         let store = try EtcdStore(configuration: .init(endpoints: cluster.endpoints, prefix: "app"))
         try store.setValue(.string("small"), forKey: "blob")
@@ -116,7 +116,7 @@ struct EtcdStoreTests {
     }
 
     @Test func layerOriginsNameTheClusterAndKey() async throws {
-        let cluster = try await EtcdCluster()
+        let cluster = try await EtcdCluster.start()
         defer { cluster.shutDown() }
         let fleet = try EtcdStore(configuration: .init(endpoints: cluster.endpoints, prefix: "app"))
         try fleet.setValue(.int(5), forKey: "pageSize")

@@ -5,7 +5,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3)))
 struct StoredEtcdTargetTests {
     @Test func writeThenReadThroughAnEtcdTargetPrintsTheValueEtcdctlSees() async throws {
-        let cluster = try await EtcdCluster()
+        let cluster = try await EtcdCluster.start()
         defer { cluster.shutDown() }
         let stored = try EtcdProgram.built("stored")
         let target = cluster.address(prefix: "daybook")
