@@ -36,7 +36,7 @@ let package = Package(
         // The `stored` tool's logic, testable in-process; `stored` is a thin main over it.
         .target(name: "StoredCLI", dependencies: ["StoredSettings", "StoredSettingsEtcd"]),
         .executableTarget(name: "stored", dependencies: ["StoredCLI"]),
-        .executableTarget(name: "daybook", dependencies: ["StoredSettings"]),
+        .executableTarget(name: "daybook", dependencies: ["StoredSettings", "StoredSettingsEtcd"]),
         // Child processes the reliability tests launch (crash, multi-process and disk-full runs).
         .executableTarget(
             name: "stored-test-helper",
