@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "StoredSettings", targets: ["StoredSettings"]),
         // Test doubles for apps that swap stores in their tests and previews.
         .library(name: "StoredSettingsTestSupport", targets: ["StoredSettingsTestSupport"]),
+        // Settings on an etcd cluster; its own product so other apps never link FoundationNetworking.
+        .library(name: "StoredSettingsEtcd", targets: ["StoredSettingsEtcd"]),
         // The `stored` command: read and write settings files and UserDefaults suites.
         .executable(name: "stored", targets: ["stored"]),
     ],
@@ -28,22 +30,29 @@ let package = Package(
             dependencies: ["StoredSettings"],
             path: "TestSupport"
         ),
+        .target(name: "StoredSettingsEtcd", dependencies: ["StoredSettings"]),
         // The `stored` tool's logic, testable in-process; `stored` is a thin main over it.
-        .target(name: "StoredCLI", dependencies: ["StoredSettings"]),
+        .target(name: "StoredCLI", dependencies: ["StoredSettings", "StoredSettingsEtcd"]),
         .executableTarget(name: "stored", dependencies: ["StoredCLI"]),
         // An example command-line tool that keeps its settings with @Stored. Not a product, so
         // packages that depend on this one never see it; `swift run daybook` still runs it here
         // (SwiftPM gives every executable target of the root package an executable product).
-        .executableTarget(name: "daybook", dependencies: ["StoredSettings"], path: "Examples/daybook"),
+        .executableTarget(name: "daybook", dependencies: ["StoredSettings", "StoredSettingsEtcd"], path: "Examples/daybook"),
         // Child processes the reliability tests launch (crash, multi-process and disk-full runs).
         .executableTarget(
             name: "stored-test-helper",
             dependencies: ["StoredSettings"],
             path: "Tests/Helper"
         ),
+        // Child processes the etcd tests launch (concurrent updates, cross-process changes).
+        .executableTarget(
+            name: "etcd-test-helper",
+            dependencies: ["StoredSettings", "StoredSettingsEtcd"],
+            path: "Tests/EtcdHelper"
+        ),
         .executableTarget(
             name: "stored-benchmarks",
-            dependencies: ["StoredSettings", "StoredSettingsTestSupport"],
+            dependencies: ["StoredSettings", "StoredSettingsTestSupport", "StoredSettingsEtcd"],
             path: "Benchmarks"
         ),
         .testTarget(
@@ -57,6 +66,10 @@ let package = Package(
         .testTarget(
             name: "StoredCLITests",
             dependencies: ["StoredCLI", "StoredSettings", "StoredSettingsTestSupport"]
+        ),
+        .testTarget(
+            name: "StoredSettingsEtcdTests",
+            dependencies: ["StoredSettingsEtcd", "StoredSettings", "StoredSettingsTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

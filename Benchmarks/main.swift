@@ -32,6 +32,15 @@ if arguments.count == 2, arguments[0] == "--latency-writer" {
         exit(1)
     }
 }
+if arguments.count == 2, arguments[0] == "--etcd-latency-writer" {
+    do {
+        try etcdLatencyWriter(address: arguments[1])
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("stored-benchmarks: etcd latency writer: \(error)\n".utf8))
+        exit(1)
+    }
+}
 var only: String?
 var remaining = arguments[...]
 while let argument = remaining.popFirst() {
@@ -63,6 +72,7 @@ do {
     try runReadCases(bench)
     try runWriteCases(bench)
     try runLatency(bench)
+    try runEtcdCases(bench)
     if only == nil {
         try runScaling(bench)
         try runMemory(bench)

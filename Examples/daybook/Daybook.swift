@@ -51,7 +51,14 @@ enum Daybook {
             return (problem as? StorageError)?.code == .dataCorrupted ? .dataError : .ioError
         }
         let environmentStore = EnvironmentStore(prefix: "DAYBOOK", environment: environment)
-        let store = LayeredStore([commandLine, environmentStore, file], writingTo: file)
+        let fleet: [any Storable]
+        do {
+            fleet = try DaybookFleet.layers(environment: environment)
+        } catch let problem {
+            error.write("daybook: \(problem)\n")
+            return SettingsCommand.exitIOError
+        }
+        let store = LayeredStore([commandLine, environmentStore, file] + fleet, writingTo: file)
         let settings = DaybookSettings(store: store)
 
         var arguments = commandLine.remainingArguments

@@ -32,6 +32,8 @@ package enum Target: Equatable, Sendable {
     case file(String)
     /// A UserDefaults suite (`--domain NAME`).
     case domain(String)
+    /// An etcd cluster and key prefix, `etcd://HOST:PORT[,HOST:PORT…]/PREFIX`, as spelled.
+    case etcd(String)
 }
 
 /// The file format `export` prints.

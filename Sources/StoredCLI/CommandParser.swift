@@ -111,6 +111,7 @@ package enum CommandParser {
             return try domain(String(first.dropFirst("--domain=".count)), verb: verb)
         }
         if first.hasPrefix("-") { throw UsageError("unknown option '\(first)'", verb: verb) }
+        if first.hasPrefix("etcd://") || first.hasPrefix("etcds://") { return .etcd(first) }
         let lowercased = first.lowercased()
         guard lowercased.hasSuffix(".json") || lowercased.hasSuffix(".plist") else {
             throw UsageError("'\(first)' is not a TARGET: give a path ending in .json or .plist, or --domain NAME", verb: verb)

@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsEtcd
 
 /// A ``Target`` opened for one command: the store, the name errors give it, and the writes
 /// that touch many keys at once.
@@ -8,6 +9,7 @@ struct TargetStore {
     enum Backend {
         case file(FileStore)
         case domain(UserDefaultsStore)
+        case etcd(EtcdStore)
     }
 
     let backend: Backend
@@ -65,6 +67,10 @@ struct TargetStore {
                 throw CommandFailure(error)
             }
             backend = .domain(store)
+        case .etcd(let address):
+            name = address
+            lock = nil
+            backend = .etcd(try Self.openEtcd(address, environment: environment))
         }
     }
 
@@ -120,6 +126,7 @@ struct TargetStore {
         switch backend {
         case .file(let store): store
         case .domain(let store): store
+        case .etcd(let store): store
         }
     }
 
@@ -168,6 +175,8 @@ struct TargetStore {
             }
             for (key, value) in values { try store.setValue(value, forKey: key) }
             try persist()
+        case .etcd(let store):
+            try Self.mergeIntoEtcd(values, store: store)
         }
     }
 
@@ -192,7 +201,7 @@ struct TargetStore {
     func relabel(_ error: StorageError) -> StorageError {
         switch backend {
         case .file(let store): Self.relabel(error, storePath: store.url.path, name: name)
-        case .domain: Self.relabel(error, storePath: nil, name: name)
+        case .domain, .etcd: Self.relabel(error, storePath: nil, name: name)
         }
     }
 

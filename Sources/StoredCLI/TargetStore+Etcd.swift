@@ -1,0 +1,45 @@
+import Foundation
+import StoredSettings
+import StoredSettingsEtcd
+
+extension TargetStore {
+    /// Opens the ``EtcdStore`` an `etcd://HOST:PORT[,HOST:PORT…]/PREFIX` target names.
+    ///
+    /// The user and password come from `STORED_ETCD_USER` and `STORED_ETCD_PASSWORD` (never
+    /// from the command line, where other users of the machine could read them);
+    /// `STORED_ETCD_CONNECTION_TIMEOUT` sets how many seconds opening waits for an endpoint.
+    ///
+    /// - Throws: ``CommandFailure`` naming the endpoints: an I/O error (74) when none
+    ///   answered, a usage error (64) for an address that does not parse.
+    static func openEtcd(_ address: String, environment: [String: String]) throws -> EtcdStore {
+        do {
+            var configuration = try EtcdStore.Configuration(address: address)
+            configuration.user = environment["STORED_ETCD_USER"]
+            configuration.password = environment["STORED_ETCD_PASSWORD"]
+            if let timeout = environment["STORED_ETCD_CONNECTION_TIMEOUT"].flatMap(TimeInterval.init), timeout > 0 {
+                configuration.connectionTimeout = timeout
+            }
+            return try EtcdStore(configuration: configuration)
+        } catch let error as StorageError where error.code == .invalidKey {
+            throw CommandFailure(.usage, "stored: \(UsageError("'\(address)' is not an etcd target: \(error.message ?? error.code.name)", verb: nil))")
+        } catch let error as StorageError {
+            throw CommandFailure(error)
+        }
+    }
+
+    /// Sets every key of `values` on etcd, after checking every value encodes; each key is its
+    /// own committed write (etcd has the whole batch or a prefix of it if the cluster fails midway).
+    static func mergeIntoEtcd(_ values: [String: StoredValue?], store: EtcdStore) throws {
+        for (key, value) in values {
+            try validateKeyName(key, path: store.location)
+            if let value {
+                do {
+                    _ = try StoredValueJSON.data(from: value)
+                } catch let error as StorageError {
+                    throw error.adding(key: key, path: store.location)
+                }
+            }
+        }
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) { try store.setValue(value, forKey: key) }
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import StoredSettings
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Calls etcd's v3 JSON gateway (`POST /v3/...` with a JSON body; keys and values base64),
+/// trying each endpoint in turn, with the authentication token when a user is configured.
+///
+/// Requests are synchronous (a `URLSession` data task awaited on a semaphore), because the
+/// ``Storable`` requirements they serve are synchronous.
+///
+/// Thread-safety: `Sendable`; the token and the preferred endpoint are kept under a lock.
+final class EtcdClient: Sendable {
+    let configuration: EtcdStore.Configuration
+    let session: URLSession
+    private struct State {
+        var token: String?
+        var preferred = 0
+    }
+    private let state = Lock(State())
+
+    init(configuration: EtcdStore.Configuration) {
+        self.configuration = configuration
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.timeoutIntervalForRequest = configuration.requestTimeout
+        sessionConfiguration.httpMaximumConnectionsPerHost = 8
+        session = URLSession(configuration: sessionConfiguration)
+    }
+
+    deinit { session.invalidateAndCancel() }
+
+    /// What a request came to: the decoded JSON object, or why not.
+    enum Failure: Error {
+        /// No byte reached etcd (connection refused, host unknown): safe to send elsewhere.
+        case unreachable(String)
+        /// The request may have reached etcd, and no answer came.
+        case noAnswer(String)
+        /// etcd answered with an error: its gRPC code and message.
+        case refused(code: Int, message: String)
+    }
+
+    /// The current token, when a user is configured.
+    var token: String? { state.withLock { $0.token } }
+
+    /// The endpoint requests go to first (the last one that answered), then the others in order.
+    var orderedEndpoints: [URL] {
+        let first = state.withLock { $0.preferred }
+        let all = configuration.endpoints
+        return (0..<all.count).map { all[(first + $0) % all.count] }
+    }
+
+    /// Sends `body` to `path` on the first endpoint that answers.
+    ///
+    /// An endpoint that cannot be reached is skipped; when `idempotent`, so is one that gave no
+    /// answer or answered that it is unavailable (no leader). An expired token is renewed once.
+    ///
+    /// - Throws: ``Failure``; `.unreachable` naming every endpoint when none answered.
+    func call(_ path: String, _ body: [String: Any], idempotent: Bool = true) throws -> [String: Any] {
+        var renewed = false
+        while true {
+            do {
+                return try callEachEndpoint(path, body, idempotent: idempotent)
+            } catch Failure.refused(let code, let message) where !renewed && configuration.user != nil && Self.isExpiredToken(code: code, message: message) {
+                renewed = true
+                try authenticate()
+            }
+        }
+    }
+
+    private func callEachEndpoint(_ path: String, _ body: [String: Any], idempotent: Bool) throws -> [String: Any] {
+        var problems: [String] = []
+        for endpoint in orderedEndpoints {
+            do {
+                let answer = try send(path, body, to: endpoint)
+                remember(endpoint)
+                return answer
+            } catch Failure.unreachable(let problem) {
+                problems.append(problem)
+            } catch Failure.noAnswer(let problem) where idempotent {
+                problems.append(problem)
+            } catch Failure.refused(let code, let message) where idempotent && code == 14 {
+                problems.append("\(EtcdStore.Configuration.hostAndPort(endpoint)): \(message)")
+            }
+        }
+        throw Failure.unreachable(problems.joined(separator: "; "))
+    }
+
+    private func remember(_ endpoint: URL) {
+        guard let index = configuration.endpoints.firstIndex(of: endpoint) else { return }
+        state.withLock { $0.preferred = index }
+    }
+
+    /// One request to one endpoint: over ``PlainHTTP`` for `http`, `URLSession` for `https`.
+    func send(_ path: String, _ body: [String: Any], to endpoint: URL) throws -> [String: Any] {
+        let name = EtcdStore.Configuration.hostAndPort(endpoint)
+        let bytes = try JSONSerialization.data(withJSONObject: body)
+        let status: Int
+        let data: Data
+        if endpoint.scheme == "https" {
+            (status, data) = try sendWithURLSession(path, bytes, to: endpoint)
+        } else {
+            do {
+                let response = try PlainHTTP.post(path, to: endpoint, headers: headers, body: bytes, timeout: configuration.requestTimeout)
+                (status, data) = (response.status, response.body)
+            } catch .connect(let problem) {
+                throw Failure.unreachable("\(name): \(problem)")
+            } catch .exchange(let problem) {
+                throw Failure.noAnswer("\(name): \(problem)")
+            }
+        }
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        guard status == 200, let object else {
+            let message = object?["message"] as? String ?? object?["error"] as? String ?? "HTTP status \(status)"
+            throw Failure.refused(code: (object?["code"] as? NSNumber)?.intValue ?? -1, message: message)
+        }
+        return object
+    }
+
+    /// The headers every request carries besides the content headers: the token, if any.
+    var headers: [String: String] {
+        token.map { ["Authorization": $0] } ?? [:]
+    }
+
+    private func sendWithURLSession(_ path: String, _ bytes: Data, to endpoint: URL) throws -> (Int, Data) {
+        var request = makeRequest(path, to: endpoint)
+        request.httpBody = bytes
+        let name = EtcdStore.Configuration.hostAndPort(endpoint)
+        let result = Lock<(Data?, URLResponse?, Error?)>((nil, nil, nil))
+        let done = DispatchSemaphore(value: 0)
+        let task = session.dataTask(with: request) { data, response, error in
+            result.withLock { $0 = (data, response, error) }
+            done.signal()
+        }
+        task.resume()
+        done.wait()
+        let (data, response, error) = result.value
+        if let error {
+            let urlError = error as? URLError
+            let text = "\(name): \(urlError.map(Self.describe) ?? error.localizedDescription)"
+            switch urlError?.code {
+            case .cannotConnectToHost?, .cannotFindHost?, .dnsLookupFailed?, .notConnectedToInternet?:
+                throw Failure.unreachable(text)
+            default:
+                throw Failure.noAnswer(text)
+            }
+        }
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data())
+    }
+
+    /// A `URLSession` request for `path` on a TLS endpoint, with the token.
+    func makeRequest(_ path: String, to endpoint: URL) -> URLRequest {
+        var request = URLRequest(url: endpoint.appendingPathComponent(path))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return request
+    }
+
+    /// Obtains a token for the configured user (`/v3/auth/authenticate`) and keeps it.
+    ///
+    /// - Throws: ``StorageError/Code/authenticationFailed`` naming the user (never the
+    ///   password) when etcd refuses the name or password; ``Failure`` otherwise.
+    func authenticate() throws {
+        guard let user = configuration.user else { return }
+        let body: [String: Any] = ["name": user, "password": configuration.password ?? ""]
+        do {
+            let answer = try callEachEndpoint("v3/auth/authenticate", body, idempotent: true)
+            guard let token = answer["token"] as? String else {
+                throw StorageError(.authenticationFailed, path: "etcd \(configuration.endpointList)", message: "etcd gave user '\(user)' no token")
+            }
+            state.withLock { $0.token = token }
+        } catch Failure.refused(_, let message) {
+            throw StorageError(
+                .authenticationFailed, path: "etcd \(configuration.endpointList)",
+                message: "etcd refused user '\(user)' (\(message))"
+            )
+        }
+    }
+
+    /// Whether etcd's answer says the token is missing, expired or unknown.
+    static func isExpiredToken(code: Int, message: String) -> Bool {
+        code == 16 || message.contains("invalid auth token") || message.contains("user name is empty")
+    }
+
+    static func describe(_ error: URLError) -> String {
+        switch error.code {
+        case .cannotConnectToHost: "connection refused"
+        case .timedOut: "no answer in time"
+        case .networkConnectionLost: "the connection was lost"
+        case .cannotFindHost, .dnsLookupFailed: "unknown host"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate: "the TLS connection failed"
+        default: "network error \(error.code.rawValue)"
+        }
+    }
+}
+
+/// The gateway's JSON forms: base64 keys and values, int64 numbers as strings.
+enum Gateway {
+    static func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
+    static func base64(_ data: Data) -> String { data.base64EncodedString() }
+
+    /// The key just past every key that starts with `prefix`: the `range_end` of a prefix range.
+    static func rangeEnd(ofPrefix prefix: String) -> String {
+        var bytes = Array(prefix.utf8)
+        while let last = bytes.last {
+            if last < 0xFF {
+                bytes[bytes.count - 1] = last + 1
+                return Data(bytes).base64EncodedString()
+            }
+            bytes.removeLast()
+        }
+        return Data([0]).base64EncodedString()
+    }
+
+    /// An int64 field, which the gateway writes as a string (and omits when 0).
+    static func int64(_ value: Any?) -> Int64 {
+        if let text = value as? String { return Int64(text) ?? 0 }
+        if let number = value as? NSNumber { return number.int64Value }
+        return 0
+    }
+
+    /// `header.revision` of an answer.
+    static func revision(of answer: [String: Any]) -> Int64 {
+        int64((answer["header"] as? [String: Any])?["revision"])
+    }
+
+    /// A key-value of an answer: its key's bytes, value's bytes and mod revision.
+    struct KeyValue {
+        var key: String
+        var value: Data
+        var modRevision: Int64
+    }
+
+    static func keyValue(_ object: Any?) -> KeyValue? {
+        guard let object = object as? [String: Any], let key = (object["key"] as? String).flatMap({ Data(base64Encoded: $0) }) else {
+            return nil
+        }
+        let value = (object["value"] as? String).flatMap { Data(base64Encoded: $0) } ?? Data()
+        return KeyValue(key: String(decoding: key, as: UTF8.self), value: value, modRevision: int64(object["mod_revision"]))
+    }
+
+    static func keyValues(of answer: [String: Any]) -> [KeyValue] {
+        (answer["kvs"] as? [Any] ?? []).compactMap(keyValue)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import StoredSettings
+
+/// The local copy of every setting under the prefix, as of one etcd revision, and the
+/// change delivery that keeps subscribers in step with it.
+///
+/// The watch and the store's own writes feed it; each change is applied once, in revision
+/// order: an event at or below the revision already applied is skipped, so a resynchronising
+/// range read and a watch that replays older events never deliver a change twice.
+///
+/// Thread-safety: every member may be used from any thread.
+final class EtcdSnapshot: @unchecked Sendable {
+    // @unchecked: `state` is only read or written while `condition` is locked (every member
+    // below takes it first), and `broadcaster` is Sendable itself.
+    struct Entry {
+        var value: StoredValue
+        var modRevision: Int64
+    }
+
+    struct State {
+        var entries: [String: Entry] = [:]
+        var revision: Int64 = 0
+    }
+
+    private let condition = NSCondition()
+    private var state = State()
+    let broadcaster = ChangeBroadcaster()
+    /// Since when the watch has had no connection; `nil` while it has one.
+    let disconnectedSince = AwaitableState<Date?>(nil)
+    /// `<prefix>/`: what etcd keys start with.
+    let keyPrefix: String
+
+    init(keyPrefix: String) {
+        self.keyPrefix = keyPrefix
+    }
+
+    func withState<R>(_ body: (inout State) throws -> R) rethrows -> R {
+        condition.lock()
+        defer { condition.unlock() }
+        return try body(&state)
+    }
+
+    var revision: Int64 { withState { $0.revision } }
+
+    /// The setting's key for an etcd key under the prefix; `nil` for any other key.
+    func settingKey(_ etcdKey: String) -> String? {
+        guard etcdKey.hasPrefix(keyPrefix), etcdKey.count > keyPrefix.count else { return nil }
+        return String(etcdKey.dropFirst(keyPrefix.count))
+    }
+
+    /// Applies one watch answer's events (all at revisions above `revision` are new), and
+    /// publishes each change that alters a value.
+    func apply(_ events: [(kv: Gateway.KeyValue, isDelete: Bool)]) {
+        withState { state in
+            let before = state.revision
+            var changes: [StoredChange] = []
+            for (kv, isDelete) in events where kv.modRevision > before {
+                state.revision = max(state.revision, kv.modRevision)
+                guard let key = settingKey(kv.key) else { continue }
+                let new = isDelete ? nil : EtcdValue.decode(kv.value)
+                if let change = Self.set(new, modRevision: kv.modRevision, forKey: key, in: &state) { changes.append(change) }
+            }
+            if !changes.isEmpty { broadcaster.publish(changes) }
+            condition.broadcast()
+        }
+    }
+
+    /// Replaces every entry with a range read's key-values at `revision`, publishing the
+    /// differences; ignored when the snapshot is already at or past `revision`.
+    func replace(with keyValues: [Gateway.KeyValue], revision: Int64) {
+        withState { state in
+            guard revision > state.revision else { return }
+            var seen: Set<String> = []
+            var changes: [StoredChange] = []
+            for kv in keyValues {
+                guard let key = settingKey(kv.key) else { continue }
+                seen.insert(key)
+                if let change = Self.set(EtcdValue.decode(kv.value), modRevision: kv.modRevision, forKey: key, in: &state) {
+                    changes.append(change)
+                }
+            }
+            for key in state.entries.keys where !seen.contains(key) {
+                state.entries[key] = nil
+                changes.append(StoredChange(key: key, value: nil))
+            }
+            state.revision = revision
+            if !changes.isEmpty { broadcaster.publish(changes) }
+            condition.broadcast()
+        }
+    }
+
+    private static func set(_ value: StoredValue?, modRevision: Int64, forKey key: String, in state: inout State) -> StoredChange? {
+        let old = state.entries[key]?.value
+        if let value {
+            state.entries[key] = Entry(value: value, modRevision: modRevision)
+        } else {
+            state.entries[key] = nil
+        }
+        switch (old, value) {
+        case (nil, nil): return nil
+        case let (old?, new?) where old.isIdentical(to: new): return nil
+        default: return StoredChange(key: key, value: value)
+        }
+    }
+
+    /// Blocks until the snapshot has reached `revision` or `deadline` passed.
+    ///
+    /// - Returns: Whether it reached `revision`.
+    func wait(forRevision revision: Int64, until deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while state.revision < revision {
+            if !condition.wait(until: deadline) { return state.revision >= revision }
+        }
+        return true
+    }
+
+    /// Records that the watch lost (or regained, `nil`) its connection.
+    func setDisconnected(_ since: Date?) {
+        disconnectedSince.withLock { current in
+            if since == nil || current == nil { current = since }
+        }
+    }
+
+    /// The value of `key` and the stream of its later changes, split exactly.
+    func subscription(readingValueForKey key: String) -> KeySubscription {
+        withState { state in
+            KeySubscription(value: state.entries[key]?.value, broadcaster.subscription(key: key))
+        }
+    }
+}
+
+/// The etcd form of a setting's value: its JSON text, as a JSON settings file holds it.
+enum EtcdValue {
+    /// The compact JSON text of `value`.
+    ///
+    /// - Throws: ``StorageError/Code/encodingFailed`` for NaN or an infinity.
+    static func encode(_ value: StoredValue) throws -> Data {
+        try StoredValueJSON.data(from: value, pretty: false)
+    }
+
+    /// `bytes` read as JSON; text that is not JSON (a value put by hand, `etcdctl put app/theme
+    /// dark`) is its string, and bytes that are not UTF-8 are data.
+    static func decode(_ bytes: Data) -> StoredValue {
+        if let value = try? StoredValueJSON.parse(bytes) { return value }
+        if let text = String(data: bytes, encoding: .utf8) { return .string(text) }
+        return .data(bytes)
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import StoredSettings
+
+extension EtcdStore {
+    /// Where an ``EtcdStore`` finds its cluster, under which prefix it keeps its settings, how
+    /// it signs in, and how long it waits.
+    ///
+    /// ```swift
+    /// let configuration = try EtcdStore.Configuration(
+    ///     endpoints: ["http://10.0.0.1:2379", "http://10.0.0.2:2379"],
+    ///     prefix: "daybook"
+    /// )
+    /// ```
+    ///
+    /// Thread-safety: a value type; `Sendable`.
+    public struct Configuration: Sendable, Equatable {
+        /// The members' client URLs (`http://HOST:PORT` or `https://HOST:PORT`), tried in order;
+        /// a request that cannot reach one goes on to the next.
+        public var endpoints: [URL]
+        /// The application's namespace: setting `pageSize` is the etcd key `<prefix>/pageSize`.
+        /// Without leading or trailing slashes.
+        public var prefix: String
+        /// The etcd user to authenticate as, when the cluster has authentication enabled.
+        public var user: String?
+        /// The user's password. Never part of an error message or a description.
+        public var password: String?
+        /// How long opening the store tries to reach an endpoint before it throws
+        /// ``StorageError/Code/io``, in seconds. Default 5.
+        public var connectionTimeout: TimeInterval
+        /// How long one request to one endpoint may take, in seconds. Default 5.
+        public var requestTimeout: TimeInterval
+        /// The largest request the store sends, in bytes: a write whose key and value need more
+        /// throws ``StorageError/Code/tooLarge``. Default 1,572,864 (1.5 MiB), etcd's default
+        /// `--max-request-bytes`; set it to the cluster's value.
+        public var maximumRequestBytes: Int
+        /// The longest pause between two reconnection attempts of the watch, in seconds; the
+        /// pause starts at 0.05 s and doubles up to this. Default 2.
+        public var maximumReconnectDelay: TimeInterval
+
+        /// etcd's default `--max-request-bytes`: 1.5 MiB.
+        public static let defaultMaximumRequestBytes = 1_572_864
+
+        /// Creates a configuration.
+        ///
+        /// - Parameters:
+        ///   - endpoints: Client URLs; a bare `HOST:PORT` is read as `http://HOST:PORT`.
+        ///   - prefix: The key prefix; leading and trailing slashes are dropped.
+        ///   - user: The etcd user, or `nil` when authentication is off.
+        ///   - password: The user's password.
+        ///   - connectionTimeout: Seconds opening waits for an endpoint.
+        ///   - requestTimeout: Seconds one request may take.
+        ///   - maximumRequestBytes: The request size limit, in bytes.
+        ///   - maximumReconnectDelay: The longest pause between reconnection attempts, in seconds.
+        /// - Throws: ``StorageError/Code/invalidKey`` for an empty prefix or one with control
+        ///   characters; ``StorageError/Code/io`` for no endpoint, or one that is not an
+        ///   `http`/`https` URL with a host and a port.
+        public init(
+            endpoints: [String],
+            prefix: String,
+            user: String? = nil,
+            password: String? = nil,
+            connectionTimeout: TimeInterval = 5,
+            requestTimeout: TimeInterval = 5,
+            maximumRequestBytes: Int = Configuration.defaultMaximumRequestBytes,
+            maximumReconnectDelay: TimeInterval = 2
+        ) throws {
+            let trimmed = prefix.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            try validateKeyName(trimmed, path: "etcd")
+            guard !endpoints.isEmpty else {
+                throw StorageError(.io, path: "etcd", message: "no endpoint given")
+            }
+            self.endpoints = try endpoints.map(Self.endpointURL)
+            self.prefix = trimmed
+            self.user = user
+            self.password = password
+            self.connectionTimeout = connectionTimeout
+            self.requestTimeout = requestTimeout
+            self.maximumRequestBytes = maximumRequestBytes
+            self.maximumReconnectDelay = maximumReconnectDelay
+        }
+
+        /// Reads an `etcd://HOST:PORT[,HOST:PORT…]/PREFIX` address (the `stored` tool's target);
+        /// `etcds://` means `https` endpoints.
+        ///
+        /// - Throws: ``StorageError/Code/io`` when `address` is not of that form;
+        ///   ``StorageError/Code/invalidKey`` for an empty prefix.
+        public init(address: String) throws {
+            let scheme: String
+            let rest: Substring
+            if address.hasPrefix("etcd://") {
+                (scheme, rest) = ("http", address.dropFirst("etcd://".count))
+            } else if address.hasPrefix("etcds://") {
+                (scheme, rest) = ("https", address.dropFirst("etcds://".count))
+            } else {
+                throw StorageError(.io, path: address, message: "an etcd address starts with etcd:// or etcds://")
+            }
+            guard let slash = rest.firstIndex(of: "/") else {
+                throw StorageError(.invalidKey, path: address, message: "the address names no prefix (etcd://HOST:PORT/PREFIX)")
+            }
+            let hosts = rest[..<slash].split(separator: ",").map { "\(scheme)://\($0)" }
+            try self.init(endpoints: hosts, prefix: String(rest[rest.index(after: slash)...]))
+        }
+
+        /// `http://HOST:PORT` for `HOST:PORT`; the URL itself for an `http` or `https` URL.
+        static func endpointURL(_ text: String) throws -> URL {
+            let spelled = text.contains("://") ? text : "http://" + text
+            guard let url = URL(string: spelled), let scheme = url.scheme?.lowercased(),
+                  scheme == "http" || scheme == "https", url.host?.isEmpty == false, url.port != nil
+            else {
+                throw StorageError(.io, path: text, message: "an etcd endpoint is http://HOST:PORT or https://HOST:PORT")
+            }
+            return url
+        }
+
+        /// The endpoints as `HOST:PORT`, comma-separated: how messages name the cluster.
+        var endpointList: String {
+            endpoints.map(Self.hostAndPort).joined(separator: ",")
+        }
+
+        /// `HOST:PORT` of `url` (with `https://` kept for a TLS endpoint).
+        static func hostAndPort(_ url: URL) -> String {
+            let host = url.host ?? "?"
+            let port = url.port.map { ":\($0)" } ?? ""
+            return (url.scheme == "https" ? "https://" : "") + host + port
+        }
+    }
+}

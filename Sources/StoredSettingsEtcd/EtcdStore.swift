@@ -1,0 +1,304 @@
+import Foundation
+import StoredSettings
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A store that keeps settings on an etcd cluster, shared by every process and machine that
+/// opens the same prefix, and pushed to them live.
+///
+/// ```swift
+/// let store = try EtcdStore(configuration: .init(endpoints: ["127.0.0.1:2379"], prefix: "daybook"))
+/// let settings = DaybookSettings(store: store)
+/// settings.pageSize = 5          // committed by etcd before the setter returns
+/// ```
+///
+/// Setting `pageSize` is the etcd key `daybook/pageSize`, and its value is the setting's JSON
+/// text, as a JSON settings file holds it: `etcdctl get --prefix daybook/` shows readable
+/// values, and a value put with `etcdctl` is read like a hand-edited file (text that is not
+/// JSON reads as a string). The store talks to etcd's v3 JSON gateway (`/v3/kv/range`,
+/// `/v3/kv/put`, `/v3/kv/txn`, `/v3/kv/deleterange`, `/v3/watch`, `/v3/auth/authenticate`).
+///
+/// - Reads come from a local snapshot of the prefix that a watch keeps current: a read costs
+///   what an in-memory read costs, and never waits for the network.
+/// - A write returns once etcd has committed it, and once the snapshot holds it (so a read
+///   after a write sees it). ``update(forKey:_:)`` is atomic across every process and machine:
+///   a transaction that compares the key's `mod_revision`, retried with the newer value when
+///   another writer came first (`body` may then run more than once).
+/// - ``changes()`` delivers every committed change under the prefix, whoever made it, once,
+///   in revision order. After a lost connection the watch resumes after the last revision it
+///   saw; when etcd has compacted that revision, the store reads the prefix again and delivers
+///   the differences.
+/// - While no endpoint can be reached, reads serve the last snapshot (``disconnectedSince``
+///   says since when), writes throw ``StorageError/Code/io`` and change nothing, and the watch
+///   reconnects on its own, to any endpoint, with backoff.
+///
+/// Limitations: NaN and infinities (JSON has no form for them); a write whose request exceeds
+/// ``Configuration/maximumRequestBytes`` throws ``StorageError/Code/tooLarge``.
+///
+/// Thread-safety: every member may be used from any thread or task. The watch runs on a
+/// thread of its own, stopped when the store is released.
+public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshotting {
+    /// What the store was opened with.
+    public let configuration: EtcdStore.Configuration
+    let client: EtcdClient
+    let snapshot: EtcdSnapshot
+    private let watcher: EtcdWatcher
+    /// Serialises this store's own writes, so its updates do not race each other to etcd.
+    private let writers = Lock(())
+
+    /// Opens the store: signs in when a user is configured, reads every setting under the
+    /// prefix, and starts the watch.
+    ///
+    /// It tries the endpoints in turn, pausing briefly between rounds, for at most
+    /// ``Configuration/connectionTimeout`` seconds.
+    ///
+    /// - Parameter configuration: Endpoints, prefix, user and limits.
+    /// - Throws: ``StorageError/Code/io`` naming every endpoint when none answered in time;
+    ///   ``StorageError/Code/authenticationFailed`` naming the user when etcd refuses the
+    ///   name or password.
+    public init(configuration: EtcdStore.Configuration) throws {
+        self.configuration = configuration
+        client = EtcdClient(configuration: configuration)
+        snapshot = EtcdSnapshot(keyPrefix: configuration.prefix + "/")
+        watcher = EtcdWatcher(client: client, snapshot: snapshot)
+        let deadline = Date(timeIntervalSinceNow: configuration.connectionTimeout)
+        var delay = 0.05
+        var lastProblem = ""
+        while true {
+            do {
+                try client.authenticate()
+                let (keyValues, revision) = try Self.readPrefix(client: client, keyPrefix: snapshot.keyPrefix)
+                snapshot.replace(with: keyValues, revision: revision)
+                break
+            } catch EtcdClient.Failure.unreachable(let problem) {
+                lastProblem = problem
+            } catch let error as EtcdClient.Failure {
+                throw Self.storageError(error, key: nil, configuration: configuration)
+            }
+            guard Date(timeIntervalSinceNow: delay) < deadline else {
+                throw StorageError(
+                    .io, path: "etcd \(configuration.endpointList)",
+                    message: "no endpoint answered within \(Self.seconds(configuration.connectionTimeout)) (\(lastProblem))"
+                )
+            }
+            Thread.sleep(forTimeInterval: delay)
+            delay = min(delay * 2, 0.5)
+        }
+        watcher.start()
+    }
+
+    deinit {
+        watcher.stop()
+        snapshot.broadcaster.finishAll()
+    }
+
+    /// `etcd://HOST:PORT[,HOST:PORT…]/PREFIX`.
+    public var location: String? {
+        "etcd://\(configuration.endpointList)/\(configuration.prefix)"
+    }
+
+    /// `etcd HOST:PORT[,…] key PREFIX/KEY` for a key the snapshot holds; `nil` otherwise.
+    public func origin(forKey key: String) -> String? {
+        guard value(forKey: key) != nil else { return nil }
+        return "etcd \(configuration.endpointList) key \(snapshot.keyPrefix)\(key)"
+    }
+
+    /// When the watch lost its connection to the cluster, while it stays lost; `nil` while
+    /// the snapshot is kept current. Reads then serve the snapshot as of that moment.
+    public var disconnectedSince: Date? { snapshot.disconnectedSince.value }
+
+    /// Returns once the watch has (`true`) or has lost (`false`) its connection: for tests,
+    /// which wait on this event instead of a clock.
+    package func waitUntilConnected(_ connected: Bool) async {
+        await snapshot.disconnectedSince.wait { ($0 == nil) == connected }
+    }
+
+    /// The etcd revision the snapshot holds: every change up to it has been applied.
+    public var revision: Int64 { snapshot.revision }
+
+    /// The value of `key` in the snapshot. Never waits for the network.
+    public func value(forKey key: String) -> StoredValue? {
+        snapshot.withState { $0.entries[key]?.value }
+    }
+
+    /// The value of `key` and the snapshot's revision, read together.
+    public func valueWithRevision(forKey key: String) -> (value: StoredValue?, revision: UInt64?) {
+        snapshot.withState { ($0.entries[key]?.value, UInt64(clamping: $0.revision)) }
+    }
+
+    /// Every key under the prefix, in the snapshot.
+    public func keys() -> [String] {
+        snapshot.withState { Array($0.entries.keys) }
+    }
+
+    /// Every change committed under the prefix from now on, by any client, once, in revision
+    /// order. The stream ends when the store is released.
+    public func changes() -> AsyncStream<StoredChange> {
+        snapshot.broadcaster.subscribe()
+    }
+
+    package func subscription(readingValueForKey key: String) -> KeySubscription {
+        snapshot.subscription(readingValueForKey: key)
+    }
+
+    /// Stores `value` under `key` (`/v3/kv/put`), or removes the key for `nil`
+    /// (`/v3/kv/deleterange`); returns once etcd has committed it. A value identical to the
+    /// snapshot's sends nothing.
+    ///
+    /// - Throws: ``StorageError/Code/invalidKey`` for an empty key or one with control
+    ///   characters; ``StorageError/Code/encodingFailed`` for NaN or an infinity;
+    ///   ``StorageError/Code/tooLarge`` over ``Configuration/maximumRequestBytes`` or etcd's
+    ///   own limit; ``StorageError/Code/io`` when no endpoint answered (nothing was changed)
+    ///   or etcd refused the write; ``StorageError/Code/reentrantWrite`` from inside an
+    ///   update body of this store.
+    public func setValue(_ value: StoredValue?, forKey key: String) throws {
+        try checkWritable(key)
+        try writers.withLock { _ in
+            let current = self.value(forKey: key)
+            switch (current, value) {
+            case (nil, nil): return
+            case let (old?, new?) where old.isIdentical(to: new): return
+            default: break
+            }
+            let answer = try perform(key: key) {
+                let etcdKey = Gateway.base64(snapshot.keyPrefix + key)
+                if let value {
+                    let bytes = try encoded(value, forKey: key)
+                    return try client.call("v3/kv/put", ["key": etcdKey, "value": Gateway.base64(bytes)])
+                }
+                return try client.call("v3/kv/deleterange", ["key": etcdKey])
+            }
+            awaitSnapshot(atLeast: Gateway.revision(of: answer))
+        }
+    }
+
+    /// Reads, changes and writes the value of `key` atomically across every client of the
+    /// cluster: a `/v3/kv/txn` that writes only if the key's `mod_revision` is still the one
+    /// `body` saw, retried with the newer value otherwise.
+    ///
+    /// `body` may run more than once; only its last run's result is written and returned. It
+    /// may read this store; a write it makes to this store throws
+    /// ``StorageError/Code/reentrantWrite``.
+    ///
+    /// - Throws: As ``setValue(_:forKey:)``, or what `body` throws (nothing is written then).
+    public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
+        try checkWritable(key)
+        return try writers.withLock { _ in
+            var current = snapshot.withState { $0.entries[key] }
+            while true {
+                var value = current?.value
+                let result = try UpdateScope.runBody(ofUpdateOn: [UpdateScope.medium(self)], key: key) { try body(&value) }
+                switch (current?.value, value) {
+                case (nil, nil): return result
+                case let (old?, new?) where old.isIdentical(to: new): return result
+                default: break
+                }
+                let etcdKey = Gateway.base64(snapshot.keyPrefix + key)
+                let operation: [String: Any]
+                if let value {
+                    operation = ["request_put": ["key": etcdKey, "value": Gateway.base64(try encoded(value, forKey: key))]]
+                } else {
+                    operation = ["request_delete_range": ["key": etcdKey]]
+                }
+                let transaction: [String: Any] = [
+                    "compare": [["key": etcdKey, "target": "MOD", "result": "EQUAL", "mod_revision": String(current?.modRevision ?? 0)]],
+                    "success": [operation],
+                    "failure": [["request_range": ["key": etcdKey]]],
+                ]
+                let answer = try perform(key: key) { try client.call("v3/kv/txn", transaction, idempotent: false) }
+                if answer["succeeded"] as? Bool == true {
+                    awaitSnapshot(atLeast: Gateway.revision(of: answer))
+                    return result
+                }
+                // Another writer came first: start again from what etcd holds now.
+                let range = ((answer["responses"] as? [Any])?.first as? [String: Any])?["response_range"] as? [String: Any]
+                current = range.flatMap { Gateway.keyValues(of: $0).first }.map {
+                    EtcdSnapshot.Entry(value: EtcdValue.decode($0.value), modRevision: $0.modRevision)
+                }
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func checkWritable(_ key: String) throws {
+        try validateKeyName(key, path: location)
+        do {
+            try UpdateScope.checkOutsideUpdateBody(of: [UpdateScope.medium(self)])
+        } catch let error as StorageError {
+            throw error.adding(key: key, path: location)
+        }
+        try snapshot.withState { state in
+            try checkNoCanonicallyEquivalentKey(key, in: state.entries, path: location)
+        }
+    }
+
+    private func encoded(_ value: StoredValue, forKey key: String) throws -> Data {
+        let bytes: Data
+        do {
+            bytes = try EtcdValue.encode(value)
+        } catch let error as StorageError {
+            throw error.adding(key: key, path: location)
+        }
+        // The key and value bytes, and a little for the request's own fields.
+        let size = (snapshot.keyPrefix + key).utf8.count + bytes.count + 64
+        guard size <= configuration.maximumRequestBytes else {
+            throw StorageError(
+                .tooLarge, key: key, path: location,
+                message: "the request would take \(size) bytes, over the limit of \(configuration.maximumRequestBytes) (etcd's --max-request-bytes)"
+            )
+        }
+        return bytes
+    }
+
+    /// Runs a request, turning its failure into a ``StorageError`` naming `key`.
+    private func perform(key: String, _ request: () throws -> [String: Any]) throws -> [String: Any] {
+        do {
+            return try request()
+        } catch let error as EtcdClient.Failure {
+            throw Self.storageError(error, key: key, configuration: configuration)
+        }
+    }
+
+    /// Waits (at most one request timeout) for the watch to bring the snapshot to `revision`;
+    /// reads the prefix itself when the watch is late, so a read after a write sees the write.
+    private func awaitSnapshot(atLeast revision: Int64) {
+        guard revision > 0 else { return }
+        if snapshot.wait(forRevision: revision, until: Date(timeIntervalSinceNow: configuration.requestTimeout)) { return }
+        if let (keyValues, at) = try? Self.readPrefix(client: client, keyPrefix: snapshot.keyPrefix) {
+            snapshot.replace(with: keyValues, revision: at)
+        }
+    }
+
+    /// Every key-value under `keyPrefix` and the revision they were read at (`/v3/kv/range`).
+    static func readPrefix(client: EtcdClient, keyPrefix: String) throws -> ([Gateway.KeyValue], Int64) {
+        let answer = try client.call("v3/kv/range", [
+            "key": Gateway.base64(keyPrefix), "range_end": Gateway.rangeEnd(ofPrefix: keyPrefix),
+        ])
+        return (Gateway.keyValues(of: answer), Gateway.revision(of: answer))
+    }
+
+    static func storageError(_ failure: EtcdClient.Failure, key: String?, configuration: Configuration) -> StorageError {
+        let path = "etcd \(configuration.endpointList)"
+        switch failure {
+        case .unreachable(let problem):
+            return StorageError(.io, key: key, path: path, message: "no endpoint answered, nothing was changed (\(problem))")
+        case .noAnswer(let problem):
+            return StorageError(.io, key: key, path: path, message: "no answer; the write may or may not have been committed (\(problem))")
+        case .refused(let code, let message):
+            if message.contains("request is too large") || message.contains("larger than max") {
+                return StorageError(.tooLarge, key: key, path: path, message: "etcd refused the request: \(message)")
+            }
+            if code == 16 || message.contains("permission denied") || message.contains("authentication") {
+                let user = configuration.user.map { " for user '\($0)'" } ?? ""
+                return StorageError(.authenticationFailed, key: key, path: path, message: "etcd refused the request\(user): \(message)")
+            }
+            return StorageError(.io, key: key, path: path, message: "etcd refused the request: \(message)")
+        }
+    }
+
+    static func seconds(_ interval: TimeInterval) -> String {
+        interval == interval.rounded() ? "\(Int(interval)) s" : "\(interval) s"
+    }
+}

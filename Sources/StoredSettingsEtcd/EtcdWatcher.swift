@@ -1,0 +1,240 @@
+import Foundation
+import StoredSettings
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Keeps an ``EtcdSnapshot`` current with etcd's streaming `/v3/watch` on the prefix, on a
+/// thread of its own.
+///
+/// Each connection asks for every event after the snapshot's revision, so a reconnect
+/// (after a member stopped, to any endpoint) misses and repeats nothing. When etcd says that
+/// revision was compacted, the watcher reads the whole prefix again (the snapshot publishes
+/// the differences) and watches on from there. Between failed attempts it pauses 0.05 s,
+/// doubling up to the configured maximum.
+///
+/// Thread-safety: `Sendable`; ``stop()`` may be called from any thread.
+final class EtcdWatcher: Sendable {
+    private let client: EtcdClient
+    private let snapshot: EtcdSnapshot
+    private struct State {
+        var stopped = false
+        var started = false
+        var task: URLSessionDataTask?
+        /// The plain-HTTP watch connection, shut down by ``stop()``.
+        var socket: Int32?
+    }
+    private let state = Lock(State())
+    /// Signalled by ``stop()`` to cut a pause short.
+    private let wake = DispatchSemaphore(value: 0)
+    /// Signalled when the watch thread has ended.
+    private let ended = DispatchSemaphore(value: 0)
+
+    init(client: EtcdClient, snapshot: EtcdSnapshot) {
+        self.client = client
+        self.snapshot = snapshot
+    }
+
+    func start() {
+        state.withLock { $0.started = true }
+        let thread = Thread { [self] in run() }
+        thread.name = "EtcdStore watch"
+        thread.start()
+    }
+
+    /// Ends the watch and waits for its thread to finish.
+    func stop() {
+        let (task, socket, started) = state.withLock { state -> (URLSessionDataTask?, Int32?, Bool) in
+            state.stopped = true
+            return (state.task, state.socket, state.started)
+        }
+        guard started else { return }
+        task?.cancel()
+        if let socket { shutdown(socket, Int32(SHUT_RDWR)) }
+        wake.signal()
+        ended.wait()
+    }
+
+    private var isStopped: Bool { state.withLock { $0.stopped } }
+
+    private func run() {
+        defer { ended.signal() }
+        let minimumDelay = 0.05
+        var delay = minimumDelay
+        var attempt = 0
+        while !isStopped {
+            let endpoints = client.orderedEndpoints
+            let endpoint = endpoints[attempt % endpoints.count]
+            let outcome = watch(endpoint)
+            if isStopped { return }
+            switch outcome {
+            case .compacted:
+                resynchronize()
+                delay = minimumDelay
+                continue
+            case .renewToken:
+                _ = try? client.authenticate()
+            case .lost(let wasConnected):
+                if wasConnected { delay = minimumDelay }
+            }
+            snapshot.setDisconnected(Date())
+            attempt += 1
+            _ = wake.wait(timeout: .now() + delay)
+            delay = min(delay * 2, client.configuration.maximumReconnectDelay)
+        }
+    }
+
+    enum Outcome {
+        case lost(wasConnected: Bool)
+        case compacted
+        case renewToken
+    }
+
+    /// Reads the whole prefix again after a compaction, until it succeeds or the watcher stops.
+    private func resynchronize() {
+        var delay = 0.05
+        while !isStopped {
+            if let (keyValues, revision) = try? EtcdStore.readPrefix(client: client, keyPrefix: snapshot.keyPrefix) {
+                snapshot.replace(with: keyValues, revision: revision)
+                return
+            }
+            _ = wake.wait(timeout: .now() + delay)
+            delay = min(delay * 2, client.configuration.maximumReconnectDelay)
+        }
+    }
+
+    /// One watch connection to `endpoint`, until it ends.
+    private func watch(_ endpoint: URL) -> Outcome {
+        let body: [String: Any] = [
+            "create_request": [
+                "key": Gateway.base64(snapshot.keyPrefix),
+                "range_end": Gateway.rangeEnd(ofPrefix: snapshot.keyPrefix),
+                "start_revision": String(snapshot.revision + 1),
+            ]
+        ]
+        guard let bytes = try? JSONSerialization.data(withJSONObject: body) else { return .lost(wasConnected: false) }
+        let reader = WatchStreamReader(snapshot: snapshot)
+        guard endpoint.scheme == "https" else { return watchOverPlainHTTP(endpoint, bytes, reader) }
+        var request = client.makeRequest("v3/watch", to: endpoint)
+        request.httpBody = bytes
+        // An idle watch is normal: only a closed connection ends it.
+        request.timeoutInterval = 365 * 24 * 3600
+        let session = URLSession(configuration: .ephemeral, delegate: reader, delegateQueue: nil)
+        defer { session.invalidateAndCancel() }
+        let task = session.dataTask(with: request)
+        let proceed = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.task = task
+            return true
+        }
+        guard proceed else { return .lost(wasConnected: false) }
+        task.resume()
+        reader.finished.wait()
+        state.withLock { $0.task = nil }
+        return reader.outcome
+    }
+}
+
+extension EtcdWatcher {
+    /// One watch connection over ``PlainHTTP``, until it ends or ``stop()`` shuts it down.
+    fileprivate func watchOverPlainHTTP(_ endpoint: URL, _ body: Data, _ reader: WatchStreamReader) -> Outcome {
+        guard let fd = try? PlainHTTP.connect(to: endpoint, timeout: client.configuration.requestTimeout, receiveTimeout: false) else {
+            return .lost(wasConnected: false)
+        }
+        defer { close(fd) }
+        let proceed = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.socket = fd
+            return true
+        }
+        guard proceed else { return .lost(wasConnected: false) }
+        defer { state.withLock { $0.socket = nil } }
+        let request = PlainHTTP.request("v3/watch", on: endpoint, headers: client.headers, body: body)
+        _ = try? PlainHTTP.exchange(fd, request) { piece in
+            if reader.receive(piece) { shutdown(fd, Int32(SHUT_RDWR)) }
+        }
+        return reader.outcome
+    }
+}
+
+/// The data delegate of one watch connection: splits the stream into newline-delimited JSON
+/// answers and applies each to the snapshot as it arrives.
+///
+/// Thread-safety: URLSession calls the delegate on its serial delegate queue; the outcome is
+/// kept under a lock for the watch thread to read after ``finished`` is signalled.
+private final class WatchStreamReader: NSObject, URLSessionDataDelegate, Sendable {
+    let snapshot: EtcdSnapshot
+    let finished = DispatchSemaphore(value: 0)
+    private struct State {
+        var buffer = Data()
+        var connected = false
+        var outcome: EtcdWatcher.Outcome?
+    }
+    private let state = Lock(State())
+
+    init(snapshot: EtcdSnapshot) {
+        self.snapshot = snapshot
+    }
+
+    var outcome: EtcdWatcher.Outcome {
+        state.withLock { $0.outcome ?? .lost(wasConnected: $0.connected) }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        if receive(data) { dataTask.cancel() }
+    }
+
+    /// Applies every whole line of the stream so far; whether the connection is to end.
+    func receive(_ data: Data) -> Bool {
+        let lines: [Data] = state.withLock { state in
+            state.buffer.append(data)
+            var lines: [Data] = []
+            while let newline = state.buffer.firstIndex(of: 0x0A) {
+                lines.append(state.buffer[state.buffer.startIndex..<newline])
+                state.buffer.removeSubrange(state.buffer.startIndex...newline)
+            }
+            return lines
+        }
+        for line in lines where !line.isEmpty {
+            if let outcome = handle(line) {
+                state.withLock { $0.outcome = outcome }
+                return true
+            }
+        }
+        return false
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        finished.signal()
+    }
+
+    /// Applies one answer; returns how the connection ends when the answer ends it.
+    private func handle(_ line: Data) -> EtcdWatcher.Outcome? {
+        guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else {
+            return .lost(wasConnected: state.withLock { $0.connected })
+        }
+        if let error = object["error"] as? [String: Any] {
+            let code = (error["code"] as? NSNumber)?.intValue ?? -1
+            let message = error["message"] as? String ?? ""
+            return EtcdClient.isExpiredToken(code: code, message: message) ? .renewToken : .lost(wasConnected: false)
+        }
+        guard let result = object["result"] as? [String: Any] else { return nil }
+        if Gateway.int64(result["compact_revision"]) > 0 { return .compacted }
+        if result["canceled"] as? Bool == true { return .lost(wasConnected: true) }
+        if result["created"] as? Bool == true {
+            state.withLock { $0.connected = true }
+            snapshot.setDisconnected(nil)
+        }
+        let events: [(kv: Gateway.KeyValue, isDelete: Bool)] = (result["events"] as? [Any] ?? []).compactMap { event in
+            guard let event = event as? [String: Any], let kv = Gateway.keyValue(event["kv"]) else { return nil }
+            return (kv, event["type"] as? String == "DELETE")
+        }
+        if !events.isEmpty { snapshot.apply(events) }
+        return nil
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// HTTP/1.1 `POST` over a POSIX TCP socket, for `http://` endpoints: one connection per
+/// request (`Connection: close`), answers read by `Content-Length`, chunked transfer coding,
+/// or to the end of the connection.
+///
+/// The store uses it instead of `URLSession` for plain-HTTP endpoints because the Linux
+/// `URLSession` (FoundationNetworking, through Swift 6.3) stops the process with a fatal error
+/// when a connection closes after the request and before any answer, which is what a stopping
+/// etcd member does. `https://` endpoints still go through `URLSession` for TLS.
+///
+/// Thread-safety: stateless; each call uses its own socket.
+enum PlainHTTP {
+    /// Why an exchange failed.
+    enum Failure: Error {
+        /// The connection could not be made: nothing was sent.
+        case connect(String)
+        /// The request may have been sent, and no whole answer came.
+        case exchange(String)
+    }
+
+    /// An answer: the status code and the whole body.
+    struct Response {
+        var status: Int
+        var body: Data
+    }
+
+    /// Connects to `endpoint`, waiting at most `timeout` seconds (a non-blocking `connect(2)`
+    /// and `poll(2)`); the socket then blocks, with `timeout` as its send and receive limit
+    /// when `receiveTimeout` is true.
+    static func connect(to endpoint: URL, timeout: TimeInterval, receiveTimeout: Bool = true) throws(Failure) -> Int32 {
+        guard let host = endpoint.host, let port = endpoint.port else { throw .connect("no host or port") }
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        #if canImport(Darwin)
+        hints.ai_socktype = SOCK_STREAM
+        #else
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #endif
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { throw .connect("unknown host") }
+        defer { freeaddrinfo(list) }
+        var problem = "connection refused"
+        var candidate: UnsafeMutablePointer<addrinfo>? = first
+        while let info = candidate {
+            candidate = info.pointee.ai_next
+            let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
+            guard fd >= 0 else { continue }
+            let flags = fcntl(fd, F_GETFL)
+            _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+            var result = systemConnect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen)
+            if result != 0 && errno == EINPROGRESS {
+                var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                let ready = poll(&poller, 1, Int32(max(1, timeout * 1000)))
+                var error: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                if ready == 1, getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0, error == 0 {
+                    result = 0
+                } else {
+                    errno = ready == 0 ? ETIMEDOUT : (error == 0 ? errno : error)
+                }
+            }
+            guard result == 0 else {
+                problem = errno == ECONNREFUSED ? "connection refused" : String(cString: strerror(errno))
+                close(fd)
+                continue
+            }
+            _ = fcntl(fd, F_SETFL, flags)
+            var on: Int32 = 1
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+            #if canImport(Darwin)
+            _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            if receiveTimeout {
+                var limit = timeval()
+                limit.tv_sec = .init(timeout.rounded(.down))
+                limit.tv_usec = .init((timeout - timeout.rounded(.down)) * 1_000_000)
+                _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+                _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            }
+            return fd
+        }
+        throw .connect(problem)
+    }
+
+    /// The bytes of a `POST` of `body` to `path` on `endpoint`.
+    static func request(_ path: String, on endpoint: URL, headers: [String: String], body: Data) -> Data {
+        var head = "POST /\(path) HTTP/1.1\r\nHost: \(endpoint.host ?? ""):\(endpoint.port ?? 80)\r\n"
+        head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+        return Data((head + "\r\n").utf8) + body
+    }
+
+    /// Sends `body` and returns the whole answer.
+    static func post(_ path: String, to endpoint: URL, headers: [String: String], body: Data, timeout: TimeInterval) throws(Failure) -> Response {
+        let fd = try connect(to: endpoint, timeout: timeout)
+        defer { close(fd) }
+        var collected = Data()
+        let status = try exchange(fd, request(path, on: endpoint, headers: headers, body: body)) { collected.append($0) }
+        return Response(status: status, body: collected)
+    }
+
+    /// Sends `bytes` on `fd`, reads the answer's head, and hands each piece of its body to
+    /// `receive` as it arrives, until the body ends or the connection closes.
+    ///
+    /// - Returns: The status code.
+    static func exchange(_ fd: Int32, _ bytes: Data, receive: (Data) -> Void) throws(Failure) -> Int {
+        try sendAll(fd, bytes)
+        var buffer = Data()
+        var head: Head?
+        var body = BodyReader.untilClose
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { throw .exchange(errno == EAGAIN || errno == EWOULDBLOCK ? "no answer in time" : String(cString: strerror(errno))) }
+            if count == 0 {
+                guard let head else { throw .exchange("the connection closed without an answer") }
+                if case .untilClose = body { return head.status }
+                throw .exchange("the connection closed in the middle of the answer")
+            }
+            buffer.append(contentsOf: chunk[0..<count])
+            if head == nil {
+                guard let end = buffer.range(of: Data("\r\n\r\n".utf8)) else { continue }
+                let parsed = try Head(String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self))
+                head = parsed
+                buffer.removeSubrange(buffer.startIndex..<end.upperBound)
+                body = parsed.chunked ? .chunked(BodyReader.Chunks()) : parsed.length.map { .length($0) } ?? .untilClose
+            }
+            if try body.consume(&buffer, receive) { return head?.status ?? 0 }
+        }
+    }
+
+    private static func sendAll(_ fd: Int32, _ bytes: Data) throws(Failure) {
+        var offset = 0
+        while offset < bytes.count {
+            #if canImport(Darwin)
+            let flags: Int32 = 0
+            #else
+            let flags = Int32(MSG_NOSIGNAL)
+            #endif
+            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, flags) }
+            if sent < 0, errno == EINTR { continue }
+            guard sent > 0 else { throw .exchange(String(cString: strerror(errno))) }
+            offset += sent
+        }
+    }
+
+    /// The status line and the headers the reader needs.
+    struct Head {
+        var status: Int
+        var chunked = false
+        var length: Int?
+
+        init(_ text: String) throws(Failure) {
+            let lines = text.components(separatedBy: "\r\n")
+            let parts = lines.first?.split(separator: " ") ?? []
+            guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+                throw .exchange("the answer is not HTTP")
+            }
+            self.status = status
+            for line in lines.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                let name = line[..<colon].lowercased()
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                if name == "transfer-encoding", value.lowercased().contains("chunked") { chunked = true }
+                if name == "content-length" { length = Int(value) }
+            }
+        }
+    }
+
+    /// How the body is delimited, and how much of it is left.
+    enum BodyReader {
+        case length(Int)
+        case chunked(Chunks)
+        case untilClose
+
+        struct Chunks {
+            /// Bytes left in the current chunk; `nil` before a size line.
+            var remaining: Int?
+        }
+
+        /// Hands what `buffer` holds of the body to `receive`; whether the body ended.
+        mutating func consume(_ buffer: inout Data, _ receive: (Data) -> Void) throws(Failure) -> Bool {
+            switch self {
+            case .untilClose:
+                if !buffer.isEmpty { receive(buffer); buffer.removeAll() }
+                return false
+            case .length(let left):
+                let piece = buffer.prefix(left)
+                if !piece.isEmpty { receive(Data(piece)) }
+                buffer.removeAll()
+                self = .length(left - piece.count)
+                return left - piece.count <= 0
+            case .chunked(var chunks):
+                defer { self = .chunked(chunks) }
+                while true {
+                    if let remaining = chunks.remaining {
+                        if remaining == 0 {
+                            // The CRLF after a chunk's data.
+                            guard buffer.count >= 2 else { return false }
+                            buffer.removeFirst(2)
+                            chunks.remaining = nil
+                            continue
+                        }
+                        guard !buffer.isEmpty else { return false }
+                        let piece = buffer.prefix(remaining)
+                        receive(Data(piece))
+                        buffer.removeFirst(piece.count)
+                        chunks.remaining = remaining - piece.count
+                        continue
+                    }
+                    guard let end = buffer.range(of: Data("\r\n".utf8)) else { return false }
+                    let line = String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self)
+                    guard let size = Int(line.split(separator: ";").first.map(String.init) ?? "", radix: 16) else {
+                        throw .exchange("a chunk size does not parse")
+                    }
+                    buffer.removeSubrange(buffer.startIndex..<end.upperBound)
+                    if size == 0 { return true }
+                    chunks.remaining = size
+                }
+            }
+        }
+    }
+}
+
+/// `connect(2)`, named apart from ``PlainHTTP/connect(to:timeout:receiveTimeout:)``.
+private func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> Int32 {
+    connect(fd, address, length)
+}

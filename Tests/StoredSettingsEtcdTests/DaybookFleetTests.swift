@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+
+/// The example tool reads fleet defaults from etcd below its own file when DAYBOOK_ETCD is set.
+@Suite(.timeLimit(.minutes(3)))
+struct DaybookFleetTests {
+    @Test func daybookReadsFleetDefaultsBelowItsOwnFile() async throws {
+        let cluster = try await EtcdCluster.start()
+        defer { cluster.shutDown() }
+        _ = try await cluster.etcdctl(["put", "daybook/pageSize", "25"])
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-fleet-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: config) }
+        let environment = ["XDG_CONFIG_HOME": config.path, "DAYBOOK_ETCD": cluster.address(prefix: "daybook")]
+        let daybook = try EtcdProgram.built("daybook")
+        let fleet = try await EtcdProgram.run(daybook, ["config", "get", "pageSize"], environment: environment)
+        #expect(fleet.output == "25\n", "\(fleet.errors)")
+        let origins = try await EtcdProgram.run(daybook, ["config", "list", "--show-origin"], environment: environment)
+        #expect(origins.output.contains("etcd \(cluster.endpoints[0]) key daybook/pageSize"), "\(origins.output)")
+        let write = try await EtcdProgram.run(daybook, ["config", "set", "pageSize", "3"], environment: environment)
+        #expect(write.exitCode == 0, "\(write.errors)")
+        let local = try await EtcdProgram.run(daybook, ["config", "get", "pageSize"], environment: environment)
+        #expect(local.output == "3\n", "\(local.errors)")
+        #expect(try await cluster.etcdctl(["get", "daybook/pageSize", "--print-value-only"]) == "25\n")
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import StoredSettings
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One or more `etcd` processes on free loopback ports, each with a temporary data folder,
+/// started for one test and stopped by PID (SIGTERM, then `waitpid`).
+///
+/// Readiness is waited for on events: the member's log line saying it serves clients (read
+/// from its standard error through a pipe), then a bounded number of `/health` requests, each
+/// started when the previous one answered.
+final class EtcdCluster: Sendable {
+    struct Member: Sendable {
+        let name: String
+        let clientPort: Int
+        let peerPort: Int
+        var clientURL: String { "http://127.0.0.1:\(clientPort)" }
+        var endpoint: String { "127.0.0.1:\(clientPort)" }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let members: [Member]
+    let folder: URL
+    private let processes = Lock<[String: pid_t]>([:])
+    /// Each member's log so far, and `<name> exited` keys once a log reached its end.
+    private let logs = AwaitableState<[String: String]>([:])
+
+    /// `etcd` on the PATH, or a failure saying how to install it.
+    static func executable() throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = "\(folder)/etcd"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw Failure(description: "etcd is not installed: the etcd tests need it (apt-get install etcd-server etcd-client; .ci/run installs it)")
+    }
+
+    /// Starts `size` members forming one cluster and waits until each serves clients; starts
+    /// again on other ports when a port picked was taken meanwhile (at most 3 times).
+    static func start(size: Int = 1) async throws -> EtcdCluster {
+        var attempt = 1
+        while true {
+            do {
+                return try await EtcdCluster(size: size)
+            } catch let failure as Failure where attempt < 3 && failure.description.contains("address already in use") {
+                attempt += 1
+            }
+        }
+    }
+
+    private init(size: Int) async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("etcd-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        members = try (0..<size).map { index in
+            Member(name: "m\(index)", clientPort: try Self.freePort(), peerPort: try Self.freePort())
+        }
+        do {
+            for member in members { try launch(member, fresh: true) }
+            for member in members { try await waitUntilReady(member) }
+        } catch {
+            shutDown()
+            throw error
+        }
+    }
+
+    /// Every member's client endpoint, `HOST:PORT`, comma-separated.
+    var endpoints: [String] { members.map(\.endpoint) }
+
+    /// `etcd://HOST:PORT[,…]/prefix`.
+    func address(prefix: String) -> String {
+        "etcd://\(endpoints.joined(separator: ","))/\(prefix)"
+    }
+
+    private var initialCluster: String {
+        members.map { "\($0.name)=http://127.0.0.1:\($0.peerPort)" }.joined(separator: ",")
+    }
+
+    private func launch(_ member: Member, fresh: Bool) throws {
+        let arguments = [
+            try Self.executable(),
+            "--name", member.name,
+            "--data-dir", folder.appendingPathComponent(member.name).path,
+            "--listen-client-urls", member.clientURL, "--advertise-client-urls", member.clientURL,
+            "--listen-peer-urls", "http://127.0.0.1:\(member.peerPort)",
+            "--initial-advertise-peer-urls", "http://127.0.0.1:\(member.peerPort)",
+            "--initial-cluster", initialCluster,
+            "--initial-cluster-state", "new",
+            "--initial-cluster-token", folder.lastPathComponent,
+        ]
+        let (readEnd, writeEnd) = try CloseOnExecPipe.make()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        close(writeEnd)
+        guard code == 0 else {
+            close(readEnd)
+            throw Failure(description: "cannot start etcd: \(String(cString: strerror(code)))")
+        }
+        processes.withLock { $0[member.name] = pid }
+        logs.withLock {
+            $0[member.name] = ""
+            $0[member.name + " exited"] = nil
+        }
+        // Drains the member's log for as long as it runs, so it never blocks on a full pipe.
+        let name = member.name
+        Thread.detachNewThread { [logs] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(readEnd, &buffer, buffer.count)
+                if count > 0 {
+                    let text = String(decoding: buffer[0..<count], as: UTF8.self)
+                    logs.withLock { $0[name, default: ""] += text }
+                    continue
+                }
+                if count < 0, errno == EINTR { continue }
+                break
+            }
+            close(readEnd)
+            logs.withLock { $0[name + " exited"] = "" }
+        }
+    }
+
+    /// The member's log so far.
+    func log(of member: Member) -> String {
+        logs.value[member.name] ?? ""
+    }
+
+    /// Waits for `serving … client requests` in the log, then for `/health` to say true.
+    private func waitUntilReady(_ member: Member) async throws {
+        let name = member.name
+        let logs = await self.logs.wait { $0[name]?.contains("client requests on") == true || $0[name + " exited"] != nil }
+        if logs[name + " exited"] != nil {
+            throw Failure(description: "etcd \(name) exited: \(log(of: member).suffix(2000))")
+        }
+        for _ in 0..<50 {
+            if await Self.isHealthy(member) { return }
+        }
+        throw Failure(description: "etcd \(member.name) never became healthy: \(log(of: member).suffix(2000))")
+    }
+
+    /// Whether `etcdctl endpoint health` says the member is healthy. (`etcdctl`, not
+    /// `URLSession`: on Linux a connection closed before an answer stops the process.)
+    static func isHealthy(_ member: Member) async -> Bool {
+        let run = try? await EtcdProgram.run("etcdctl", ["--endpoints=\(member.endpoint)", "endpoint", "health"], environment: ["ETCDCTL_API": "3"])
+        return run?.exitCode == 0
+    }
+
+    /// Stops `member` with `signal` and waits for it to exit.
+    func stop(_ member: Member, signal: Int32 = SIGTERM) {
+        guard let pid = processes.withLock({ $0.removeValue(forKey: member.name) }) else { return }
+        kill(pid, signal)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    }
+
+    /// Starts a stopped member again on its data folder and waits until it serves clients.
+    func restart(_ member: Member) async throws {
+        try launch(member, fresh: false)
+        try await waitUntilReady(member)
+    }
+
+    /// Stops every member and removes the data folders.
+    func shutDown() {
+        for member in members { stop(member) }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    deinit { shutDown() }
+
+    /// A TCP port on 127.0.0.1 that was free a moment ago: bound with port 0, read, closed.
+    static func freePort() throws -> Int {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketFD >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        defer { close(socketFD) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(socketFD, generic, length) == 0 && getsockname(socketFD, generic, &length) == 0
+            }
+        }
+        guard bound else { throw Failure(description: "bind: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Runs `etcdctl` against the cluster to its end; its standard output.
+    func etcdctl(_ arguments: [String], through chosen: [Member]? = nil) async throws -> String {
+        let list = (chosen ?? members).map(\.endpoint).joined(separator: ",")
+        let run = try await EtcdProgram.run("etcdctl", ["--endpoints=\(list)"] + arguments, environment: ["ETCDCTL_API": "3"])
+        guard run.exitCode == 0 else { throw Failure(description: "etcdctl \(arguments.joined(separator: " ")) failed: \(run.errors)") }
+        return run.output
+    }
+}

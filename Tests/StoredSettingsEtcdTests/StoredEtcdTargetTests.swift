@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+/// The `stored` tool reaches an etcd cluster as `etcd://HOST:PORT[,HOST:PORT…]/PREFIX`.
+@Suite(.timeLimit(.minutes(3)))
+struct StoredEtcdTargetTests {
+    @Test func writeThenReadThroughAnEtcdTargetPrintsTheValueEtcdctlSees() async throws {
+        let cluster = try await EtcdCluster.start()
+        defer { cluster.shutDown() }
+        let stored = try EtcdProgram.built("stored")
+        let target = cluster.address(prefix: "daybook")
+        let write = try await EtcdProgram.run(stored, ["write", target, "pageSize", "-int", "5"])
+        #expect(write.exitCode == 0, "\(write.errors)")
+        let read = try await EtcdProgram.run(stored, ["read", target, "pageSize"])
+        #expect(read.output == "5\n", "\(read.errors)")
+        #expect(try await cluster.etcdctl(["get", "daybook/pageSize", "--print-value-only"]) == "5\n")
+        let keys = try await EtcdProgram.run(stored, ["keys", target])
+        #expect(keys.output == "pageSize\n")
+        let delete = try await EtcdProgram.run(stored, ["delete", target, "pageSize"])
+        #expect(delete.exitCode == 0, "\(delete.errors)")
+        let missing = try await EtcdProgram.run(stored, ["read", target, "pageSize"])
+        #expect(missing.exitCode == 1)
+    }
+
+    @Test func anUnreachableClusterIsAnIOErrorNamingTheEndpoint() async throws {
+        let port = try EtcdCluster.freePort()
+        let run = try await EtcdProgram.run(
+            try EtcdProgram.built("stored"), ["read", "etcd://127.0.0.1:\(port)/daybook"],
+            environment: ["STORED_ETCD_CONNECTION_TIMEOUT": "0.2"]
+        )
+        #expect(run.exitCode == 74)
+        #expect(run.errors.contains("127.0.0.1:\(port)"), "\(run.errors)")
+    }
+}
