@@ -65,7 +65,7 @@ extension EtcdStore {
             maximumReconnectDelay: TimeInterval = 2
         ) throws {
             let trimmed = prefix.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-            try validateKeyName(trimmed, path: "etcd")
+            try StorageError.validate(key: trimmed, location: "etcd")
             guard !endpoints.isEmpty else {
                 throw StorageError(.io, path: "etcd", message: "no endpoint given")
             }

@@ -223,7 +223,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     // MARK: - Helpers
 
     private func checkWritable(_ key: String) throws {
-        try validateKeyName(key, path: location)
+        try StorageError.validate(key: key, location: location)
         do {
             try UpdateScope.checkOutsideUpdateBody(of: [UpdateScope.medium(self)])
         } catch let error as StorageError {
