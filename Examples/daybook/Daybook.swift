@@ -56,7 +56,7 @@ enum Daybook {
             fleet = try DaybookFleet.layers(environment: environment)
         } catch let problem {
             error.write("daybook: \(problem)\n")
-            return SettingsCommand.exitIOError
+            return .ioError
         }
         let store = LayeredStore([commandLine, environmentStore, file] + fleet, writingTo: file)
         let settings = DaybookSettings(store: store)
