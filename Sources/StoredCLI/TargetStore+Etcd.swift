@@ -31,7 +31,7 @@ extension TargetStore {
     /// own committed write (etcd has the whole batch or a prefix of it if the cluster fails midway).
     static func mergeIntoEtcd(_ values: [String: StoredValue?], store: EtcdStore) throws {
         for (key, value) in values {
-            try validateKeyName(key, path: store.location)
+            try StorageError.validate(key: key, location: store.location)
             if let value {
                 do {
                     _ = try StoredValueJSON.data(from: value)
