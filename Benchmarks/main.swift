@@ -62,6 +62,7 @@ do {
     }
     try runReadCases(bench)
     try runWriteCases(bench)
+    try runRoundTwoCases(bench)
     try runLatency(bench)
     if only == nil {
         try runScaling(bench)
