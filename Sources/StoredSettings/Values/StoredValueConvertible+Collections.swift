@@ -37,13 +37,14 @@ extension Set: StoredValueConvertible where Element: StoredValueConvertible {
         self = Set(try [Element](storedValue: storedValue))
     }
 
-    /// `.array` of the elements' stored forms, in a stable order (sorted by their stored form's
-    /// description) so files do not change between runs.
+    /// `.array` of the elements' stored forms, in a stable order so files do not change
+    /// between runs: strings in `String` order, numbers and dates in numeric order, data by
+    /// bytes (``StoredValue`` set order; kinds of mixed sets in a fixed order).
     ///
     /// - Throws: The first element's encoding error.
     public func storedValue() throws -> StoredValue {
         let items = try map { try $0.storedValue() }
-        return .array(items.sorted { $0.sortKey < $1.sortKey })
+        return .array(items.sorted { $0.precedesInSetOrder($1) })
     }
 }
 
@@ -136,18 +137,5 @@ extension StoredValue {
         let first = text.first { !$0.isWhitespace }
         guard (kind == .array && first == "[") || (kind == .dictionary && first == "{") else { return self }
         return (try? StoredValueJSON.parse(Data(text.utf8))) ?? self
-    }
-
-    /// A total order for stable output of sets.
-    var sortKey: String {
-        switch self {
-        case .string(let value): "s" + value
-        case .int(let value): "i" + String(value)
-        case .double(let value): "d" + String(value)
-        case .bool(let value): "b" + String(value)
-        case .date(let value): "t" + String(value.timeIntervalSinceReferenceDate)
-        case .data(let value): "x" + value.base64EncodedString()
-        case .array, .dictionary: "z" + String(describing: self)
-        }
     }
 }
