@@ -148,7 +148,7 @@ func printComparison(_ result: ComparisonResult) {
 
 func printScaling(_ rows: [ScalingResult]) {
     print("")
-    print("| FileStore operation | keys | median | per key |")
+    print("| operation (FileStore unless named) | keys or elements | median | per key or element |")
     print("|---|---:|---:|---:|")
     for row in rows {
         print("| \(code(row.operation)) | \(row.keys) | \(formatDuration(row.nanoseconds)) | \(row.nanosecondsPerKey.map { formatDuration($0) } ?? "–") |")

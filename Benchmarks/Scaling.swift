@@ -31,6 +31,7 @@ func runScaling(_ bench: Bench) throws {
         }, slow: true))
         bench.addScaling("@Stored<Bool> read", keys: count, perKey: false, try bench.harness.measure(storedBoolRead("read", flag)))
     }
+    try runInPlaceScaling(bench)
     if !bench.json { printScaling(bench.report.scaling) }
 }
 

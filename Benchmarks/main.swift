@@ -71,6 +71,7 @@ do {
     }
     try runReadCases(bench)
     try runWriteCases(bench)
+    try runRoundTwoCases(bench)
     try runLatency(bench)
     try runEtcdCases(bench)
     if only == nil {

@@ -64,7 +64,9 @@ extension StoredValue {
         case let (.date(a), .date(b)):
             a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
         case let (.array(a), .array(b)):
-            a.count == b.count && zip(a, b).allSatisfy { $0.isIdentical(to: $1) }
+            // Two copies of one array share their buffer: identical without a walk.
+            a.count == b.count && (a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { x.baseAddress == $0.baseAddress } }
+                || zip(a, b).allSatisfy { $0.isIdentical(to: $1) })
         case let (.dictionary(a), .dictionary(b)):
             a.count == b.count && a.allSatisfy { key, value in b[key].map { value.isIdentical(to: $0) } ?? false }
         default: self == other

@@ -12,9 +12,14 @@ extension Array: StoredValueConvertible where Element: StoredValueConvertible {
         guard case .array(let items) = try storedValue.parsingJSONText(as: .array) else {
             throw StorageError.typeMismatch(Self.self, found: storedValue)
         }
-        self = try items.enumerated().map { index, item in
-            try StorageError.prefixingCodingPath(String(index)) { try Element(storedValue: item) }
+        // A plain loop: this generic code runs unspecialized, where `enumerated().map` would
+        // look up generic metadata for every element.
+        var elements: [Element] = []
+        elements.reserveCapacity(items.count)
+        for index in items.indices {
+            elements.append(try StorageError.prefixingCodingPath(String(index)) { try Element(storedValue: items[index]) })
         }
+        self = elements
     }
 
     /// `.array` of the elements' stored forms.
@@ -34,16 +39,29 @@ extension Set: StoredValueConvertible where Element: StoredValueConvertible {
     ///
     /// - Throws: As `Array`.
     public init(storedValue: StoredValue) throws {
-        self = Set(try [Element](storedValue: storedValue))
+        guard case .array(let items) = try storedValue.parsingJSONText(as: .array) else {
+            throw StorageError.typeMismatch(Self.self, found: storedValue)
+        }
+        var elements = Set(minimumCapacity: items.count)
+        for index in items.indices {
+            elements.insert(try StorageError.prefixingCodingPath(String(index)) { try Element(storedValue: items[index]) })
+        }
+        self = elements
     }
 
-    /// `.array` of the elements' stored forms, in a stable order (sorted by their stored form's
-    /// description) so files do not change between runs.
+    /// `.array` of the elements' stored forms, in a stable order so files do not change
+    /// between runs: strings in `String` order, numbers and dates in numeric order, data by
+    /// bytes (``StoredValue`` set order; kinds of mixed sets in a fixed order).
     ///
     /// - Throws: The first element's encoding error.
     public func storedValue() throws -> StoredValue {
-        let items = try map { try $0.storedValue() }
-        return .array(items.sorted { $0.sortKey < $1.sortKey })
+        // The common case sorts the strings themselves (the same order): no enum per comparison.
+        if let strings = self as? Set<String> { return .array(strings.sorted().map(StoredValue.string)) }
+        var items: [StoredValue] = []
+        items.reserveCapacity(count)
+        for element in self { items.append(try element.storedValue()) }
+        items.sort { $0.precedesInSetOrder($1) }
+        return .array(items)
     }
 }
 
@@ -116,11 +134,12 @@ where T.RawValue: StoredValueConvertible {
 
 extension StorageError {
     /// Runs `body`, adding `component` in front of the coding path of a thrown `StorageError`.
-    package static func prefixingCodingPath<R>(_ component: String, _ body: () throws -> R) throws -> R {
+    /// `component` is only evaluated when `body` throws, so an index costs no text per element.
+    package static func prefixingCodingPath<R>(_ component: @autoclosure () -> String, _ body: () throws -> R) throws -> R {
         do {
             return try body()
         } catch var error as StorageError {
-            error.codingPath.insert(component, at: 0)
+            error.codingPath.insert(component(), at: 0)
             throw error
         }
     }
@@ -136,18 +155,5 @@ extension StoredValue {
         let first = text.first { !$0.isWhitespace }
         guard (kind == .array && first == "[") || (kind == .dictionary && first == "{") else { return self }
         return (try? StoredValueJSON.parse(Data(text.utf8))) ?? self
-    }
-
-    /// A total order for stable output of sets.
-    var sortKey: String {
-        switch self {
-        case .string(let value): "s" + value
-        case .int(let value): "i" + String(value)
-        case .double(let value): "d" + String(value)
-        case .bool(let value): "b" + String(value)
-        case .date(let value): "t" + String(value.timeIntervalSinceReferenceDate)
-        case .data(let value): "x" + value.base64EncodedString()
-        case .array, .dictionary: "z" + String(describing: self)
-        }
     }
 }

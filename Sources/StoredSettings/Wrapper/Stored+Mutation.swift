@@ -1,10 +1,12 @@
 /// One in-place mutation in progress (`settings.count += 1`): the value handed to the caller,
-/// its starting stored form, and why it must not be written, when it must not.
+/// what it started from, and why it must not be written, when it must not.
 struct InPlaceMutation<Value> {
     /// The value the caller changes in place.
     var value: Value
-    /// The encoded form of the value the mutation started from (`nil` for an optional `nil`),
-    /// to tell whether the mutation changed anything.
+    /// The value the mutation started from, to tell whether the mutation changed anything.
+    let original: Value
+    /// The stored form the mutation started from as the store held it (`nil` when the key
+    /// held nothing), or the default's encoded form when the key held nothing.
     let start: StoredValue?
     /// Why the result must not be written: the start was a fallback, not the stored value.
     let failure: StorageError?
@@ -23,18 +25,16 @@ extension Stored {
         do {
             try store.update(forKey: key) { stored = $0 }
         } catch {
-            return InPlaceMutation(value: defaultValue, start: nil, failure: notSaved(storageError(error)))
+            return InPlaceMutation(value: defaultValue, original: defaultValue, start: nil, failure: notSaved(storageError(error)))
         }
         guard let stored else {
-            return InPlaceMutation(value: defaultValue, start: try? codec.encode(defaultValue), failure: nil)
+            return InPlaceMutation(value: defaultValue, original: defaultValue, start: try? codec.encode(defaultValue), failure: nil)
         }
         do {
             let value = try codec.decode(stored)
-            // Compared in its canonical form, so a value spelled otherwise in the medium
-            // (`"yes"` for `true`) is not rewritten by a mutation that changes nothing.
-            return InPlaceMutation(value: value, start: try? codec.encode(value), failure: nil)
+            return InPlaceMutation(value: value, original: value, start: stored, failure: nil)
         } catch {
-            return InPlaceMutation(value: defaultValue, start: nil, failure: notSaved(storageError(error)))
+            return InPlaceMutation(value: defaultValue, original: defaultValue, start: nil, failure: notSaved(storageError(error)))
         }
     }
 
@@ -51,9 +51,10 @@ extension Stored {
         }
         do {
             let encoded = try codec.encode(mutation.value)
-            if mutation.start.isIdentical(to: encoded) { return }
+            guard try mutation.changedValue(encoded: encoded, encode: codec.encode) else { return }
             try store.update(forKey: key) { stored in
-                if let current = stored {
+                // Data identical to the start decoded then; only other data needs the check.
+                if let current = stored, !(mutation.start.map(current.isIdentical(to:)) ?? false) {
                     do {
                         _ = try codec.decode(current)
                     } catch {
@@ -73,5 +74,27 @@ extension Stored {
         let note = "the in-place change was not saved and the stored data was left as it is (assign a whole new value to replace it)"
         error.message = error.message.map { $0 + "; " + note } ?? note
         return error
+    }
+}
+
+extension InPlaceMutation {
+    /// Whether the mutation changed the value, given the result's encoded form.
+    ///
+    /// The result is compared in canonical form, so a value spelled otherwise in the medium
+    /// (`"yes"` for `true`) is not rewritten by a mutation that changes nothing: identical to
+    /// the stored form means unchanged; otherwise a value whose type is `Equatable` and that
+    /// differs from the original has changed (no second encoding, which for a large `Set`
+    /// means no second sort); otherwise the original's encoded form decides.
+    func changedValue(encoded: StoredValue?, encode: (Value) throws -> StoredValue?) throws -> Bool {
+        if start.isIdentical(to: encoded) { return false }
+        if let original = original as? any Equatable, !original.isEqual(to: value) { return true }
+        return !(try encode(original)).isIdentical(to: encoded)
+    }
+}
+
+extension Equatable {
+    /// Whether `other` is a value of this type equal to `self`.
+    fileprivate func isEqual(to other: Any) -> Bool {
+        (other as? Self).map { $0 == self } ?? false
     }
 }

@@ -64,6 +64,11 @@ public final class EnvironmentStore: OriginDescribingStore {
     /// value, and reading their key reports the problem.
     private let undecodable: Set<String>
     private let broadcaster = ChangeBroadcaster()
+    /// Each key's variable name (`nil`: the key has none), computed on its first read. Bounded
+    /// by ``variableNameCacheLimit`` keys, so reading arbitrary keys cannot grow it forever.
+    private let variableNames = Lock<[String: String?]>([:])
+    /// How many keys' variable names are kept.
+    private static let variableNameCacheLimit = 4_096
 
     /// Creates a store of the variables in `environment` whose names start with `prefix`.
     ///
@@ -128,8 +133,16 @@ public final class EnvironmentStore: OriginDescribingStore {
 
     /// The name of the variable that holds `key`, such as `APP_AUTO_RELOAD` for `autoReload`;
     /// `nil` for keys with characters no variable name can hold.
+    ///
+    /// Each key's name is computed once and kept (thread-safe, under a lock); the variables
+    /// themselves are the ones read when the store was created.
     public func variableName(forKey key: String) -> String? {
-        KeyWords.screamingSnakeCase(key).map { prefix + $0 }
+        if let cached = variableNames.withLock({ $0[key] }) { return cached }
+        let name = KeyWords.screamingSnakeCase(key).map { prefix + $0 }
+        variableNames.withLock { names in
+            if names.count < Self.variableNameCacheLimit { names[key] = .some(name) }
+        }
+        return name
     }
 
     /// The text of the key's variable as a ``StoredValue/string(_:)``, or `nil` when the

@@ -19,10 +19,16 @@ package final class DictionaryStorage: Sendable {
     // Private: every mutation goes through this file, which takes `writers` first.
     private let state: Lock<State>
     package let broadcaster = ChangeBroadcaster()
-    private let writers = RecursiveLock()
+    private let writers: RecursiveLock
+    /// The ``UpdateScope`` media of this storage, named once (by the identity of its writers'
+    /// lock, which no other storage shares) rather than on every write.
+    private let media: [String]
 
     package init(_ values: [String: StoredValue] = [:]) {
         state = Lock(State(values: values))
+        let writers = RecursiveLock()
+        self.writers = writers
+        media = [UpdateScope.medium(writers)]
     }
 
     @inline(__always)
@@ -62,7 +68,7 @@ package final class DictionaryStorage: Sendable {
         try checkOutsideUpdateBody(forKey: key)
         return try writers.withLock {
             var value = self.value(forKey: key)
-            let result = try UpdateScope.runBody(ofUpdateOn: [medium], key: key) { try body(&value) }
+            let result = try UpdateScope.runBody(ofUpdateOn: media, key: key) { try body(&value) }
             try state.withLock { state in
                 try commit(value, forKey: key, in: &state)
             }
@@ -125,14 +131,11 @@ package final class DictionaryStorage: Sendable {
         broadcaster.subscribe()
     }
 
-    /// The name ``UpdateScope`` marks while an `update` body of this storage runs.
-    private var medium: String { UpdateScope.medium(self) }
-
     /// Throws ``StorageError/Code/reentrantWrite`` naming `key` when an `update` body of this
     /// storage runs on this thread.
     private func checkOutsideUpdateBody(forKey key: String) throws {
         do {
-            try UpdateScope.checkOutsideUpdateBody(of: [medium])
+            try UpdateScope.checkOutsideUpdateBody(of: media)
         } catch let error as StorageError {
             throw error.adding(key: key)
         }
