@@ -1,4 +1,4 @@
-import StoredSettings
+public import StoredSettings
 
 /// A store whose writes fail on cue: wraps a working store and throws scripted errors for the
 /// keys and operations you choose.

@@ -1,4 +1,4 @@
-import StoredSettings
+public import StoredSettings
 
 /// A store that keeps values in memory: the default double for tests and previews.
 ///

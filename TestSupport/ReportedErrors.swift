@@ -1,4 +1,4 @@
-import StoredSettings
+public import StoredSettings
 
 /// Collects the errors reported to ``StorageErrorReporter`` while an operation runs: the way
 /// a test checks that a getter or setter reported what went wrong.

@@ -1,4 +1,4 @@
-import StoredSettings
+public import StoredSettings
 
 /// A store that records every call made to it, then forwards the call to the store it wraps.
 ///

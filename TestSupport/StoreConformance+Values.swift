@@ -1,5 +1,5 @@
 import Foundation
-import StoredSettings
+public import StoredSettings
 
 extension StoreConformance {
     /// One row of the type table: a value of a supported type, written to a store and read

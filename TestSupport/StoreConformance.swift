@@ -1,5 +1,5 @@
 import Foundation
-import StoredSettings
+public import StoredSettings
 
 /// The checks every ``Storable`` backend must pass: the type table (every supported value type
 /// round-trips exactly, also across a relaunch) and the behaviour rules of the ``Storable``

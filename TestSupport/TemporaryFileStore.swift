@@ -1,5 +1,5 @@
-import Foundation
-import StoredSettings
+public import Foundation
+public import StoredSettings
 
 /// A ``FileStore`` on a file in a fresh temporary folder, removed when the store is released.
 ///

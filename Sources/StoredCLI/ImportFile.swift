@@ -82,7 +82,7 @@ enum ImportFile {
         return start.starts(with: Array("bplist".utf8)) || start.first == UInt8(ascii: "<")
     }
 
-    private static func reason(_ error: Error) -> String {
+    private static func reason(_ error: any Error) -> String {
         if let error = error as? CocoaError {
             if error.code == .fileReadNoSuchFile { return "no such file" }
             if error.code == .fileReadNoPermission { return "permission denied" }

@@ -1,5 +1,5 @@
-import Foundation
-import StoredSettings
+public import Foundation
+public import StoredSettings
 
 /// The `stored` command: reads and writes settings in JSON and property-list files and in
 /// UserDefaults suites, like `defaults` on macOS, on every platform.

@@ -1,5 +1,5 @@
 import Foundation
-import StoredSettings
+package import StoredSettings
 
 /// The TYPE flags of `stored write`, and how each reads its VALUE text.
 ///

@@ -126,7 +126,7 @@ final class EtcdClient: Sendable {
         var request = makeRequest(path, to: endpoint)
         request.httpBody = bytes
         let name = EtcdStore.Configuration.hostAndPort(endpoint)
-        let result = Lock<(Data?, URLResponse?, Error?)>((nil, nil, nil))
+        let result = Lock<(Data?, URLResponse?, (any Error)?)>((nil, nil, nil))
         let done = DispatchSemaphore(value: 0)
         let task = session.dataTask(with: request) { data, response, error in
             result.withLock { $0 = (data, response, error) }

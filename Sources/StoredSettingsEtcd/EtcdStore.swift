@@ -1,5 +1,5 @@
-import Foundation
-import StoredSettings
+public import Foundation
+public import StoredSettings
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -209,7 +209,7 @@ private final class WatchStreamReader: NSObject, URLSessionDataDelegate, Sendabl
         return false
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         finished.signal()
     }
 

@@ -1,4 +1,4 @@
-import StoredSettings
+public import StoredSettings
 
 extension StorageError.Code {
     /// etcd refused the configured user's name or password, or the user may not read or

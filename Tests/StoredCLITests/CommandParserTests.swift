@@ -1,5 +1,6 @@
 import StoredCLI
 import Testing
+import StoredSettings
 
 /// One spelling of the command line and what it parses to.
 struct ParseCase: CustomTestStringConvertible, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import StoredCLI
 import Testing
+import StoredSettings
 
 /// The outcome of one in-process `stored` run.
 struct CommandRun: Sendable {

@@ -1,3 +1,5 @@
+import Foundation
+
 extension SettingsCommand {
     func list(_ arguments: [String], _ context: inout Context) -> ExitCode {
         var showOrigin = false

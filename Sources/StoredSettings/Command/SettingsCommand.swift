@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A ready-made `config` subcommand for a command-line tool: list, read, change and reset the
 /// settings of a ``SettingsGroup``, like `git config`.

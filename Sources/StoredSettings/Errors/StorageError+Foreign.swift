@@ -31,7 +31,7 @@ extension StorageError {
         if let error = error as? POSIXError { return errnoText(error.code.rawValue) }
         if let code = posixCode(of: error as NSError) { return errnoText(code) }
         let text: String
-        if let error = error as? LocalizedError, let description = error.errorDescription {
+        if let error = error as? any LocalizedError, let description = error.errorDescription {
             text = description
         } else {
             text = (error as NSError).localizedDescription

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Exact text for dates: ISO 8601 in UTC with as many fractional-second digits as it takes to
 /// give back the same `Date` to the bit.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A stored value: the property-list-shaped tree every backend keeps.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Converts ``StoredValue`` trees to and from JSON text.
 ///

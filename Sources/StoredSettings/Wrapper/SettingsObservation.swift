@@ -1,4 +1,4 @@
-import Observation
+public import Observation
 
 /// Connects ``Stored`` settings to the Observation framework, so an `@Observable` model can
 /// expose settings and SwiftUI views or `withObservationTracking` see every change, whoever

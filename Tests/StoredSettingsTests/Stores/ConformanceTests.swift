@@ -1,7 +1,7 @@
 import Foundation
 import StoredSettings
-import StoredSettingsTestSupport
-import Testing
+public import StoredSettingsTestSupport
+public import Testing
 
 extension StoreConformance.Rule: CustomTestStringConvertible {
     public var testDescription: String { rawValue }

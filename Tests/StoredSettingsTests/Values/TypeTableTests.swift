@@ -1,7 +1,7 @@
 import Foundation
 import StoredSettings
-import StoredSettingsTestSupport
-import Testing
+public import StoredSettingsTestSupport
+public import Testing
 
 /// The backends the package ships, each with its conformance checks.
 enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {

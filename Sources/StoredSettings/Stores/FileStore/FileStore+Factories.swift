@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension Storable where Self == FileStore {
     /// A ``FileStore`` on the file at `url`, so call sites read

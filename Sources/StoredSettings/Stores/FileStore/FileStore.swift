@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A store that keeps settings in one JSON or property-list file: the backend for
 /// command-line tools, and for apps that want a file they control.

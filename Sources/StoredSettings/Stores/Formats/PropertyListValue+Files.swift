@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 extension PropertyListValue {
     /// The two encodings of a property-list file.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 extension PropertyListValue {
     /// The bytes of an XML property list holding `value`, as people read and diff them:

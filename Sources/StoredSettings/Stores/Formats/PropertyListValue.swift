@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Converts ``StoredValue`` trees to and from property-list objects (`NSNumber`, `String`,
 /// `Data`, `Date`, arrays and dictionaries), as `UserDefaults` and `PropertyListSerialization`

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 extension UserDefaultsStore {
     /// Why the bytes of a domain file are not a domain, in words ("it holds no dictionary", or

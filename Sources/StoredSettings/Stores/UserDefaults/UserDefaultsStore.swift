@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A store backed by `UserDefaults`: the standard defaults or a named suite.
 ///

@@ -92,10 +92,10 @@ struct XMLCharacterTests {
 /// Checks bytes with the platform's XML parser (libxml2 on Linux), which applies XML 1.0's
 /// character rules that `PropertyListSerialization` does not.
 final class XMLWellFormedness: NSObject, XMLParserDelegate {
-    private var error: Error?
+    private var error: (any Error)?
 
     /// `nil` when `data` is well-formed XML, else the parser's error.
-    static func check(_ data: Data) -> Error? {
+    static func check(_ data: Data) -> (any Error)? {
         let parser = XMLParser(data: data)
         let delegate = XMLWellFormedness()
         parser.delegate = delegate
@@ -103,5 +103,5 @@ final class XMLWellFormedness: NSObject, XMLParserDelegate {
         return parser.parserError ?? delegate.error ?? CocoaError(.propertyListReadCorrupt)
     }
 
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) { error = parseError }
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) { error = parseError }
 }
