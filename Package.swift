@@ -37,7 +37,8 @@ let package = Package(
         // An example command-line tool that keeps its settings with @Stored. Not a product, so
         // packages that depend on this one never see it; `swift run daybook` still runs it here
         // (SwiftPM gives every executable target of the root package an executable product).
-        .executableTarget(name: "daybook", dependencies: ["StoredSettings", "StoredSettingsEtcd"], path: "Examples/daybook"),
+        .executableTarget(
+            name: "daybook", dependencies: ["StoredSettings", "StoredSettingsEtcd"], path: "Examples/daybook"),
         // Child processes the reliability tests launch (crash, multi-process and disk-full runs).
         .executableTarget(
             name: "stored-test-helper",
@@ -78,9 +79,10 @@ let package = Package(
 // Upcoming language features, on for every target: existentials spelled `any`, members visible
 // only from modules a file imports, and imports internal unless a file says `public import`.
 for target in package.targets {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("MemberImportVisibility"),
-        .enableUpcomingFeature("InternalImportsByDefault"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+        ]
 }

@@ -24,10 +24,11 @@ final class Bench {
         if let only, !subject.name.contains(only) { return }
         progress(subject.name)
         let (subjectTiming, baselineTiming, ratio) = try harness.compare(subject, baseline, slow: slow)
-        add(ComparisonResult(
-            name: subject.name, baseline: baseline.name, subject: subjectTiming,
-            baselineTiming: baselineTiming, ratio: ratio, target: target, note: note
-        ))
+        add(
+            ComparisonResult(
+                name: subject.name, baseline: baseline.name, subject: subjectTiming,
+                baselineTiming: baselineTiming, ratio: ratio, target: target, note: note
+            ))
     }
 
     /// Records a case that cannot run in this build.
@@ -41,10 +42,11 @@ final class Bench {
     }
 
     func addScaling(_ operation: String, keys: Int, perKey: Bool = true, _ timing: Timing) {
-        report.scaling.append(ScalingResult(
-            operation: operation, keys: keys, nanoseconds: timing.median,
-            nanosecondsPerKey: perKey ? timing.median / Double(keys) : nil
-        ))
+        report.scaling.append(
+            ScalingResult(
+                operation: operation, keys: keys, nanoseconds: timing.median,
+                nanosecondsPerKey: perKey ? timing.median / Double(keys) : nil
+            ))
     }
 
     func addLatency(_ result: LatencyResult) {

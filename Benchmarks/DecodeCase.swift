@@ -8,10 +8,14 @@ import StoredSettings
 /// `JSONDecoder` on the JSON that `JSONEncoder` makes of the same profile.
 func runProfileDecodeCase(_ bench: Bench) throws {
     let tree = try Profile.sample.storedValue()
-    guard try Profile(storedValue: tree) == Profile.sample else { throw BenchmarkError("Profile does not decode from its tree") }
+    guard try Profile(storedValue: tree) == Profile.sample else {
+        throw BenchmarkError("Profile does not decode from its tree")
+    }
     let json = try JSONEncoder().encode(Profile.sample)
     let decoder = JSONDecoder()
-    guard try decoder.decode(Profile.self, from: json) == Profile.sample else { throw BenchmarkError("Profile does not decode from JSON") }
+    guard try decoder.decode(Profile.self, from: json) == Profile.sample else {
+        throw BenchmarkError("Profile does not decode from JSON")
+    }
     try bench.compare(
         Workload("Profile decode from StoredValue, uncached") { n in
             var total = 0

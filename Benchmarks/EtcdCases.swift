@@ -2,6 +2,7 @@ import Foundation
 import StoredSettings
 import StoredSettingsEtcd
 import StoredSettingsTestSupport
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -21,11 +22,13 @@ func runEtcdCases(_ bench: Bench) throws {
     let names = ["@Stored<Bool> read, EtcdStore snapshot", "EtcdStore write", etcdLatencyCaseName]
     if let only = bench.only, !names.contains(where: { $0.contains(only) }) { return }
     guard let member = try BenchmarkEtcd.start() else {
-        bench.unavailable(names[0], baseline: "@Stored<Bool> read, InMemoryStore", target: 1.5, reason: "etcd is not installed")
+        bench.unavailable(
+            names[0], baseline: "@Stored<Bool> read, InMemoryStore", target: 1.5, reason: "etcd is not installed")
         return
     }
     defer { member.stop() }
-    let store = try EtcdStore(configuration: .init(endpoints: [member.endpoint], prefix: "bench", connectionTimeout: 10))
+    let store = try EtcdStore(
+        configuration: .init(endpoints: [member.endpoint], prefix: "bench", connectionTimeout: 10))
     try store.setValue(.bool(true), forKey: flagKey)
 
     let memory = InMemoryStore([flagKey: .bool(true)])
@@ -44,7 +47,9 @@ func runEtcdCases(_ bench: Bench) throws {
         }
     }
     let session = URLSession(configuration: .ephemeral)
-    guard let url = URL(string: "http://\(member.endpoint)/v3/kv/put") else { throw BenchmarkFailure("bad endpoint \(member.endpoint)") }
+    guard let url = URL(string: "http://\(member.endpoint)/v3/kv/put") else {
+        throw BenchmarkFailure("bad endpoint \(member.endpoint)")
+    }
     let body = try JSONSerialization.data(withJSONObject: [
         "key": Data("bench/\(flagKey)".utf8).base64EncodedString(), "value": Data("true".utf8).base64EncodedString(),
     ])
@@ -97,7 +102,8 @@ private func runEtcdLatency(_ bench: Bench, address: String, store: EtcdStore) t
             throw BenchmarkFailure("the etcd writer process stopped answering")
         }
         guard arrived.wait(timeout: .now() + .seconds(60)) == .success,
-              let received = arrivals.withLock({ $0[Int64(number)] }) else {
+            let received = arrivals.withLock({ $0[Int64(number)] })
+        else {
             throw BenchmarkFailure("etcd write \(number) of another process never reached the stream")
         }
         latencies.append(Double(received) - Double(written))
@@ -164,7 +170,9 @@ func freeLoopbackPort() throws -> Int {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let ok = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        }
     }
     guard ok else { throw BenchmarkFailure("bind: \(String(cString: strerror(errno)))") }
     return Int(UInt16(bigEndian: address.sin_port))

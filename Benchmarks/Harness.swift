@@ -17,7 +17,8 @@ struct RunOptions {
     /// Warm-up duration per side, in nanoseconds.
     var warmUpNanoseconds: UInt64
 
-    static let full = RunOptions(sampleNanoseconds: 4_000_000, samples: 61, slowSamples: 31, warmUpNanoseconds: 60_000_000)
+    static let full = RunOptions(
+        sampleNanoseconds: 4_000_000, samples: 61, slowSamples: 31, warmUpNanoseconds: 60_000_000)
     static let quick = RunOptions(sampleNanoseconds: 500_000, samples: 9, slowSamples: 5, warmUpNanoseconds: 5_000_000)
 }
 
@@ -52,7 +53,8 @@ struct Timing {
         func quantile(_ q: Double) -> Double {
             guard !sorted.isEmpty else { return .nan }
             let position = q * Double(sorted.count - 1)
-            let low = Int(position.rounded(.down)), high = Int(position.rounded(.up))
+            let low = Int(position.rounded(.down))
+            let high = Int(position.rounded(.up))
             return sorted[low] + (sorted[high] - sorted[low]) * (position - Double(low))
         }
         median = quantile(0.5)
@@ -101,7 +103,9 @@ struct Harness {
         var perOperation = 1.0
         while true {
             perOperation = try sample(workload, iterations: iterations)
-            if perOperation * Double(iterations) >= Double(options.sampleNanoseconds) / 8 || iterations >= 1 << 28 { break }
+            if perOperation * Double(iterations) >= Double(options.sampleNanoseconds) / 8 || iterations >= 1 << 28 {
+                break
+            }
             iterations *= 2
         }
         while now() < deadline { perOperation = min(perOperation, try sample(workload, iterations: iterations)) }
@@ -113,11 +117,14 @@ struct Harness {
     ///
     /// - Returns: Both timings, and the median of the ratios of each round's two samples (taken
     ///   back to back, so under the same load): the figure the targets are checked against.
-    func compare(_ subject: Workload, _ baseline: Workload, slow: Bool = false) throws -> (Timing, Timing, ratio: Double) {
+    func compare(_ subject: Workload, _ baseline: Workload, slow: Bool = false) throws -> (
+        Timing, Timing, ratio: Double
+    ) {
         let subjectIterations = try calibrate(subject)
         let baselineIterations = try calibrate(baseline)
         let count = slow ? options.slowSamples : options.samples
-        var subjectSamples: [Double] = [], baselineSamples: [Double] = []
+        var subjectSamples: [Double] = []
+        var baselineSamples: [Double] = []
         subjectSamples.reserveCapacity(count)
         baselineSamples.reserveCapacity(count)
         for round in 0..<count {

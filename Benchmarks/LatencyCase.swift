@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -65,7 +66,8 @@ func runLatency(_ bench: Bench) throws {
         }
         // The hang guard of a benchmark: a change that never arrives is an error, not a figure.
         guard arrived.wait(timeout: .now() + .seconds(60)) == .success,
-              let received = arrivals.withLock({ $0[Int64(number)] }) else {
+            let received = arrivals.withLock({ $0[Int64(number)] })
+        else {
             throw BenchmarkFailure("write \(number) of another process never reached the stream")
         }
         latencies.append(Double(received) - Double(written))

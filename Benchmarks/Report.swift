@@ -81,7 +81,8 @@ struct LatencyResult: Encodable {
         self.name = name
         self.samples = sorted.count
         median = sorted.isEmpty ? .nan : sorted[sorted.count / 2]
-        percentile99 = sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
+        percentile99 =
+            sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
         maximum = sorted.last ?? .nan
         self.target = target
         status = median <= target ? .met : .missed
@@ -142,7 +143,9 @@ func printComparison(_ result: ComparisonResult) {
     let target = result.target.map { String(format: "≤ %.1f×", $0) } ?? "report"
     var status = result.status.rawValue
     if let note = result.note { status += " (\(note))" }
-    print("| \(code(result.name)) | \(formatDuration(result.nanoseconds)) | \(code(result.baseline)) | \(formatDuration(result.baselineNanoseconds)) | \(ratio) | \(target) | \(status) |")
+    print(
+        "| \(code(result.name)) | \(formatDuration(result.nanoseconds)) | \(code(result.baseline)) | \(formatDuration(result.baselineNanoseconds)) | \(ratio) | \(target) | \(status) |"
+    )
     fflush(nil)
 }
 
@@ -151,7 +154,9 @@ func printScaling(_ rows: [ScalingResult]) {
     print("| operation (FileStore unless named) | keys or elements | median | per key or element |")
     print("|---|---:|---:|---:|")
     for row in rows {
-        print("| \(code(row.operation)) | \(row.keys) | \(formatDuration(row.nanoseconds)) | \(row.nanosecondsPerKey.map { formatDuration($0) } ?? "–") |")
+        print(
+            "| \(code(row.operation)) | \(row.keys) | \(formatDuration(row.nanoseconds)) | \(row.nanosecondsPerKey.map { formatDuration($0) } ?? "–") |"
+        )
     }
 }
 
@@ -159,7 +164,9 @@ func printLatency(_ result: LatencyResult) {
     print("")
     print("| latency | samples | median | p99 | max | target (median) | |")
     print("|---|---:|---:|---:|---:|---:|---|")
-    print("| \(result.name) | \(result.samples) | \(formatDuration(result.median)) | \(formatDuration(result.percentile99)) | \(formatDuration(result.maximum)) | ≤ \(formatDuration(result.target)) | \(result.status.rawValue) |")
+    print(
+        "| \(result.name) | \(result.samples) | \(formatDuration(result.median)) | \(formatDuration(result.percentile99)) | \(formatDuration(result.maximum)) | ≤ \(formatDuration(result.target)) | \(result.status.rawValue) |"
+    )
     fflush(nil)
 }
 
@@ -177,7 +184,8 @@ func printMemory(_ rows: [MemoryResult]) {
 func jsonText(_ report: Report) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
     return String(decoding: try encoder.encode(report), as: UTF8.self)
 }
 
@@ -186,8 +194,9 @@ func machineDescription() -> String {
     let cores = ProcessInfo.processInfo.activeProcessorCount
     var model = "unknown CPU"
     if let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-       let line = text.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
-       let colon = line.firstIndex(of: ":") {
+        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+        let colon = line.firstIndex(of: ":")
+    {
         model = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
     }
     #if os(Linux)

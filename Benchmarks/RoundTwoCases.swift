@@ -93,6 +93,8 @@ func runRoundTwoCases(_ bench: Bench) throws {
 func runInPlaceScaling(_ bench: Bench) throws {
     for count in [100, 1_000, 10_000] {
         bench.progress("in-place insert at \(count) elements")
-        bench.addScaling("in-place insert, Set<String> on InMemoryStore", keys: count, try bench.harness.measure(inPlaceInsert("insert", count: count)))
+        bench.addScaling(
+            "in-place insert, Set<String> on InMemoryStore", keys: count,
+            try bench.harness.measure(inPlaceInsert("insert", count: count)))
     }
 }

@@ -16,20 +16,30 @@ func runScaling(_ bench: Bench) throws {
         let store = try FileStore(url: url)
         let flag = Stored(flagKey, default: false, store: store)
         var current = false
-        bench.addScaling("write (durable)", keys: count, try bench.harness.measure(Workload("write", iterations: 1) { n in
-            for _ in 0..<n {
-                current.toggle()
-                try flag.save(current)
-            }
-        }, slow: true))
-        bench.addScaling("open", keys: count, try bench.harness.measure(Workload("open") { n in
-            for _ in 0..<n { blackHole(try FileStore(url: url)) }
-        }, slow: true))
+        bench.addScaling(
+            "write (durable)", keys: count,
+            try bench.harness.measure(
+                Workload("write", iterations: 1) { n in
+                    for _ in 0..<n {
+                        current.toggle()
+                        try flag.save(current)
+                    }
+                }, slow: true))
+        bench.addScaling(
+            "open", keys: count,
+            try bench.harness.measure(
+                Workload("open") { n in
+                    for _ in 0..<n { blackHole(try FileStore(url: url)) }
+                }, slow: true))
         let tree = StoredValue.dictionary(values)
-        bench.addScaling("JSON serialization (part of write)", keys: count, try bench.harness.measure(Workload("serialize") { n in
-            for _ in 0..<n { blackHole(try StoredValueJSON.data(from: tree)) }
-        }, slow: true))
-        bench.addScaling("@Stored<Bool> read", keys: count, perKey: false, try bench.harness.measure(storedBoolRead("read", flag)))
+        bench.addScaling(
+            "JSON serialization (part of write)", keys: count,
+            try bench.harness.measure(
+                Workload("serialize") { n in
+                    for _ in 0..<n { blackHole(try StoredValueJSON.data(from: tree)) }
+                }, slow: true))
+        bench.addScaling(
+            "@Stored<Bool> read", keys: count, perKey: false, try bench.harness.measure(storedBoolRead("read", flag)))
     }
     try runInPlaceScaling(bench)
     if !bench.json { printScaling(bench.report.scaling) }
@@ -50,7 +60,8 @@ func runMemory(_ bench: Bench) throws {
     let growth = try residentGrowthOfOpening(url)
     bench.addMemory(
         "FileStore of it: resident growth", bytes: growth,
-        note: String(format: "%.1f× the file (/proc/self/statm of a fresh process)", Double(growth) / Double(max(fileSize, 1)))
+        note: String(
+            format: "%.1f× the file (/proc/self/statm of a fresh process)", Double(growth) / Double(max(fileSize, 1)))
     )
     if !bench.json { printMemory(bench.report.memory) }
 }
@@ -66,7 +77,9 @@ func residentGrowthOfOpening(_ url: URL) throws -> Int {
     try process.run()
     let output = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0, let growth = Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+    guard process.terminationStatus == 0,
+        let growth = Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    else {
         throw BenchmarkError("the memory probe failed (status \(process.terminationStatus))")
     }
     return growth
@@ -75,7 +88,7 @@ func residentGrowthOfOpening(_ url: URL) throws -> Int {
 /// The child side of ``residentGrowthOfOpening(_:)``: prints the growth in bytes.
 func memoryProbe(path: String) throws {
     let url = URL(fileURLWithPath: path)
-    _ = try Data(contentsOf: url)  // Foundation's file machinery loaded before measuring
+    _ = try Data(contentsOf: url) // Foundation's file machinery loaded before measuring
     let before = residentBytes()
     let store = try FileStore(url: url)
     let after = residentBytes()

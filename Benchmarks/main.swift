@@ -84,7 +84,9 @@ do {
         let scored = bench.report.comparisons.filter { $0.target != nil && $0.status != .unavailable }
         let met = scored.filter { $0.status == .met }.count + bench.report.latency.filter { $0.status == .met }.count
         print("")
-        print("\(met) of \(scored.count + bench.report.latency.count) targets met; each ratio is the median of case ÷ baseline over samples taken back to back in this run.")
+        print(
+            "\(met) of \(scored.count + bench.report.latency.count) targets met; each ratio is the median of case ÷ baseline over samples taken back to back in this run."
+        )
     }
 } catch {
     writeToStandardError("stored-benchmarks: error: \(error)\n")

@@ -106,9 +106,11 @@ public final class FailingStore: Storable {
     /// The scripted error for a call, using up one repetition of its script.
     private func scriptedError(for operation: Operation, key: String) -> StorageError? {
         let error: StorageError? = scripts.withLock { scripts in
-            guard let index = scripts.firstIndex(where: {
-                $0.operations.contains(operation) && ($0.key == nil || $0.key == key) && $0.remaining != 0
-            }) else { return nil }
+            guard
+                let index = scripts.firstIndex(where: {
+                    $0.operations.contains(operation) && ($0.key == nil || $0.key == key) && $0.remaining != 0
+                })
+            else { return nil }
             if let remaining = scripts[index].remaining { scripts[index].remaining = remaining - 1 }
             return scripts[index].error
         }

@@ -39,7 +39,9 @@ extension StoreConformance {
             case .missingKeyIsNil:
                 expect(store.value(forKey: "absent") == nil, "an absent key does not read nil")
                 expect(!store.keys().contains("absent"), "keys() lists an absent key")
-                try store.update(forKey: "absent") { value in expect(value == nil, "update sees a value for an absent key") }
+                try store.update(forKey: "absent") { value in
+                    expect(value == nil, "update sees a value for an absent key")
+                }
                 expect(store.value(forKey: "absent") == nil, "an update that changes nothing created the key")
 
             case .removeDeletesKey:
@@ -78,42 +80,55 @@ extension StoreConformance {
                     expect(store.value(forKey: key) == .int(Int64(index)), "key '\(key)' does not read back")
                     expect(store.keys().contains(key), "keys() does not list '\(key)'")
                     if let reopened {
-                        expect(reopened.value(forKey: key) == .int(Int64(index)), "key '\(key)' is lost after a relaunch")
+                        expect(
+                            reopened.value(forKey: key) == .int(Int64(index)), "key '\(key)' is lost after a relaunch")
                     }
                 }
 
             case .invalidKeysRejected:
                 for key in ["", "nul\u{0}key", "tab\tkey", "line\nkey", "del\u{7F}key", "c1\u{85}key"] {
-                    let shown = key.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+                    let shown = key.unicodeScalars.map {
+                        $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
+                            ? "\\u{\(String($0.value, radix: 16))}" : String($0)
+                    }.joined()
                     do {
                         try store.setValue(.int(1), forKey: key)
                         failures.append(Failure(check: rule.rawValue, message: "setValue accepted the key '\(shown)'"))
                     } catch let error as StorageError {
-                        expect(error.code == .invalidKey, "setValue refused '\(shown)' with \(error.code), not invalidKey")
+                        expect(
+                            error.code == .invalidKey, "setValue refused '\(shown)' with \(error.code), not invalidKey")
                     }
                     do {
                         try store.update(forKey: key) { $0 = .int(1) }
                         failures.append(Failure(check: rule.rawValue, message: "update accepted the key '\(shown)'"))
                     } catch let error as StorageError {
-                        expect(error.code == .invalidKey, "update refused '\(shown)' with \(error.code), not invalidKey")
+                        expect(
+                            error.code == .invalidKey, "update refused '\(shown)' with \(error.code), not invalidKey")
                     }
                 }
                 expect(store.keys().isEmpty, "a refused key was stored")
 
             case .updateIsAtomic:
-                let tasks = 4, increments = 10
+                let tasks = 4
+                let increments = 10
                 await withTaskGroup(of: Void.self) { group in
                     for _ in 0..<tasks {
                         group.addTask {
                             for _ in 0..<increments {
                                 try? store.update(forKey: "count") { value in
-                                    if case .int(let count)? = value { value = .int(count + 1) } else { value = .int(1) }
+                                    if case .int(let count)? = value {
+                                        value = .int(count + 1)
+                                    } else {
+                                        value = .int(1)
+                                    }
                                 }
                             }
                         }
                     }
                 }
-                expect(store.value(forKey: "count") == .int(Int64(tasks * increments)), "concurrent updates lost counts: \(String(describing: store.value(forKey: "count")))")
+                expect(
+                    store.value(forKey: "count") == .int(Int64(tasks * increments)),
+                    "concurrent updates lost counts: \(String(describing: store.value(forKey: "count")))")
                 struct Refusal: Error {}
                 do {
                     try store.update(forKey: "count") { value in
@@ -122,7 +137,9 @@ extension StoreConformance {
                     }
                     failures.append(Failure(check: rule.rawValue, message: "update did not rethrow its body's error"))
                 } catch is Refusal {}
-                expect(store.value(forKey: "count") == .int(Int64(tasks * increments)), "an update whose body threw wrote its value")
+                expect(
+                    store.value(forKey: "count") == .int(Int64(tasks * increments)),
+                    "an update whose body threw wrote its value")
 
             case .changesInOrderOnce:
                 let stream = store.changes()
@@ -142,14 +159,17 @@ extension StoreConformance {
                 ]
                 // The time-out only guards against a stream that never delivers; it is no bound.
                 let received = await Self.collect(expected.count, from: stream, timeout: .seconds(60))
-                expect(received == expected, "changes() delivered \(received.map(Self.describe)), expected \(expected.map(Self.describe))")
+                expect(
+                    received == expected,
+                    "changes() delivered \(received.map(Self.describe)), expected \(expected.map(Self.describe))")
             }
             return failures
         }
     }
 
     /// Up to `count` changes from `stream`, or fewer when `timeout` passes first.
-    static func collect(_ count: Int, from stream: AsyncStream<StoredChange>, timeout: Duration) async -> [StoredChange] {
+    static func collect(_ count: Int, from stream: AsyncStream<StoredChange>, timeout: Duration) async -> [StoredChange]
+    {
         let received = Lock<[StoredChange]>([])
         await withTaskGroup(of: Void.self) { group in
             group.addTask {

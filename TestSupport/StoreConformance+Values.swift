@@ -90,7 +90,8 @@ extension StoreConformance {
         if let reopen = subject.reopen {
             do {
                 if try reopen().value(forKey: key) != previous {
-                    failures.append(Failure(check: name, message: "a refused write changed the previous value on the medium"))
+                    failures.append(
+                        Failure(check: name, message: "a refused write changed the previous value on the medium"))
                 }
             } catch {
                 failures.append(Failure(check: name, message: "the store could not be reopened: \(error)"))
@@ -119,16 +120,24 @@ extension StoreConformance {
         func integers<T: FixedWidthInteger & StoredValueConvertible>(_ type: T.Type) -> [ValueCase] {
             [ValueCase("\(T.self).min", T.min), ValueCase("\(T.self).max", T.max), ValueCase("\(T.self) 0", T.zero)]
         }
-        cases += integers(Int.self) + integers(Int8.self) + integers(Int16.self) + integers(Int32.self) + integers(Int64.self)
-        cases += integers(UInt.self) + integers(UInt8.self) + integers(UInt16.self) + integers(UInt32.self) + integers(UInt64.self)
+        cases +=
+            integers(Int.self) + integers(Int8.self) + integers(Int16.self) + integers(Int32.self)
+            + integers(Int64.self)
+        cases +=
+            integers(UInt.self) + integers(UInt8.self) + integers(UInt16.self) + integers(UInt32.self)
+            + integers(UInt64.self)
         let doubles: [(String, Double, Limitations)] = [
             ("0.0", 0.0, []), ("-0.0", -0.0, []), ("pi", .pi, []), ("0.1", 0.1, []), ("-1e300", -1e300, []),
-            ("greatestFiniteMagnitude", .greatestFiniteMagnitude, []), ("leastNormalMagnitude", .leastNormalMagnitude, []),
-            ("subnormal", .leastNonzeroMagnitude, []), ("subnormal 0x1234", Double(bitPattern: 0x1234), []), ("whole 3.0", 3.0, []),
+            ("greatestFiniteMagnitude", .greatestFiniteMagnitude, []),
+            ("leastNormalMagnitude", .leastNormalMagnitude, []),
+            ("subnormal", .leastNonzeroMagnitude, []), ("subnormal 0x1234", Double(bitPattern: 0x1234), []),
+            ("whole 3.0", 3.0, []),
             ("infinity", .infinity, .nonFiniteNumbers), ("-infinity", -.infinity, .nonFiniteNumbers),
             ("nan", .nan, .nonFiniteNumbers),
         ]
-        cases += doubles.map { ValueCase("Double \($0.0)", $0.1, needs: $0.2, equal: { $0.bitPattern == $1.bitPattern }) }
+        cases += doubles.map {
+            ValueCase("Double \($0.0)", $0.1, needs: $0.2, equal: { $0.bitPattern == $1.bitPattern })
+        }
         let floats: [(String, Float, Limitations)] = [
             ("-0.0", -0.0, []), ("0.1", 0.1, []), ("greatestFiniteMagnitude", .greatestFiniteMagnitude, []),
             ("subnormal", .leastNonzeroMagnitude, []), ("infinity", .infinity, .nonFiniteNumbers),
@@ -185,7 +194,12 @@ extension StoreConformance {
             ValueCase("Data empty", Data()),
             ValueCase("Data bytes", Data([0, 1, 2, 0xFE, 0xFF])),
             ValueCase("Data 1 MB", Data((0..<1_048_576).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })),
-            ValueCase("UUID", UUID(uuid: (0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF))),
+            ValueCase(
+                "UUID",
+                UUID(
+                    uuid: (
+                        0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF
+                    ))),
         ]
         cases += dates.map { ValueCase("Date \($0.0)", $0.1, equal: sameInstant) }
         cases += urls.map { ValueCase("URL \($0.0)", $0.1, equal: sameText) }
@@ -221,7 +235,11 @@ extension StoreConformance {
 // MARK: - Types of the table
 
 enum TableTheme: String, StoredValueConvertible { case system, light, dark }
-enum TablePriority: Int, StoredValueConvertible { case low = -1, normal = 0, high = 10 }
+enum TablePriority: Int, StoredValueConvertible {
+    case low = -1
+    case normal = 0
+    case high = 10
+}
 enum TableMode: String, Codable, StoredValueConvertible { case slow, fast }
 
 enum TableShape: Codable, Equatable, StoredValueConvertible {
@@ -246,11 +264,27 @@ struct TableFlags: Codable, Equatable, StoredValueConvertible {
 struct TableLevel1: Codable, Equatable, StoredValueConvertible {
     var name: String
     var level2: TableLevel2
-    static let sample = TableLevel1(name: "one", level2: TableLevel2(count: 2, level3: TableLevel3(
-        items: [TableLevel4(level5: TableLevel5(flag: true, when: Date(timeIntervalSinceReferenceDate: 5.5), ratio: -0.25, data: Data([9])))]
-    )))
+    static let sample = TableLevel1(
+        name: "one",
+        level2: TableLevel2(
+            count: 2,
+            level3: TableLevel3(
+                items: [
+                    TableLevel4(
+                        level5: TableLevel5(
+                            flag: true, when: Date(timeIntervalSinceReferenceDate: 5.5), ratio: -0.25, data: Data([9])))
+                ]
+            )))
 }
-struct TableLevel2: Codable, Equatable { var count: Int; var level3: TableLevel3 }
+struct TableLevel2: Codable, Equatable {
+    var count: Int
+    var level3: TableLevel3
+}
 struct TableLevel3: Codable, Equatable { var items: [TableLevel4] }
 struct TableLevel4: Codable, Equatable { var level5: TableLevel5 }
-struct TableLevel5: Codable, Equatable { var flag: Bool; var when: Date; var ratio: Double; var data: Data }
+struct TableLevel5: Codable, Equatable {
+    var flag: Bool
+    var when: Date
+    var ratio: Double
+    var data: Data
+}

@@ -192,7 +192,8 @@ extension StoreConformance {
     public static func fileStore(format: FileStore.Format) -> StoreConformance {
         let limitations: Limitations = format == .json ? [.nonFiniteNumbers] : [.controlCharactersInStrings]
         return StoreConformance(limitations: limitations) {
-            let store = try TemporaryFileStore(fileName: format == .json ? "settings.json" : "settings.plist", format: format)
+            let store = try TemporaryFileStore(
+                fileName: format == .json ? "settings.json" : "settings.plist", format: format)
             return Subject(store: store, reopen: { try store.reopened() })
         }
     }
@@ -224,7 +225,9 @@ extension StoreConformance {
     /// removed after), with a new store instance on the same suite as the relaunch.
     public static var userDefaults: StoreConformance {
         StoreConformance(limitations: [.controlCharactersInStrings]) {
-            let name = FileManager.default.temporaryDirectory.appendingPathComponent("StoreConformance-\(UUID().uuidString)").path
+            let name = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "StoreConformance-\(UUID().uuidString)"
+            ).path
             let store = try UserDefaultsStore(suiteAtPath: name)
             return Subject(
                 store: store,

@@ -32,13 +32,19 @@ public final class TemporaryFileStore: Storable {
     ///   - format: The file format; `nil` chooses it from `fileName`.
     ///   - options: The store's options (size limit, corrupt-file policy, change checks).
     /// - Throws: ``StorageError/Code/io`` when the folder cannot be created.
-    public init(fileName: String = "settings.json", format: FileStore.Format? = nil, options: FileStore.Options = FileStore.Options()) throws {
+    public init(
+        fileName: String = "settings.json", format: FileStore.Format? = nil,
+        options: FileStore.Options = FileStore.Options()
+    ) throws {
         let base = FileManager.default.temporaryDirectory
         let directory = base.appendingPathComponent("StoredSettings-\(UUID().uuidString)", isDirectory: true)
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw StorageError(.io, path: directory.path, message: "cannot create the temporary folder: \(StorageError.readableText(of: error))")
+            throw StorageError(
+                .io, path: directory.path,
+                message: "cannot create the temporary folder: \(StorageError.readableText(of: error))")
         }
         self.directory = directory
         self.url = directory.appendingPathComponent(fileName)

@@ -144,7 +144,8 @@ enum Daybook {
             error.write("daybook: write needs the text of the entry.\n")
             return .usage
         }
-        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))   // whole seconds, as the journal writes them
+        // Whole seconds, as the journal writes them.
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         do {
             try Journal(environment: environment).append(.init(date: now, text: text))
             try settings.$lastEntry.save(now)

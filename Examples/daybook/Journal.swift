@@ -16,9 +16,11 @@ struct Journal {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             base = URL(fileURLWithPath: data, isDirectory: true)
         } else if let home = environment["HOME"], home.hasPrefix("/") {
-            base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share", isDirectory: true)
+            base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(
+                ".local/share", isDirectory: true)
         } else {
-            base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
+            base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(
+                ".local/share", isDirectory: true)
         }
         url = base.appendingPathComponent("daybook", isDirectory: true).appendingPathComponent("journal.txt")
     }
@@ -29,7 +31,8 @@ struct Journal {
         let text = try String(contentsOf: url, encoding: .utf8)
         return text.split(separator: "\n").compactMap { line in
             guard let tab = line.firstIndex(of: "\t"),
-                  let date = try? Date.ISO8601FormatStyle().parse(String(line[..<tab])) else { return nil }
+                let date = try? Date.ISO8601FormatStyle().parse(String(line[..<tab]))
+            else { return nil }
             return Entry(date: date, text: String(line[tab...].dropFirst()))
         }
     }

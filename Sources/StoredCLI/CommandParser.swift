@@ -114,7 +114,8 @@ package enum CommandParser {
         if first.hasPrefix("etcd://") || first.hasPrefix("etcds://") { return .etcd(first) }
         let lowercased = first.lowercased()
         guard lowercased.hasSuffix(".json") || lowercased.hasSuffix(".plist") else {
-            throw UsageError("'\(first)' is not a TARGET: give a path ending in .json or .plist, or --domain NAME", verb: verb)
+            throw UsageError(
+                "'\(first)' is not a TARGET: give a path ending in .json or .plist, or --domain NAME", verb: verb)
         }
         return .file(first)
     }
@@ -148,7 +149,9 @@ package enum CommandParser {
         case 2:
             guard let type = ValueType(flag: rest[0]) else {
                 if rest[0].hasPrefix("-") {
-                    throw UsageError("unknown TYPE '\(rest[0])': use -bool, -int, -float, -string, -date, -data or -json", verb: verb)
+                    throw UsageError(
+                        "unknown TYPE '\(rest[0])': use -bool, -int, -float, -string, -date, -data or -json", verb: verb
+                    )
                 }
                 throw UsageError("unexpected argument '\(rest[1])'", verb: verb)
             }

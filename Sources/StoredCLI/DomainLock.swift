@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -30,7 +31,9 @@ final class DomainLock {
     init(folder: String, domain: String) throws {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw StorageError(.io, path: domain, message: "\(folder): cannot open the folder to lock it: \(String(cString: strerror(errno)))")
+            throw StorageError(
+                .io, path: domain,
+                message: "\(folder): cannot open the folder to lock it: \(String(cString: strerror(errno)))")
         }
         while flock(descriptor, LOCK_EX) != 0 {
             if errno == EINTR { continue }

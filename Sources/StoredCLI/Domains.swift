@@ -36,13 +36,16 @@ enum Domains {
         } catch {
             var isDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) { return [] }
-            throw CommandFailure(.ioError, "stored: \(folder.path): cannot list the folder: \(StorageError.readableText(of: error)).")
+            throw CommandFailure(
+                .ioError, "stored: \(folder.path): cannot list the folder: \(StorageError.readableText(of: error)).")
         }
-        return names
+        return
+            names
             .filter { $0.hasSuffix(".plist") && !$0.hasPrefix(".") && $0.count > ".plist".count }
             .filter { name in
                 var isDirectory: ObjCBool = false
-                let exists = FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                let exists = FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
                 return exists && !isDirectory.boolValue
             }
             .map { String($0.dropLast(".plist".count)) }

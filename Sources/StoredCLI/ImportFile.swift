@@ -58,7 +58,8 @@ enum ImportFile {
                 throw StorageError(.dataCorrupted, message: "not a valid property list")
             }
             guard let value = PropertyListValue.storedValue(from: object) else {
-                throw StorageError(.dataCorrupted, message: "the property list holds a value that is not a stored value")
+                throw StorageError(
+                    .dataCorrupted, message: "the property list holds a value that is not a stored value")
             }
             root = value
         } else {

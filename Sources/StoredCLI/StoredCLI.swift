@@ -168,7 +168,8 @@ public enum StoredCLI {
         do {
             data = try input()
         } catch {
-            throw CommandFailure(.ioError, "stored: standard input: cannot read: \(StorageError.readableText(of: error)).")
+            throw CommandFailure(
+                .ioError, "stored: standard input: cannot read: \(StorageError.readableText(of: error)).")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw CommandFailure(.dataError, "stored: standard input: the text is not UTF-8.")

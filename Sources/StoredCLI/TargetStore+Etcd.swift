@@ -21,7 +21,10 @@ extension TargetStore {
             }
             return try EtcdStore(configuration: configuration)
         } catch let error as StorageError where error.code == .invalidKey {
-            throw CommandFailure(.usage, "stored: \(UsageError("'\(address)' is not an etcd target: \(error.message ?? error.code.name)", verb: nil))")
+            throw CommandFailure(
+                .usage,
+                "stored: \(UsageError("'\(address)' is not an etcd target: \(error.message ?? error.code.name)", verb: nil))"
+            )
         } catch let error as StorageError {
             throw CommandFailure(error)
         }

@@ -32,7 +32,10 @@ struct TargetStore {
     /// - Throws: ``CommandFailure`` naming the target: bad data (65) for a file or domain file
     ///   that does not parse, an I/O error (74) for one that cannot be read or locked, a usage
     ///   error (64) for a suite name UserDefaults does not allow.
-    init(opening target: Target, writing: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    init(
+        opening target: Target, writing: Bool = false,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
         switch target {
         case .file(let path):
             name = path
@@ -41,7 +44,8 @@ struct TargetStore {
             do {
                 backend = .file(try FileStore(url: URL(fileURLWithPath: path)))
             } catch let error as StorageError {
-                throw CommandFailure(Self.relabel(error, storePath: URL(fileURLWithPath: path).standardizedFileURL.path, name: path))
+                throw CommandFailure(
+                    Self.relabel(error, storePath: URL(fileURLWithPath: path).standardizedFileURL.path, name: path))
             }
         case .domain(let suite):
             let name = "UserDefaults domain \(suite)"
@@ -58,7 +62,8 @@ struct TargetStore {
             do {
                 store = try UserDefaultsStore(suiteName: suite)
             } catch let error as StorageError {
-                let usage = UsageError("'\(suite)' is not a valid domain name: \(error.message ?? error.code.name)", verb: nil)
+                let usage = UsageError(
+                    "'\(suite)' is not a valid domain name: \(error.message ?? error.code.name)", verb: nil)
                 throw CommandFailure(.usage, "stored: \(usage)")
             }
             do {
@@ -98,7 +103,9 @@ struct TargetStore {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
-                throw StorageError(.io, path: domain, message: "\(folder.path): cannot create the folder: \(StorageError.readableText(of: error))")
+                throw StorageError(
+                    .io, path: domain,
+                    message: "\(folder.path): cannot create the folder: \(StorageError.readableText(of: error))")
             }
         }
         return try DomainLock(folder: folder.path, domain: domain)
@@ -114,12 +121,15 @@ struct TargetStore {
     static func checkDomainFileParses(_ path: String, domain: String) throws {
         let contents: Data?
         do {
-            contents = try FileSystem.readFile(atPath: path, maximumSize: FileStore.Options.defaultMaximumFileSize)?.data
+            contents = try FileSystem.readFile(atPath: path, maximumSize: FileStore.Options.defaultMaximumFileSize)?
+                .data
         } catch let error as StorageError {
             throw StorageError(error.code, path: domain, message: "\(path): \(error.message ?? error.code.name)")
         }
         guard let data = contents, let problem = UserDefaultsStore.domainFileProblem(data) else { return }
-        throw StorageError(.dataCorrupted, path: domain, message: "\(path) does not parse as a property list (\(problem)); nothing was changed")
+        throw StorageError(
+            .dataCorrupted, path: domain,
+            message: "\(path) does not parse as a property list (\(problem)); nothing was changed")
     }
 
     var store: any Storable {

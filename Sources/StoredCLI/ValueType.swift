@@ -48,7 +48,9 @@ package enum ValueType: String, CaseIterable, Sendable {
         case .string:
             return .string(text)
         case .bool:
-            guard let flag = Bool(lenientText: text) else { throw mismatch(text, "not true, false, yes, no, on, off, 1 or 0") }
+            guard let flag = Bool(lenientText: text) else {
+                throw mismatch(text, "not true, false, yes, no, on, off, 1 or 0")
+            }
             return .bool(flag)
         case .int:
             if let number = Int64(text) { return .int(number) }
@@ -94,7 +96,9 @@ package enum ValueType: String, CaseIterable, Sendable {
     }
 
     private func mismatch(_ text: String, _ reason: String) -> StorageError {
-        StorageError(.typeMismatch, expectedType: expectedType, foundKind: "string", message: "\(Self.quoted(text)) is \(reason)")
+        StorageError(
+            .typeMismatch, expectedType: expectedType, foundKind: "string", message: "\(Self.quoted(text)) is \(reason)"
+        )
     }
 
     /// `text` in double quotes, shortened to 40 characters.

@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -61,7 +62,9 @@ final class EtcdClient: Sendable {
         while true {
             do {
                 return try callEachEndpoint(path, body, idempotent: idempotent)
-            } catch Failure.refused(let code, let message) where !renewed && configuration.user != nil && Self.isExpiredToken(code: code, message: message) {
+            } catch Failure.refused(let code, let message)
+                where !renewed && configuration.user != nil && Self.isExpiredToken(code: code, message: message)
+            {
                 renewed = true
                 try authenticate()
             }
@@ -101,7 +104,8 @@ final class EtcdClient: Sendable {
             (status, data) = try sendWithURLSession(path, bytes, to: endpoint)
         } else {
             do {
-                let response = try PlainHTTP.post(path, to: endpoint, headers: headers, body: bytes, timeout: configuration.requestTimeout)
+                let response = try PlainHTTP.post(
+                    path, to: endpoint, headers: headers, body: bytes, timeout: configuration.requestTimeout)
                 (status, data) = (response.status, response.body)
             } catch .connect(let problem) {
                 throw Failure.unreachable("\(name): \(problem)")
@@ -167,7 +171,9 @@ final class EtcdClient: Sendable {
         do {
             let answer = try callEachEndpoint("v3/auth/authenticate", body, idempotent: true)
             guard let token = answer["token"] as? String else {
-                throw StorageError(.authenticationFailed, path: "etcd \(configuration.endpointList)", message: "etcd gave user '\(user)' no token")
+                throw StorageError(
+                    .authenticationFailed, path: "etcd \(configuration.endpointList)",
+                    message: "etcd gave user '\(user)' no token")
             }
             state.withLock { $0.token = token }
         } catch Failure.refused(_, let message) {
@@ -189,7 +195,8 @@ final class EtcdClient: Sendable {
         case .timedOut: "no answer in time"
         case .networkConnectionLost: "the connection was lost"
         case .cannotFindHost, .dnsLookupFailed: "unknown host"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate: "the TLS connection failed"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
+            "the TLS connection failed"
         default: "network error \(error.code.rawValue)"
         }
     }
@@ -233,11 +240,14 @@ enum Gateway {
     }
 
     static func keyValue(_ object: Any?) -> KeyValue? {
-        guard let object = object as? [String: Any], let key = (object["key"] as? String).flatMap({ Data(base64Encoded: $0) }) else {
+        guard let object = object as? [String: Any],
+            let key = (object["key"] as? String).flatMap({ Data(base64Encoded: $0) })
+        else {
             return nil
         }
         let value = (object["value"] as? String).flatMap { Data(base64Encoded: $0) } ?? Data()
-        return KeyValue(key: String(decoding: key, as: UTF8.self), value: value, modRevision: int64(object["mod_revision"]))
+        return KeyValue(
+            key: String(decoding: key, as: UTF8.self), value: value, modRevision: int64(object["mod_revision"]))
     }
 
     static func keyValues(of answer: [String: Any]) -> [KeyValue] {

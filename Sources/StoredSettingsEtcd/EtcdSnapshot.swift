@@ -58,7 +58,9 @@ final class EtcdSnapshot: @unchecked Sendable {
                 state.revision = max(state.revision, kv.modRevision)
                 guard let key = settingKey(kv.key) else { continue }
                 let new = isDelete ? nil : EtcdValue.decode(kv.value)
-                if let change = Self.set(new, modRevision: kv.modRevision, forKey: key, in: &state) { changes.append(change) }
+                if let change = Self.set(new, modRevision: kv.modRevision, forKey: key, in: &state) {
+                    changes.append(change)
+                }
             }
             if !changes.isEmpty { broadcaster.publish(changes) }
             condition.broadcast()
@@ -75,7 +77,9 @@ final class EtcdSnapshot: @unchecked Sendable {
             for kv in keyValues {
                 guard let key = settingKey(kv.key) else { continue }
                 seen.insert(key)
-                if let change = Self.set(EtcdValue.decode(kv.value), modRevision: kv.modRevision, forKey: key, in: &state) {
+                if let change = Self.set(
+                    EtcdValue.decode(kv.value), modRevision: kv.modRevision, forKey: key, in: &state)
+                {
                     changes.append(change)
                 }
             }
@@ -89,7 +93,9 @@ final class EtcdSnapshot: @unchecked Sendable {
         }
     }
 
-    private static func set(_ value: StoredValue?, modRevision: Int64, forKey key: String, in state: inout State) -> StoredChange? {
+    private static func set(_ value: StoredValue?, modRevision: Int64, forKey key: String, in state: inout State)
+        -> StoredChange?
+    {
         let old = state.entries[key]?.value
         if let value {
             state.entries[key] = Entry(value: value, modRevision: modRevision)
@@ -98,7 +104,7 @@ final class EtcdSnapshot: @unchecked Sendable {
         }
         switch (old, value) {
         case (nil, nil): return nil
-        case let (old?, new?) where old.isIdentical(to: new): return nil
+        case (let old?, let new?) where old.isIdentical(to: new): return nil
         default: return StoredChange(key: key, value: value)
         }
     }

@@ -95,7 +95,8 @@ extension EtcdStore {
                 throw StorageError(.io, path: address, message: "an etcd address starts with etcd:// or etcds://")
             }
             guard let slash = rest.firstIndex(of: "/") else {
-                throw StorageError(.invalidKey, path: address, message: "the address names no prefix (etcd://HOST:PORT/PREFIX)")
+                throw StorageError(
+                    .invalidKey, path: address, message: "the address names no prefix (etcd://HOST:PORT/PREFIX)")
             }
             let hosts = rest[..<slash].split(separator: ",").map { "\(scheme)://\($0)" }
             try self.init(endpoints: hosts, prefix: String(rest[rest.index(after: slash)...]))
@@ -105,9 +106,10 @@ extension EtcdStore {
         static func endpointURL(_ text: String) throws -> URL {
             let spelled = text.contains("://") ? text : "http://" + text
             guard let url = URL(string: spelled), let scheme = url.scheme?.lowercased(),
-                  scheme == "http" || scheme == "https", url.host?.isEmpty == false, url.port != nil
+                scheme == "http" || scheme == "https", url.host?.isEmpty == false, url.port != nil
             else {
-                throw StorageError(.io, path: text, message: "an etcd endpoint is http://HOST:PORT or https://HOST:PORT")
+                throw StorageError(
+                    .io, path: text, message: "an etcd endpoint is http://HOST:PORT or https://HOST:PORT")
             }
             return url
         }

@@ -1,5 +1,6 @@
 public import Foundation
 public import StoredSettings
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -79,7 +80,8 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
             guard Date(timeIntervalSinceNow: delay) < deadline else {
                 throw StorageError(
                     .io, path: "etcd \(configuration.endpointList)",
-                    message: "no endpoint answered within \(Self.seconds(configuration.connectionTimeout)) (\(lastProblem))"
+                    message:
+                        "no endpoint answered within \(Self.seconds(configuration.connectionTimeout)) (\(lastProblem))"
                 )
             }
             Thread.sleep(forTimeInterval: delay)
@@ -158,7 +160,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
             let current = self.value(forKey: key)
             switch (current, value) {
             case (nil, nil): return
-            case let (old?, new?) where old.isIdentical(to: new): return
+            case (let old?, let new?) where old.isIdentical(to: new): return
             default: break
             }
             let answer = try perform(key: key) {
@@ -188,21 +190,30 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
             var current = snapshot.withState { $0.entries[key] }
             while true {
                 var value = current?.value
-                let result = try UpdateScope.runBody(ofUpdateOn: [UpdateScope.medium(self)], key: key) { try body(&value) }
+                let result = try UpdateScope.runBody(ofUpdateOn: [UpdateScope.medium(self)], key: key) {
+                    try body(&value)
+                }
                 switch (current?.value, value) {
                 case (nil, nil): return result
-                case let (old?, new?) where old.isIdentical(to: new): return result
+                case (let old?, let new?) where old.isIdentical(to: new): return result
                 default: break
                 }
                 let etcdKey = Gateway.base64(snapshot.keyPrefix + key)
                 let operation: [String: Any]
                 if let value {
-                    operation = ["request_put": ["key": etcdKey, "value": Gateway.base64(try encoded(value, forKey: key))]]
+                    operation = [
+                        "request_put": ["key": etcdKey, "value": Gateway.base64(try encoded(value, forKey: key))]
+                    ]
                 } else {
                     operation = ["request_delete_range": ["key": etcdKey]]
                 }
                 let transaction: [String: Any] = [
-                    "compare": [["key": etcdKey, "target": "MOD", "result": "EQUAL", "mod_revision": String(current?.modRevision ?? 0)]],
+                    "compare": [
+                        [
+                            "key": etcdKey, "target": "MOD", "result": "EQUAL",
+                            "mod_revision": String(current?.modRevision ?? 0),
+                        ]
+                    ],
                     "success": [operation],
                     "failure": [["request_range": ["key": etcdKey]]],
                 ]
@@ -212,7 +223,8 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                     return result
                 }
                 // Another writer came first: start again from what etcd holds now.
-                let range = ((answer["responses"] as? [Any])?.first as? [String: Any])?["response_range"] as? [String: Any]
+                let range =
+                    ((answer["responses"] as? [Any])?.first as? [String: Any])?["response_range"] as? [String: Any]
                 current = range.flatMap { Gateway.keyValues(of: $0).first }.map {
                     EtcdSnapshot.Entry(value: EtcdValue.decode($0.value), modRevision: $0.modRevision)
                 }
@@ -246,7 +258,8 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         guard size <= configuration.maximumRequestBytes else {
             throw StorageError(
                 .tooLarge, key: key, path: location,
-                message: "the request would take \(size) bytes, over the limit of \(configuration.maximumRequestBytes) (etcd's --max-request-bytes)"
+                message:
+                    "the request would take \(size) bytes, over the limit of \(configuration.maximumRequestBytes) (etcd's --max-request-bytes)"
             )
         }
         return bytes
@@ -265,7 +278,9 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// reads the prefix itself when the watch is late, so a read after a write sees the write.
     private func awaitSnapshot(atLeast revision: Int64) {
         guard revision > 0 else { return }
-        if snapshot.wait(forRevision: revision, until: Date(timeIntervalSinceNow: configuration.requestTimeout)) { return }
+        if snapshot.wait(forRevision: revision, until: Date(timeIntervalSinceNow: configuration.requestTimeout)) {
+            return
+        }
         if let (keyValues, at) = try? Self.readPrefix(client: client, keyPrefix: snapshot.keyPrefix) {
             snapshot.replace(with: keyValues, revision: at)
         }
@@ -273,26 +288,33 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
 
     /// Every key-value under `keyPrefix` and the revision they were read at (`/v3/kv/range`).
     static func readPrefix(client: EtcdClient, keyPrefix: String) throws -> ([Gateway.KeyValue], Int64) {
-        let answer = try client.call("v3/kv/range", [
-            "key": Gateway.base64(keyPrefix), "range_end": Gateway.rangeEnd(ofPrefix: keyPrefix),
-        ])
+        let answer = try client.call(
+            "v3/kv/range",
+            [
+                "key": Gateway.base64(keyPrefix), "range_end": Gateway.rangeEnd(ofPrefix: keyPrefix),
+            ])
         return (Gateway.keyValues(of: answer), Gateway.revision(of: answer))
     }
 
-    static func storageError(_ failure: EtcdClient.Failure, key: String?, configuration: Configuration) -> StorageError {
+    static func storageError(_ failure: EtcdClient.Failure, key: String?, configuration: Configuration) -> StorageError
+    {
         let path = "etcd \(configuration.endpointList)"
         switch failure {
         case .unreachable(let problem):
-            return StorageError(.io, key: key, path: path, message: "no endpoint answered, nothing was changed (\(problem))")
+            return StorageError(
+                .io, key: key, path: path, message: "no endpoint answered, nothing was changed (\(problem))")
         case .noAnswer(let problem):
-            return StorageError(.io, key: key, path: path, message: "no answer; the write may or may not have been committed (\(problem))")
+            return StorageError(
+                .io, key: key, path: path,
+                message: "no answer; the write may or may not have been committed (\(problem))")
         case .refused(let code, let message):
             if message.contains("request is too large") || message.contains("larger than max") {
                 return StorageError(.tooLarge, key: key, path: path, message: "etcd refused the request: \(message)")
             }
             if code == 16 || message.contains("permission denied") || message.contains("authentication") {
                 let user = configuration.user.map { " for user '\($0)'" } ?? ""
-                return StorageError(.authenticationFailed, key: key, path: path, message: "etcd refused the request\(user): \(message)")
+                return StorageError(
+                    .authenticationFailed, key: key, path: path, message: "etcd refused the request\(user): \(message)")
             }
             return StorageError(.io, key: key, path: path, message: "etcd refused the request: \(message)")
         }

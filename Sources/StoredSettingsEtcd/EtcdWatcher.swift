@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -143,7 +144,10 @@ final class EtcdWatcher: Sendable {
 extension EtcdWatcher {
     /// One watch connection over ``PlainHTTP``, until it ends or ``stop()`` shuts it down.
     fileprivate func watchOverPlainHTTP(_ endpoint: URL, _ body: Data, _ reader: WatchStreamReader) -> Outcome {
-        guard let fd = try? PlainHTTP.connect(to: endpoint, timeout: client.configuration.requestTimeout, receiveTimeout: false) else {
+        guard
+            let fd = try? PlainHTTP.connect(
+                to: endpoint, timeout: client.configuration.requestTimeout, receiveTimeout: false)
+        else {
             return .lost(wasConnected: false)
         }
         defer { close(fd) }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -45,7 +46,9 @@ enum PlainHTTP {
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         #endif
         var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { throw .connect("unknown host") }
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
+            throw .connect("unknown host")
+        }
         defer { freeaddrinfo(list) }
         var problem = "connection refused"
         var candidate: UnsafeMutablePointer<addrinfo>? = first
@@ -99,11 +102,15 @@ enum PlainHTTP {
     }
 
     /// Sends `body` and returns the whole answer.
-    static func post(_ path: String, to endpoint: URL, headers: [String: String], body: Data, timeout: TimeInterval) throws(Failure) -> Response {
+    static func post(_ path: String, to endpoint: URL, headers: [String: String], body: Data, timeout: TimeInterval)
+        throws(Failure) -> Response
+    {
         let fd = try connect(to: endpoint, timeout: timeout)
         defer { close(fd) }
         var collected = Data()
-        let status = try exchange(fd, request(path, on: endpoint, headers: headers, body: body)) { collected.append($0) }
+        let status = try exchange(fd, request(path, on: endpoint, headers: headers, body: body)) {
+            collected.append($0)
+        }
         return Response(status: status, body: collected)
     }
 
@@ -120,7 +127,10 @@ enum PlainHTTP {
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count < 0, errno == EINTR { continue }
-            if count < 0 { throw .exchange(errno == EAGAIN || errno == EWOULDBLOCK ? "no answer in time" : String(cString: strerror(errno))) }
+            if count < 0 {
+                throw .exchange(
+                    errno == EAGAIN || errno == EWOULDBLOCK ? "no answer in time" : String(cString: strerror(errno)))
+            }
             if count == 0 {
                 guard let head else { throw .exchange("the connection closed without an answer") }
                 if case .untilClose = body { return head.status }
@@ -191,7 +201,10 @@ enum PlainHTTP {
         mutating func consume(_ buffer: inout Data, _ receive: (Data) -> Void) throws(Failure) -> Bool {
             switch self {
             case .untilClose:
-                if !buffer.isEmpty { receive(buffer); buffer.removeAll() }
+                if !buffer.isEmpty {
+                    receive(buffer)
+                    buffer.removeAll()
+                }
                 return false
             case .length(let left):
                 let piece = buffer.prefix(left)

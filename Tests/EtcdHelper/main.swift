@@ -12,6 +12,7 @@
 import Foundation
 import StoredSettings
 import StoredSettingsEtcd
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -20,7 +21,9 @@ import Darwin
 /// eighth of a cycle: while the new file is being written, synced or renamed.
 /// The child, not the test, places the kill: the test only waits for the child to end and
 /// then looks at the file, so it reads no clock and its outcome does not depend on timing.
-func crashWrite(size: Int, temporaryFiles: (folder: String, prefix: String)? = nil, write: (String) throws -> Void) -> Never {
+func crashWrite(size: Int, temporaryFiles: (folder: String, prefix: String)? = nil, write: (String) throws -> Void)
+    -> Never
+{
     var letter = UInt8(ascii: "A")
     func next() -> String {
         defer { letter = letter == UInt8(ascii: "Z") ? UInt8(ascii: "A") : letter + 1 }
@@ -40,7 +43,8 @@ func crashWrite(size: Int, temporaryFiles: (folder: String, prefix: String)? = n
             let giveUp = DispatchTime.now().uptimeNanoseconds + 4 * cycle
             var look = timespec(tv_sec: 0, tv_nsec: 20_000)
             while !folder(temporaryFiles.folder, holdsNameStartingWith: temporaryFiles.prefix),
-                  DispatchTime.now().uptimeNanoseconds < giveUp {
+                DispatchTime.now().uptimeNanoseconds < giveUp
+            {
                 nanosleep(&look, nil)
             }
         }

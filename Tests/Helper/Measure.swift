@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,7 +34,9 @@ func measure(folder: String) {
         let bytes = try Data(contentsOf: url)
         let parse = try median(21) { _ = try JSONSerialization.jsonObject(with: bytes) }
         let open = try median(21) { _ = try FileStore(url: url, options: FileStore.Options(changeCheckInterval: nil)) }
-        say("open 10000 keys (\(bytes.count) bytes): FileStore \(Int(open)) µs, JSONSerialization \(Int(parse)) µs, ratio \(String(format: "%.2f", open / parse))")
+        say(
+            "open 10000 keys (\(bytes.count) bytes): FileStore \(Int(open)) µs, JSONSerialization \(Int(parse)) µs, ratio \(String(format: "%.2f", open / parse))"
+        )
 
         var counter: Int64 = 0
         let write = try median(51) {
@@ -42,7 +45,9 @@ func measure(folder: String) {
         }
         let raw = URL(fileURLWithPath: folder).appendingPathComponent("raw.json").path
         let rawWrite = median(51) { rawDurableWrite(bytes, to: raw) }
-        say("durable write 10000 keys: FileStore \(Int(write)) µs, write+fsync+rename+fsync \(Int(rawWrite)) µs, ratio \(String(format: "%.2f", write / rawWrite))")
+        say(
+            "durable write 10000 keys: FileStore \(Int(write)) µs, write+fsync+rename+fsync \(Int(rawWrite)) µs, ratio \(String(format: "%.2f", write / rawWrite))"
+        )
 
         let small = URL(fileURLWithPath: folder).appendingPathComponent("small.json")
         let smallStore = try FileStore(url: small, options: FileStore.Options(changeCheckInterval: nil))
@@ -53,7 +58,9 @@ func measure(folder: String) {
             try smallStore.setValue(.int(counter), forKey: "k0")
         }
         let smallRaw = median(101) { rawDurableWrite(smallBytes, to: raw) }
-        say("durable write 20 keys: FileStore \(Int(smallWrite)) µs, write+fsync+rename+fsync \(Int(smallRaw)) µs, ratio \(String(format: "%.2f", smallWrite / smallRaw))")
+        say(
+            "durable write 20 keys: FileStore \(Int(smallWrite)) µs, write+fsync+rename+fsync \(Int(smallRaw)) µs, ratio \(String(format: "%.2f", smallWrite / smallRaw))"
+        )
 
         let lock = NSLock()
         let dictionary: [String: StoredValue] = ["key.1": .int(1)]
@@ -69,7 +76,9 @@ func measure(folder: String) {
         let reads = median(5) {
             for _ in 0..<iterations where store.value(forKey: "key.1") != nil { sink &+= 1 }
         }
-        say("read: FileStore \(String(format: "%.1f", reads * 1000 / Double(iterations))) ns, locked dictionary \(String(format: "%.1f", baseline * 1000 / Double(iterations))) ns, ratio \(String(format: "%.2f", reads / baseline)) (\(sink % 2))")
+        say(
+            "read: FileStore \(String(format: "%.1f", reads * 1000 / Double(iterations))) ns, locked dictionary \(String(format: "%.1f", baseline * 1000 / Double(iterations))) ns, ratio \(String(format: "%.2f", reads / baseline)) (\(sink % 2))"
+        )
     } catch {
         fail("measure failed: \(error)")
     }
@@ -87,4 +96,3 @@ func rawDurableWrite(_ data: Data, to path: String) {
     fsync(directory)
     close(directory)
 }
-

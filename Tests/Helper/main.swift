@@ -48,6 +48,7 @@
 
 import Foundation
 import StoredSettings
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -119,7 +120,9 @@ case ("crash-write", 3):
     let key = arguments[1]
     let url = URL(fileURLWithPath: arguments[0])
     let temporaryFiles = (url.deletingLastPathComponent().path, ".\(url.lastPathComponent).tmp-")
-    crashWrite(size: number(arguments[2]), temporaryFiles: temporaryFiles) { try store.setValue(.string($0), forKey: key) }
+    crashWrite(size: number(arguments[2]), temporaryFiles: temporaryFiles) {
+        try store.setValue(.string($0), forKey: key)
+    }
 
 case ("defaults-crash-write", 3):
     guard let defaults = UserDefaults(suiteName: arguments[0]) else { fail("no suite \(arguments[0])") }
@@ -132,7 +135,9 @@ case ("defaults-crash-write", 3):
 case ("write-keys", 3):
     let store = openStore(arguments[0])
     for index in 0..<number(arguments[2]) {
-        do { try store.setValue(.bool(true), forKey: "\(arguments[1])-\(index)") } catch { fail("write failed: \(error)") }
+        do { try store.setValue(.bool(true), forKey: "\(arguments[1])-\(index)") } catch {
+            fail("write failed: \(error)")
+        }
     }
     say("done")
 
@@ -220,15 +225,21 @@ case ("set", 3...):
     while let option = options.next() {
         switch option {
         case "--umask":
-            guard let text = options.next(), let mask = mode_t(text, radix: 8) else { fail("--umask needs an octal mask") }
+            guard let text = options.next(), let mask = mode_t(text, radix: 8) else {
+                fail("--umask needs an octal mask")
+            }
             umask(mask)
         case "--file-size-limit":
-            guard let text = options.next(), let bytes = rlim_t(text) else { fail("--file-size-limit needs a byte count") }
+            guard let text = options.next(), let bytes = rlim_t(text) else {
+                fail("--file-size-limit needs a byte count")
+            }
             signal(SIGXFSZ, SIG_IGN)
             guard ResourceLimit.set(ResourceLimit.fileSize, to: bytes) else { fail("setrlimit failed") }
         case "--drop-privileges":
             if geteuid() == 0 {
-                guard setgroups(0, nil) == 0, setgid(65534) == 0, setuid(65534) == 0 else { fail("cannot drop privileges") }
+                guard setgroups(0, nil) == 0, setgid(65534) == 0, setuid(65534) == 0 else {
+                    fail("cannot drop privileges")
+                }
             }
         default:
             fail("unknown option \(option)")
@@ -279,7 +290,6 @@ case ("rewrite-in-place", 3):
 
 case ("truncate-and-stop", 1):
     truncateAndStopCommand(path: arguments[0])
-
 
 case ("stop-mid-write", 4):
     stopMidWriteCommand(path: arguments[0], key: arguments[1], size: number(arguments[2]), limit: number(arguments[3]))

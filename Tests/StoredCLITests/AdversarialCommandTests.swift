@@ -2,6 +2,7 @@ import Foundation
 import StoredCLI
 import StoredSettings
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -71,14 +72,17 @@ struct AdversarialCommandTests {
         let arguments = failing.arguments.map { $0 == "S" ? path : $0 }
         let run = stored(arguments: arguments, input: failing.input)
         expectFailure(run, failing.code)
-        #expect(!run.errors.dropLast().contains { $0.isNewline || $0 == "\u{1B}" || $0 == "\u{07}" }, "\(run.errors.debugDescription)")
+        #expect(
+            !run.errors.dropLast().contains { $0.isNewline || $0 == "\u{1B}" || $0 == "\u{07}" },
+            "\(run.errors.debugDescription)")
         #expect(folder.text("settings.json") == Self.seed)
     }
 
     @Test func invalidUTF8OnStandardInputIsBadDataAndChangesNothing() throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("settings.json", Self.seed)
-        var output = "", errors = ""
+        var output = ""
+        var errors = ""
         let code = StoredCLI.run(
             arguments: ["write", path, "x", "-json", "-"], input: { Data([0x22, 0xFF, 0xFE, 0x22]) },
             output: &output, error: &errors, environment: [:]
@@ -143,7 +147,9 @@ struct AdversarialCommandTests {
         try Self.make(odd, "odd settings é.json", in: folder)
         let path = folder.path("odd settings é.json")
         let before = try FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType
-        for arguments in [["read", path], ["write", path, "k", "v"], ["keys", path], ["delete", path], ["import", path, "-"]] {
+        for arguments in [
+            ["read", path], ["write", path, "k", "v"], ["keys", path], ["delete", path], ["import", path, "-"],
+        ] {
             let run = stored(arguments: arguments, input: "{\"k\": 1}")
             expectFailure(run, .ioError)
             #expect(run.errors.contains("not a regular file"), "\(run.errors)")
@@ -154,7 +160,8 @@ struct AdversarialCommandTests {
 
     @Test func pathWithALineBreakIsQuotedOnOneLine() throws {
         let folder = try TemporaryFolder()
-        try FileManager.default.createDirectory(atPath: folder.path("two\nlines.json"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            atPath: folder.path("two\nlines.json"), withIntermediateDirectories: false)
         let run = stored("read", folder.path("two\nlines.json"))
         expectFailure(run, .ioError)
         #expect(run.errors.contains("two\\nlines.json"))

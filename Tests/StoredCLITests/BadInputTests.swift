@@ -21,7 +21,10 @@ struct BadInputTests {
         let folder = try TemporaryFolder()
         let file = try folder.write("broken.json", "{\"count\": 3,,}\n")
         let before = folder.contents("broken.json")
-        for arguments in [["write", file, "count", "-int", "4"], ["read", file], ["read", file, "count"], ["delete", file], ["keys", file]] {
+        for arguments in [
+            ["write", file, "count", "-int", "4"], ["read", file], ["read", file, "count"], ["delete", file],
+            ["keys", file],
+        ] {
             let run = stored(arguments: arguments)
             expectFailure(run, .dataError)
             #expect(run.errors.contains(file), "\(run.errors)")
@@ -61,7 +64,8 @@ struct BadInputTests {
         let folder = try TemporaryFolder()
         let file = try folder.write("demo.json", "{\"a\": 1}\n")
         expectFailure(stored("read", file, "b"), .notFound, line: "stored: Setting 'b' in \(file): no value is stored.")
-        expectFailure(stored("delete", file, "b"), .notFound, line: "stored: Setting 'b' in \(file): no value is stored.")
+        expectFailure(
+            stored("delete", file, "b"), .notFound, line: "stored: Setting 'b' in \(file): no value is stored.")
         #expect(folder.text("demo.json") == "{\"a\": 1}\n")
     }
 
@@ -72,8 +76,12 @@ struct BadInputTests {
     @Test func missingValueIsUsageErrorAndCreatesNoFile() throws {
         let folder = try TemporaryFolder()
         let file = folder.path("demo.json")
-        expectFailure(stored("write", file, "count"), .usage, line: "stored: write needs a VALUE after the key. See 'stored help write'.")
-        expectFailure(stored("write", file, "count", "-int"), .usage, line: "stored: write needs a VALUE after -int. See 'stored help write'.")
+        expectFailure(
+            stored("write", file, "count"), .usage,
+            line: "stored: write needs a VALUE after the key. See 'stored help write'.")
+        expectFailure(
+            stored("write", file, "count", "-int"), .usage,
+            line: "stored: write needs a VALUE after -int. See 'stored help write'.")
         #expect(folder.contents("demo.json") == nil)
     }
 
@@ -82,7 +90,8 @@ struct BadInputTests {
         let file = folder.path("demo.json")
         expectFailure(
             stored("write", file, "count", "-number", "5"), .usage,
-            line: "stored: unknown TYPE '-number': use -bool, -int, -float, -string, -date, -data or -json. See 'stored help write'."
+            line:
+                "stored: unknown TYPE '-number': use -bool, -int, -float, -string, -date, -data or -json. See 'stored help write'."
         )
         #expect(folder.contents("demo.json") == nil)
     }
@@ -92,7 +101,10 @@ struct BadInputTests {
         let file = folder.path("demo.json")
         let run = stored("write", file, "profile", "-json", "-", input: "{\"name\": ")
         expectFailure(run, .dataError)
-        #expect(run.errors == "stored: Setting 'profile' at 'name' in \(file): expected JSON: unexpected end of the file at line 1, column 10.\n", "\(run.errors)")
+        #expect(
+            run.errors
+                == "stored: Setting 'profile' at 'name' in \(file): expected JSON: unexpected end of the file at line 1, column 10.\n",
+            "\(run.errors)")
         #expect(folder.contents("demo.json") == nil)
     }
 
@@ -105,7 +117,8 @@ struct BadInputTests {
     @Test func invalidDomainNameIsUsageError() {
         expectFailure(
             stored("write", "--domain", "../escape", "k", "v"), .usage,
-            line: "stored: '../escape' is not a valid domain name: a suite name cannot contain '/' or '..'. See 'stored help'."
+            line:
+                "stored: '../escape' is not a valid domain name: a suite name cannot contain '/' or '..'. See 'stored help'."
         )
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import StoredSettings
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -27,7 +28,9 @@ struct ClosedOutputTests {
     /// Runs `executable` with `arguments` and `environment`, its standard output the write end
     /// of a pipe whose read end is closed before the child starts, and waits for it with
     /// `waitpid`.
-    static func runWithClosedOutput(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> Ending {
+    static func runWithClosedOutput(_ executable: URL, _ arguments: [String], environment: [String: String]) throws
+        -> Ending
+    {
         // Close-on-exec from the start, so children that other tests start meanwhile do not
         // inherit an end (which would keep the standard-error pipe open after this child
         // exits); dup2 onto 1 and 2 clears the flag for this child's own copies.
@@ -56,8 +59,8 @@ struct ClosedOutputTests {
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
         let code = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
@@ -67,7 +70,8 @@ struct ClosedOutputTests {
             close(errors[0])
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EINVAL)
         }
-        let errorText = String(decoding: FileHandle(fileDescriptor: errors[0], closeOnDealloc: true).readDataToEndOfFile(), as: UTF8.self)
+        let errorText = String(
+            decoding: FileHandle(fileDescriptor: errors[0], closeOnDealloc: true).readDataToEndOfFile(), as: UTF8.self)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         if status & 0x7F == 0 {
@@ -81,7 +85,9 @@ struct ClosedOutputTests {
         let folder = try TemporaryFolder()
         let executable = try EndToEndTests.storedExecutable()
         let environment = ["HOME": folder.url.path, "XDG_CONFIG_HOME": folder.path("config")]
-        let ending = try await onOwnThread { try Self.runWithClosedOutput(executable, ["help"], environment: environment) }
+        let ending = try await onOwnThread {
+            try Self.runWithClosedOutput(executable, ["help"], environment: environment)
+        }
         #expect(ending.exitStatus == 74, "\(ending)")
         #expect(ending.errors.hasPrefix("stored: standard output: cannot write: "), "\(ending)")
         #expect(ending.errors.split(separator: "\n").count == 1, "\(ending)")
@@ -93,7 +99,9 @@ struct ClosedOutputTests {
         let path = try folder.write("demo.json", "{\n  \"theme\": \"dark\"\n}\n")
         let executable = try EndToEndTests.storedExecutable()
         let environment = ["HOME": folder.url.path, "XDG_CONFIG_HOME": folder.path("config")]
-        let ending = try await onOwnThread { try Self.runWithClosedOutput(executable, ["read", path], environment: environment) }
+        let ending = try await onOwnThread {
+            try Self.runWithClosedOutput(executable, ["read", path], environment: environment)
+        }
         #expect(ending.exitStatus == 74, "\(ending)")
         #expect(folder.text("demo.json") == "{\n  \"theme\": \"dark\"\n}\n")
     }
@@ -107,7 +115,9 @@ struct ClosedOutputTests {
             "XDG_CONFIG_HOME": sandbox.folder.appendingPathComponent("config").path,
             "XDG_DATA_HOME": sandbox.folder.appendingPathComponent("data").path,
         ]
-        let ending = try await onOwnThread { try Self.runWithClosedOutput(executable, arguments, environment: environment) }
+        let ending = try await onOwnThread {
+            try Self.runWithClosedOutput(executable, arguments, environment: environment)
+        }
         #expect(ending.exitStatus == 74, "\(ending)")
         #expect(ending.errors.hasPrefix("daybook: standard output: cannot write: "), "\(ending)")
     }

@@ -1,6 +1,6 @@
 import StoredCLI
-import Testing
 import StoredSettings
+import Testing
 
 /// One spelling of the command line and what it parses to.
 struct ParseCase: CustomTestStringConvertible, Sendable {
@@ -36,16 +36,35 @@ struct CommandParserTests {
         ParseCase("read", "Settings.PLIST", "a.b", is: .read(.file("Settings.PLIST"), key: "a.b")),
         ParseCase("read", "--domain", "com.example.app", is: .read(.domain("com.example.app"), key: nil)),
         ParseCase("read", "--domain=com.example.app", "k", is: .read(.domain("com.example.app"), key: "k")),
-        ParseCase("write", "d.json", "k", "text", is: .write(.file("d.json"), key: "k", value: ValueArgument(.string, "text"))),
-        ParseCase("write", "d.json", "k", "-5", is: .write(.file("d.json"), key: "k", value: ValueArgument(.string, "-5"))),
-        ParseCase("write", "d.json", "k", "-bool", "true", is: .write(.file("d.json"), key: "k", value: ValueArgument(.bool, "true"))),
-        ParseCase("write", "d.json", "k", "-int", "-5", is: .write(.file("d.json"), key: "k", value: ValueArgument(.int, "-5"))),
-        ParseCase("write", "d.json", "k", "-float", "0.5", is: .write(.file("d.json"), key: "k", value: ValueArgument(.float, "0.5"))),
-        ParseCase("write", "d.json", "k", "-string", "-int", is: .write(.file("d.json"), key: "k", value: ValueArgument(.string, "-int"))),
-        ParseCase("write", "d.json", "k", "-date", "2026-03-01T09:30:00Z", is: .write(.file("d.json"), key: "k", value: ValueArgument(.date, "2026-03-01T09:30:00Z"))),
-        ParseCase("write", "d.json", "k", "-data", "00ff", is: .write(.file("d.json"), key: "k", value: ValueArgument(.data, "00ff"))),
-        ParseCase("write", "d.json", "k", "-json", "-", is: .write(.file("d.json"), key: "k", value: ValueArgument(.json, "-"))),
-        ParseCase("write", "--domain", "s", "key with spaces", "v", is: .write(.domain("s"), key: "key with spaces", value: ValueArgument(.string, "v"))),
+        ParseCase(
+            "write", "d.json", "k", "text", is: .write(.file("d.json"), key: "k", value: ValueArgument(.string, "text"))
+        ),
+        ParseCase(
+            "write", "d.json", "k", "-5", is: .write(.file("d.json"), key: "k", value: ValueArgument(.string, "-5"))),
+        ParseCase(
+            "write", "d.json", "k", "-bool", "true",
+            is: .write(.file("d.json"), key: "k", value: ValueArgument(.bool, "true"))),
+        ParseCase(
+            "write", "d.json", "k", "-int", "-5",
+            is: .write(.file("d.json"), key: "k", value: ValueArgument(.int, "-5"))),
+        ParseCase(
+            "write", "d.json", "k", "-float", "0.5",
+            is: .write(.file("d.json"), key: "k", value: ValueArgument(.float, "0.5"))),
+        ParseCase(
+            "write", "d.json", "k", "-string", "-int",
+            is: .write(.file("d.json"), key: "k", value: ValueArgument(.string, "-int"))),
+        ParseCase(
+            "write", "d.json", "k", "-date", "2026-03-01T09:30:00Z",
+            is: .write(.file("d.json"), key: "k", value: ValueArgument(.date, "2026-03-01T09:30:00Z"))),
+        ParseCase(
+            "write", "d.json", "k", "-data", "00ff",
+            is: .write(.file("d.json"), key: "k", value: ValueArgument(.data, "00ff"))),
+        ParseCase(
+            "write", "d.json", "k", "-json", "-",
+            is: .write(.file("d.json"), key: "k", value: ValueArgument(.json, "-"))),
+        ParseCase(
+            "write", "--domain", "s", "key with spaces", "v",
+            is: .write(.domain("s"), key: "key with spaces", value: ValueArgument(.string, "v"))),
         ParseCase("delete", "d.json", is: .delete(.file("d.json"), key: nil)),
         ParseCase("delete", "d.json", "k", is: .delete(.file("d.json"), key: "k")),
         ParseCase("keys", "--domain", "s", is: .keys(.domain("s"))),
@@ -75,8 +94,13 @@ struct CommandParserTests {
         UsageCase("--frob", says: "unknown option '--frob'. See 'stored help'."),
         UsageCase("help", "frob", says: "unknown command 'frob'. See 'stored help'."),
         UsageCase("help", "read", "write", says: "unexpected argument 'write'. See 'stored help help'."),
-        UsageCase("read", says: "read needs a TARGET: a .json or .plist path, or --domain NAME. See 'stored help read'."),
-        UsageCase("read", "settings.txt", says: "'settings.txt' is not a TARGET: give a path ending in .json or .plist, or --domain NAME. See 'stored help read'."),
+        UsageCase(
+            "read", says: "read needs a TARGET: a .json or .plist path, or --domain NAME. See 'stored help read'."),
+        UsageCase(
+            "read", "settings.txt",
+            says:
+                "'settings.txt' is not a TARGET: give a path ending in .json or .plist, or --domain NAME. See 'stored help read'."
+        ),
         UsageCase("read", "--domain", says: "--domain needs a NAME. See 'stored help read'."),
         UsageCase("read", "--domain=", says: "--domain needs a NAME. See 'stored help read'."),
         UsageCase("read", "--file", "d.json", says: "unknown option '--file'. See 'stored help read'."),
@@ -85,14 +109,22 @@ struct CommandParserTests {
         UsageCase("write", "d.json", says: "write needs a KEY. See 'stored help write'."),
         UsageCase("write", "d.json", "k", says: "write needs a VALUE after the key. See 'stored help write'."),
         UsageCase("write", "d.json", "k", "-int", says: "write needs a VALUE after -int. See 'stored help write'."),
-        UsageCase("write", "d.json", "k", "-integer", "5", says: "unknown TYPE '-integer': use -bool, -int, -float, -string, -date, -data or -json. See 'stored help write'."),
+        UsageCase(
+            "write", "d.json", "k", "-integer", "5",
+            says:
+                "unknown TYPE '-integer': use -bool, -int, -float, -string, -date, -data or -json. See 'stored help write'."
+        ),
         UsageCase("write", "d.json", "k", "a", "b", says: "unexpected argument 'b'. See 'stored help write'."),
         UsageCase("write", "d.json", "k", "-int", "1", "2", says: "unexpected argument '2'. See 'stored help write'."),
-        UsageCase("write", "d.json", "a\u{7}b", "v", says: "KEY is not valid: the key contains the control character U+0007. See 'stored help write'."),
+        UsageCase(
+            "write", "d.json", "a\u{7}b", "v",
+            says: "KEY is not valid: the key contains the control character U+0007. See 'stored help write'."),
         UsageCase("delete", "d.json", "a", "b", says: "unexpected argument 'b'. See 'stored help delete'."),
         UsageCase("keys", "d.json", "k", says: "unexpected argument 'k'. See 'stored help keys'."),
         UsageCase("export", "d.json", "--format", says: "--format needs json or plist. See 'stored help export'."),
-        UsageCase("export", "d.json", "--format", "yaml", says: "unknown format 'yaml': use json or plist. See 'stored help export'."),
+        UsageCase(
+            "export", "d.json", "--format", "yaml",
+            says: "unknown format 'yaml': use json or plist. See 'stored help export'."),
         UsageCase("import", "d.json", says: "import needs a FILE to read. See 'stored help import'."),
         UsageCase("domains", "extra", says: "unexpected argument 'extra'. See 'stored help domains'."),
     ]

@@ -1,7 +1,7 @@
 import Foundation
 import StoredCLI
-import Testing
 import StoredSettings
+import Testing
 
 /// The outcome of one in-process `stored` run.
 struct CommandRun: Sendable {
@@ -62,7 +62,8 @@ final class TemporaryFolder: Sendable {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("StoredCLITests-\(UUID().uuidString)", isDirectory: true)
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "StoredCLITests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

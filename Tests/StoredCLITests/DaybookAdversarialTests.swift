@@ -9,7 +9,8 @@ struct DaybookAdversarialTests {
     @Test func aCorruptSettingsFileFailsWithOneLineAndExit65AndIsLeftAsItWas() throws {
         let sandbox = try Sandbox()
         let broken = Data(#"{"pageSize": 3,"#.utf8)
-        try FileManager.default.createDirectory(at: sandbox.settingsFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: sandbox.settingsFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         try broken.write(to: sandbox.settingsFile)
         for arguments in [["status"], ["config", "list"], ["config", "set", "pageSize", "4"], ["write", "x"]] {
             let run = try sandbox.run(arguments)
@@ -35,7 +36,8 @@ struct DaybookAdversarialTests {
         let sandbox = try Sandbox()
         // A file where the folder should be: no write can succeed, even for root.
         let folder = sandbox.settingsFile.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("in the way".utf8).write(to: folder)
         let run = try sandbox.run("config", "set", "pageSize", "4")
         #expect(run.status == 74)
@@ -67,7 +69,9 @@ struct DaybookAdversarialTests {
         #expect(shown.output == "  --page-size is text\n  second\n")
     }
 
-    @Test(arguments: [["--help"], ["-h"], ["help"], ["write", "--help"], ["show", "-h"], ["--page-size", "3", "status", "--help"]])
+    @Test(arguments: [
+        ["--help"], ["-h"], ["help"], ["write", "--help"], ["show", "-h"], ["--page-size", "3", "status", "--help"],
+    ])
     func helpAfterAnyCommandPrintsHelpWithoutWritingOrCounting(_ arguments: [String]) throws {
         let sandbox = try Sandbox()
         let run = try sandbox.run(arguments)
@@ -102,7 +106,10 @@ struct DaybookAdversarialTests {
         let sandbox = try Sandbox()
         let run = try sandbox.run("--set", "page-size=3", "status")
         #expect(run.status == 64)
-        #expect(run.error == "daybook: Setting 'page-size' in command line: --set names no declared setting; it is spelled 'pageSize'.\n")
+        #expect(
+            run.error
+                == "daybook: Setting 'page-size' in command line: --set names no declared setting; it is spelled 'pageSize'.\n"
+        )
     }
 
     @Test func optionsAfterTheConfigSubcommandStillApply() throws {
@@ -119,7 +126,7 @@ struct DaybookAdversarialTests {
         #expect(try sandbox.run("config", "set", "pageSize", "7").status == 0)
         let run = try sandbox.run("status", environment: ["DAYBOOK_PAGE_SIZE": "seven"])
         #expect(run.status == 65)
-        #expect(!run.output.contains("pageSize = 7"))   // the file's value does not mask the mistake
+        #expect(!run.output.contains("pageSize = 7")) // the file's value does not mask the mistake
         #expect(run.error.contains("environment variable DAYBOOK_PAGE_SIZE"))
         let list = try sandbox.run("config", "list", "--show-origin", environment: ["DAYBOOK_PAGE_SIZE": "seven"])
         #expect(list.output.contains("environment variable DAYBOOK_PAGE_SIZE"))

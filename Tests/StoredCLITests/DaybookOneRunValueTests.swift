@@ -18,7 +18,7 @@ struct DaybookOneRunValueTests {
         #expect(try sandbox.run().status == 0)
         let run = try sandbox.run(environment: ["DAYBOOK_LAUNCH_COUNT": "1000"])
         #expect(run.status == 0)
-        #expect(run.output.contains("launched 1000 times"))   // the override is what this run reads
+        #expect(run.output.contains("launched 1000 times")) // the override is what this run reads
         #expect(try persistedLaunchCount(sandbox) == 2)
         #expect(try sandbox.run().output.contains("launched 3 times"))
     }

@@ -16,7 +16,8 @@ struct DaybookTests {
         let folder: URL
 
         init() throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-test-\(UUID().uuidString)", isDirectory: true)
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "daybook-test-\(UUID().uuidString)", isDirectory: true)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
 
@@ -81,7 +82,10 @@ struct DaybookTests {
             struct Missing: Error, CustomStringConvertible {
                 var description: String
             }
-            throw Missing(description: "The daybook executable is not built; looked in \(candidates.map(\.path)). Run 'swift build' first.")
+            throw Missing(
+                description:
+                    "The daybook executable is not built; looked in \(candidates.map(\.path)). Run 'swift build' first."
+            )
         }
         return found
     }
@@ -103,15 +107,16 @@ struct DaybookTests {
     @Test func printsTheSettings() throws {
         let sandbox = try Sandbox()
         let run = try sandbox.run()
-        #expect(run.output == """
-            daybook has been launched 1 time.
-            showDates = true
-            pageSize = 10
-            format = plain
-            lastEntry = never
-            layout = wrap at 72, indent 2
+        #expect(
+            run.output == """
+                daybook has been launched 1 time.
+                showDates = true
+                pageSize = 10
+                format = plain
+                lastEntry = never
+                layout = wrap at 72, indent 2
 
-            """)
+                """)
     }
 
     @Test func optionsOverrideTheEnvironmentWhichOverridesTheFile() throws {
@@ -124,7 +129,8 @@ struct DaybookTests {
         #expect(overridden.output.contains("pageSize = 7\n"))
         let note = try sandbox.run("config", "set", "pageSize", "6", environment: ["DAYBOOK_PAGE_SIZE": "3"])
         #expect(note.status == 0)
-        #expect(note.error == "daybook config: note: pageSize is overridden by environment variable DAYBOOK_PAGE_SIZE\n")
+        #expect(
+            note.error == "daybook config: note: pageSize is overridden by environment variable DAYBOOK_PAGE_SIZE\n")
     }
 
     @Test func configListShowsOrigins() throws {
@@ -139,16 +145,17 @@ struct DaybookTests {
         #expect(run.status == 0)
         #expect(run.error == "")
         // HOME is the sandbox, so the file is shown under `~`.
-        #expect(run.output == """
-            KEY          TYPE         VALUE                         ORIGIN
-            showDates    Bool         false                         --no-show-dates on the command line
-            pageSize     Int          3                             environment variable DAYBOOK_PAGE_SIZE
-            format       EntryFormat  markdown                      file ~/config/daybook/settings.json
-            lastEntry    Date?        (not set)                     default
-            layout       Layout       {"indent":4,"wrapColumn":60}  file ~/config/daybook/settings.json
-            launchCount  Int          1                             file ~/config/daybook/settings.json
+        #expect(
+            run.output == """
+                KEY          TYPE         VALUE                         ORIGIN
+                showDates    Bool         false                         --no-show-dates on the command line
+                pageSize     Int          3                             environment variable DAYBOOK_PAGE_SIZE
+                format       EntryFormat  markdown                      file ~/config/daybook/settings.json
+                lastEntry    Date?        (not set)                     default
+                layout       Layout       {"indent":4,"wrapColumn":60}  file ~/config/daybook/settings.json
+                launchCount  Int          1                             file ~/config/daybook/settings.json
 
-            """)
+                """)
     }
 
     @Test func rejectsABadValueWithoutWriting() throws {
@@ -160,10 +167,15 @@ struct DaybookTests {
         let malformed = try sandbox.run(environment: ["DAYBOOK_PAGE_SIZE": "lots"])
         #expect(malformed.status == 65)
         #expect(malformed.output.isEmpty)
-        #expect(malformed.error == "daybook: Setting 'pageSize' in environment variable DAYBOOK_PAGE_SIZE: expected Int, found string.\n")
+        #expect(
+            malformed.error
+                == "daybook: Setting 'pageSize' in environment variable DAYBOOK_PAGE_SIZE: expected Int, found string.\n"
+        )
         let option = try sandbox.run("--page-size", "x", "show")
         #expect(option.status == 64)
-        #expect(option.error == "daybook: Setting 'pageSize' in --page-size on the command line: expected Int, found string.\n")
+        #expect(
+            option.error
+                == "daybook: Setting 'pageSize' in --page-size on the command line: expected Int, found string.\n")
         let usage = try sandbox.run("--set", "pageSize")
         #expect(usage.status == 64)
     }

@@ -44,7 +44,10 @@ struct DomainSafetyTests {
             let outputData = output.fileHandleForReading.readDataToEndOfFile()
             let errorData = errors.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+            return (
+                process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+                String(decoding: errorData, as: UTF8.self)
+            )
         }
     }
 
@@ -67,9 +70,12 @@ struct DomainSafetyTests {
         #expect(run.errors.contains("not a regular file but a FIFO"), "\(run.errors)")
     }
 
-    @Test(.timeLimit(.minutes(3)), arguments: [
-        ["read"], ["read", "theme"], ["keys"], ["export"], ["write", "count", "-int", "1"], ["delete", "theme"], ["delete"],
-    ])
+    @Test(
+        .timeLimit(.minutes(3)),
+        arguments: [
+            ["read"], ["read", "theme"], ["keys"], ["export"], ["write", "count", "-int", "1"], ["delete", "theme"],
+            ["delete"],
+        ])
     func domainFileThatDoesNotParseIsRefusedAndLeftAsItIs(verb: [String]) async throws {
         let sandbox = try Sandbox()
         try sandbox.folder.write(sandbox.domainFile, Self.brokenDomain)
@@ -77,7 +83,10 @@ struct DomainSafetyTests {
         let run = try await onOwnThread { try sandbox.stored(arguments: arguments) }
         #expect(run.status == 65, "\(run.errors)")
         #expect(run.output.isEmpty)
-        #expect(run.errors.hasPrefix("stored: UserDefaults domain \(sandbox.suite): \(sandbox.folder.path(sandbox.domainFile)) does not parse as a property list"), "\(run.errors)")
+        #expect(
+            run.errors.hasPrefix(
+                "stored: UserDefaults domain \(sandbox.suite): \(sandbox.folder.path(sandbox.domainFile)) does not parse as a property list"
+            ), "\(run.errors)")
         #expect(run.errors.split(separator: "\n").count == 1)
         #expect(sandbox.folder.text(sandbox.domainFile) == Self.brokenDomain)
     }
@@ -95,7 +104,9 @@ struct DomainSafetyTests {
             for writer in 0..<writers {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments = ["-c", """
+                process.arguments = [
+                    "-c",
+                    """
                     failures=0
                     i=0
                     while [ $i -lt \(writesEach) ]; do
@@ -103,7 +114,8 @@ struct DomainSafetyTests {
                         i=$((i + 1))
                     done
                     exit $failures
-                    """, executable, sandbox.suite]
+                    """, executable, sandbox.suite,
+                ]
                 process.environment = sandbox.environment
                 let output = Pipe()
                 process.standardOutput = output

@@ -11,12 +11,14 @@ struct DomainTests {
         expectSuccess(stored("write", "--domain", suite.name, "launchCount", "-int", "3"))
         expectSuccess(stored("write", "--domain", suite.name, "theme", "dark"))
         expectSuccess(stored("read", "--domain", suite.name, "launchCount"), output: "3\n")
-        expectSuccess(stored("read", "--domain", suite.name), output: "{\n  \"launchCount\": 3,\n  \"theme\": \"dark\"\n}\n")
+        expectSuccess(
+            stored("read", "--domain", suite.name), output: "{\n  \"launchCount\": 3,\n  \"theme\": \"dark\"\n}\n")
         expectSuccess(stored("keys", "--domain", suite.name), output: "launchCount\ntheme\n")
         #expect(UserDefaults(suiteName: suite.name)?.integer(forKey: "launchCount") == 3)
         expectSuccess(stored("delete", "--domain", suite.name, "theme"))
-        expectFailure(stored("read", "--domain", suite.name, "theme"), .notFound,
-                      line: "stored: Setting 'theme' in UserDefaults domain \(suite.name): no value is stored.")
+        expectFailure(
+            stored("read", "--domain", suite.name, "theme"), .notFound,
+            line: "stored: Setting 'theme' in UserDefaults domain \(suite.name): no value is stored.")
         expectSuccess(stored("delete", "--domain", suite.name))
         expectSuccess(stored("read", "--domain", suite.name), output: "{}\n")
     }
@@ -26,7 +28,8 @@ struct DomainTests {
         expectSuccess(stored("write", "--domain", suite.name, "count", "-int", "1"))
         expectFailure(
             stored("write", "--domain", suite.name, "count", "-int", "abc"), .dataError,
-            line: "stored: Setting 'count' in UserDefaults domain \(suite.name): expected Int, found string: \"abc\" is not a whole number."
+            line:
+                "stored: Setting 'count' in UserDefaults domain \(suite.name): expected Int, found string: \"abc\" is not a whole number."
         )
         expectSuccess(stored("read", "--domain", suite.name, "count"), output: "1\n")
     }
@@ -34,18 +37,20 @@ struct DomainTests {
     @Test func importsIntoASuiteAndExportsItBack() throws {
         let suite = TemporarySuite()
         expectSuccess(stored("import", "--domain", suite.name, "-", input: #"{"a": [1, 2], "b": {"c": "d"}}"#))
-        expectSuccess(stored("export", "--domain", suite.name), output: """
-            {
-              "a": [
-                1,
-                2
-              ],
-              "b": {
-                "c": "d"
-              }
-            }
+        expectSuccess(
+            stored("export", "--domain", suite.name),
+            output: """
+                {
+                  "a": [
+                    1,
+                    2
+                  ],
+                  "b": {
+                    "c": "d"
+                  }
+                }
 
-            """)
+                """)
     }
 
     @Test func listsThePropertyListsOfTheConfigurationFolder() throws {
@@ -57,7 +62,8 @@ struct DomainTests {
         let subfolder = "config/"
         let environment = ["XDG_CONFIG_HOME": home.path("config"), "HOME": home.url.path]
         #endif
-        try FileManager.default.createDirectory(atPath: home.path(subfolder + "folder.plist"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: home.path(subfolder + "folder.plist"), withIntermediateDirectories: true)
         try home.write(subfolder + "com.example.b.plist", "<plist/>")
         try home.write(subfolder + "com.example.a.plist", "<plist/>")
         try home.write(subfolder + "settings.json", "{}")

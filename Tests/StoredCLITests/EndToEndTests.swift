@@ -35,7 +35,9 @@ struct EndToEndTests {
     }
 
     /// Runs the executable in `folder` and returns its exit status and output.
-    static func run(_ executable: URL, _ arguments: [String], in folder: URL) throws -> (status: Int32, output: String, errors: String) {
+    static func run(_ executable: URL, _ arguments: [String], in folder: URL) throws -> (
+        status: Int32, output: String, errors: String
+    ) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -49,7 +51,10 @@ struct EndToEndTests {
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+            String(decoding: errorData, as: UTF8.self)
+        )
     }
 
     @Test func writesThenReadsAFileWithTheBuiltExecutable() throws {
@@ -66,7 +71,10 @@ struct EndToEndTests {
 
         let bad = try Self.run(executable, ["write", "./demo.json", "autoReload", "-int", "abc"], in: folder.url)
         #expect(bad.status == 65)
-        #expect(bad.errors == "stored: Setting 'autoReload' in ./demo.json: expected Int, found string: \"abc\" is not a whole number.\n")
+        #expect(
+            bad.errors
+                == "stored: Setting 'autoReload' in ./demo.json: expected Int, found string: \"abc\" is not a whole number.\n"
+        )
         #expect(folder.text("demo.json") == "{\n  \"autoReload\": true\n}\n")
     }
 }

@@ -9,7 +9,8 @@ import Testing
 struct EscapedListingTests {
     @Test func keysEscapesControlCharactersAndLineBreaks() throws {
         let folder = try TemporaryFolder()
-        let path = try folder.write("odd.json", #"{"plain": 1, "two\nlines": 2, "\u001b[31mred": 3, "tab\there": 4, "nel\u0085": 5}"#)
+        let path = try folder.write(
+            "odd.json", #"{"plain": 1, "two\nlines": 2, "\u001b[31mred": 3, "tab\there": 4, "nel\u0085": 5}"#)
         let before = folder.text("odd.json")
         expectSuccess(stored("keys", path), output: "\\u{1B}[31mred\nnel\\u{85}\nplain\ntab\\there\ntwo\\nlines\n")
         #expect(folder.text("odd.json") == before)
@@ -27,6 +28,7 @@ struct EscapedListingTests {
         try FileManager.default.createDirectory(atPath: home.path(subfolder), withIntermediateDirectories: true)
         try home.write(subfolder + "com.example.plain.plist", "<plist/>")
         try home.write(subfolder + "evil\n\u{1B}]0;title\u{07}.plist", "<plist/>")
-        expectSuccess(stored("domains", environment: environment), output: "com.example.plain\nevil\\n\\u{1B}]0;title\\u{7}\n")
+        expectSuccess(
+            stored("domains", environment: environment), output: "com.example.plain\nevil\\n\\u{1B}]0;title\\u{7}\n")
     }
 }

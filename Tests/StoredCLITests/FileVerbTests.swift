@@ -85,7 +85,9 @@ struct FileVerbTests {
 
     @Test func deletesEveryKeyInOneWrite() throws {
         let folder = try TemporaryFolder()
-        let file = try folder.write("demo.plist", """
+        let file = try folder.write(
+            "demo.plist",
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict><key>a</key><integer>1</integer><key>b</key><true/></dict></plist>
             """)
@@ -102,7 +104,9 @@ struct FileVerbTests {
         let plist = stored("export", file, "--format", "plist")
         expectSuccess(plist)
         let object = try PropertyListSerialization.propertyList(from: Data(plist.output.utf8), format: nil)
-        #expect(PropertyListValue.storedValue(from: object) == .dictionary(["a": .string("x"), "b": .array([.int(1), .int(2)])]))
+        #expect(
+            PropertyListValue.storedValue(from: object)
+                == .dictionary(["a": .string("x"), "b": .array([.int(1), .int(2)])]))
     }
 
     @Test func exportedPropertyListImportsBackUnchanged() throws {
@@ -114,7 +118,9 @@ struct FileVerbTests {
         expectSuccess(exported)
         let copy = folder.path("copy.plist")
         expectSuccess(stored("import", copy, "-", input: exported.output))
-        #expect(try FileStore(url: URL(fileURLWithPath: copy)).value(forKey: "when") == .date(Date(timeIntervalSinceReferenceDate: 794_050_200)))
+        #expect(
+            try FileStore(url: URL(fileURLWithPath: copy)).value(forKey: "when")
+                == .date(Date(timeIntervalSinceReferenceDate: 794_050_200)))
         expectSuccess(stored("export", copy, "--format", "plist"), output: exported.output)
     }
 }
@@ -126,7 +132,8 @@ struct DocumentationExampleTests {
         let folder = try TemporaryFolder()
         let file = folder.path("demo.json")
 
-        var output = "", errors = ""
+        var output = ""
+        var errors = ""
         let code = StoredCLI.run(
             arguments: ["write", file, "autoReload", "-bool", "true"],
             output: &output, error: &errors
@@ -158,6 +165,7 @@ struct PropertyListExportTests {
         try store.setValue(.double(-0.0), forKey: "zero")
         try store.setValue(.date(Date(timeIntervalSinceReferenceDate: 794_050_200.125)), forKey: "when")
         let exported = stored("export", source, "--format", "plist")
-        expectSuccess(exported, output: String(decoding: try Data(contentsOf: URL(fileURLWithPath: source)), as: UTF8.self))
+        expectSuccess(
+            exported, output: String(decoding: try Data(contentsOf: URL(fileURLWithPath: source)), as: UTF8.self))
     }
 }

@@ -11,22 +11,25 @@ struct ImportTests {
         let target = try folder.write("demo.json", #"{"keep": 1, "replace": 2}"#)
         let file = try folder.write("new.json", #"{"replace": "two", "add": [true]}"#)
         expectSuccess(stored("import", target, file), output: "")
-        #expect(folder.text("demo.json") == """
-            {
-              "add": [
-                true
-              ],
-              "keep": 1,
-              "replace": "two"
-            }
+        #expect(
+            folder.text("demo.json") == """
+                {
+                  "add": [
+                    true
+                  ],
+                  "keep": 1,
+                  "replace": "two"
+                }
 
-            """)
+                """)
     }
 
     @Test func mergesAPropertyListIntoAPropertyListTarget() throws {
         let folder = try TemporaryFolder()
         let target = folder.path("demo.plist")
-        let file = try folder.write("new.plist", """
+        let file = try folder.write(
+            "new.plist",
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict>
             <key>when</key><date>2026-03-01T09:30:00Z</date>
@@ -45,7 +48,8 @@ struct ImportTests {
         let folder = try TemporaryFolder()
         let target = folder.path("demo.json")
         expectSuccess(stored("import", target, "-", input: #"{"a": 1}"#))
-        expectSuccess(stored("import", target, "-", input: "<plist version=\"1.0\"><dict><key>b</key><true/></dict></plist>"))
+        expectSuccess(
+            stored("import", target, "-", input: "<plist version=\"1.0\"><dict><key>b</key><true/></dict></plist>"))
         expectSuccess(stored("read", target), output: "{\n  \"a\": 1,\n  \"b\": true\n}\n")
     }
 
@@ -79,7 +83,8 @@ struct ImportTests {
     @Test func valueTheTargetCannotHoldNamesTargetAndKey() throws {
         let folder = try TemporaryFolder()
         let target = try folder.write("demo.json", "{\n  \"a\": 0\n}\n")
-        let file = try folder.write("nan.plist", "<plist><dict><key>a</key><integer>1</integer><key>b</key><real>nan</real></dict></plist>")
+        let file = try folder.write(
+            "nan.plist", "<plist><dict><key>a</key><integer>1</integer><key>b</key><real>nan</real></dict></plist>")
         expectFailure(
             stored("import", target, file), .dataError,
             line: "stored: Setting 'b' in \(target): expected Double: JSON has no form for NaN or infinity."
@@ -114,9 +119,14 @@ struct ImportErrorLocationTests {
     }
 
     static let cases: [Case] = [
-        Case(json: #"{"a": null}"#, line: "stored: Setting 'a' in FILE: null is not a stored value at line 1, column 7."),
-        Case(json: #"{"ok": 1, "a": {"b": [1, null]}}"#, line: "stored: Setting 'a' at 'b.1' in FILE: null is not a stored value at line 1, column 26."),
-        Case(json: #"{"a": 1e999}"#, line: "stored: Setting 'a' in FILE: the number 1e999 is out of the range of Double at line 1, column 7."),
+        Case(
+            json: #"{"a": null}"#, line: "stored: Setting 'a' in FILE: null is not a stored value at line 1, column 7."),
+        Case(
+            json: #"{"ok": 1, "a": {"b": [1, null]}}"#,
+            line: "stored: Setting 'a' at 'b.1' in FILE: null is not a stored value at line 1, column 26."),
+        Case(
+            json: #"{"a": 1e999}"#,
+            line: "stored: Setting 'a' in FILE: the number 1e999 is out of the range of Double at line 1, column 7."),
     ]
 
     @Test(arguments: cases)

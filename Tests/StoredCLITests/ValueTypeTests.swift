@@ -45,7 +45,8 @@ struct ValueTypeTests {
         ValueCase(.json, " 42 ", .int(42)),
         ValueCase(.json, "\"text\"", .string("text")),
         ValueCase(.json, "[1, 2.5, \"x\"]", .array([.int(1), .double(2.5), .string("x")])),
-        ValueCase(.json, "{\"name\": \"Ada\", \"tags\": []}", .dictionary(["name": .string("Ada"), "tags": .array([])])),
+        ValueCase(
+            .json, "{\"name\": \"Ada\", \"tags\": []}", .dictionary(["name": .string("Ada"), "tags": .array([])])),
     ]
 
     @Test(arguments: validCases)
@@ -63,15 +64,42 @@ struct ValueTypeTests {
     }
 
     static let badCases: [BadCase] = [
-        BadCase(type: .bool, text: "maybe", code: .typeMismatch, description: "Settings: expected Bool, found string: \"maybe\" is not true, false, yes, no, on, off, 1 or 0."),
-        BadCase(type: .int, text: "abc", code: .typeMismatch, description: "Settings: expected Int, found string: \"abc\" is not a whole number."),
-        BadCase(type: .int, text: "1.5", code: .typeMismatch, description: "Settings: expected Int, found string: \"1.5\" is not a whole number."),
-        BadCase(type: .int, text: "99999999999999999999", code: .typeMismatch, description: "Settings: expected Int, found string: \"99999999999999999999\" is outside -9223372036854775808...18446744073709551615."),
-        BadCase(type: .float, text: "fast", code: .typeMismatch, description: "Settings: expected Double, found string: \"fast\" is not a number."),
-        BadCase(type: .date, text: "yesterday", code: .typeMismatch, description: "Settings: expected Date, found string: \"yesterday\" is not an ISO 8601 date and time such as 2026-03-01T09:30:00Z."),
-        BadCase(type: .data, text: "abc", code: .typeMismatch, description: "Settings: expected Data, found string: \"abc\" is not an even number of hex digits (write base64:… for Base64)."),
-        BadCase(type: .data, text: "zz", code: .typeMismatch, description: "Settings: expected Data, found string: \"zz\" is not an even number of hex digits (write base64:… for Base64)."),
-        BadCase(type: .data, text: "base64:***", code: .typeMismatch, description: "Settings: expected Data, found string: \"base64:***\" is not valid Base64 after 'base64:'."),
+        BadCase(
+            type: .bool, text: "maybe", code: .typeMismatch,
+            description:
+                "Settings: expected Bool, found string: \"maybe\" is not true, false, yes, no, on, off, 1 or 0."),
+        BadCase(
+            type: .int, text: "abc", code: .typeMismatch,
+            description: "Settings: expected Int, found string: \"abc\" is not a whole number."),
+        BadCase(
+            type: .int, text: "1.5", code: .typeMismatch,
+            description: "Settings: expected Int, found string: \"1.5\" is not a whole number."),
+        BadCase(
+            type: .int, text: "99999999999999999999", code: .typeMismatch,
+            description:
+                "Settings: expected Int, found string: \"99999999999999999999\" is outside -9223372036854775808...18446744073709551615."
+        ),
+        BadCase(
+            type: .float, text: "fast", code: .typeMismatch,
+            description: "Settings: expected Double, found string: \"fast\" is not a number."),
+        BadCase(
+            type: .date, text: "yesterday", code: .typeMismatch,
+            description:
+                "Settings: expected Date, found string: \"yesterday\" is not an ISO 8601 date and time such as 2026-03-01T09:30:00Z."
+        ),
+        BadCase(
+            type: .data, text: "abc", code: .typeMismatch,
+            description:
+                "Settings: expected Data, found string: \"abc\" is not an even number of hex digits (write base64:… for Base64)."
+        ),
+        BadCase(
+            type: .data, text: "zz", code: .typeMismatch,
+            description:
+                "Settings: expected Data, found string: \"zz\" is not an even number of hex digits (write base64:… for Base64)."
+        ),
+        BadCase(
+            type: .data, text: "base64:***", code: .typeMismatch,
+            description: "Settings: expected Data, found string: \"base64:***\" is not valid Base64 after 'base64:'."),
     ]
 
     @Test(arguments: badCases)

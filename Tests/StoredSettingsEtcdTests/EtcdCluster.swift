@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,7 +39,10 @@ final class EtcdCluster: Sendable {
             let candidate = "\(folder)/etcd"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw Failure(description: "etcd is not installed: the etcd tests need it (apt-get install etcd-server etcd-client; .ci/run installs it)")
+        throw Failure(
+            description:
+                "etcd is not installed: the etcd tests need it (apt-get install etcd-server etcd-client; .ci/run installs it)"
+        )
     }
 
     /// Starts `size` members forming one cluster and waits until each serves clients; starts
@@ -103,8 +107,8 @@ final class EtcdCluster: Sendable {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
         let code = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
@@ -145,7 +149,9 @@ final class EtcdCluster: Sendable {
     /// Waits for `serving … client requests` in the log, then for `/health` to say true.
     private func waitUntilReady(_ member: Member) async throws {
         let name = member.name
-        let logs = await self.logs.wait { $0[name]?.contains("client requests on") == true || $0[name + " exited"] != nil }
+        let logs = await self.logs.wait {
+            $0[name]?.contains("client requests on") == true || $0[name + " exited"] != nil
+        }
         if logs[name + " exited"] != nil {
             throw Failure(description: "etcd \(name) exited: \(log(of: member).suffix(2000))")
         }
@@ -158,7 +164,8 @@ final class EtcdCluster: Sendable {
     /// Whether `etcdctl endpoint health` says the member is healthy. (`etcdctl`, not
     /// `URLSession`: on Linux a connection closed before an answer stops the process.)
     static func isHealthy(_ member: Member) async -> Bool {
-        let run = try? await EtcdProgram.run("etcdctl", ["--endpoints=\(member.endpoint)", "endpoint", "health"], environment: ["ETCDCTL_API": "3"])
+        let run = try? await EtcdProgram.run(
+            "etcdctl", ["--endpoints=\(member.endpoint)", "endpoint", "health"], environment: ["ETCDCTL_API": "3"])
         return run?.exitCode == 0
     }
 
@@ -206,8 +213,11 @@ final class EtcdCluster: Sendable {
     /// Runs `etcdctl` against the cluster to its end; its standard output.
     func etcdctl(_ arguments: [String], through chosen: [Member]? = nil) async throws -> String {
         let list = (chosen ?? members).map(\.endpoint).joined(separator: ",")
-        let run = try await EtcdProgram.run("etcdctl", ["--endpoints=\(list)"] + arguments, environment: ["ETCDCTL_API": "3"])
-        guard run.exitCode == 0 else { throw Failure(description: "etcdctl \(arguments.joined(separator: " ")) failed: \(run.errors)") }
+        let run = try await EtcdProgram.run(
+            "etcdctl", ["--endpoints=\(list)"] + arguments, environment: ["ETCDCTL_API": "3"])
+        guard run.exitCode == 0 else {
+            throw Failure(description: "etcdctl \(arguments.joined(separator: " ")) failed: \(run.errors)")
+        }
         return run.output
     }
 }

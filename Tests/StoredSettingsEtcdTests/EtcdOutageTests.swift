@@ -2,6 +2,7 @@ import Foundation
 import StoredSettings
 import StoredSettingsEtcd
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -16,7 +17,8 @@ struct EtcdOutageTests {
         let cluster = try await EtcdCluster.start()
         defer { cluster.shutDown() }
         let member = cluster.members[0]
-        let store = try EtcdStore(configuration: .init(endpoints: cluster.endpoints, prefix: "app", maximumReconnectDelay: 0.2))
+        let store = try EtcdStore(
+            configuration: .init(endpoints: cluster.endpoints, prefix: "app", maximumReconnectDelay: 0.2))
         let changes = store.changes()
         try store.setValue(.int(1), forKey: "a")
 
@@ -36,11 +38,12 @@ struct EtcdOutageTests {
         _ = try await cluster.etcdctl(["put", "app/b", "7"])
         try store.setValue(.int(3), forKey: "a")
         let seen = await firstChanges(3, of: changes)
-        #expect(seen == [
-            StoredChange(key: "a", value: .int(1)),
-            StoredChange(key: "b", value: .int(7)),
-            StoredChange(key: "a", value: .int(3)),
-        ])
+        #expect(
+            seen == [
+                StoredChange(key: "a", value: .int(1)),
+                StoredChange(key: "b", value: .int(7)),
+                StoredChange(key: "a", value: .int(3)),
+            ])
         // Every revision of 'a' etcd holds: the writes during the outage never reached it.
         let history = try await cluster.etcdctl(["get", "app/a", "--rev=0", "--print-value-only"])
         #expect(history == "3\n")
@@ -49,7 +52,8 @@ struct EtcdOutageTests {
     @Test func threeMemberClusterWithOneKilledKeepsReadingWritingAndWatching() async throws {
         let cluster = try await EtcdCluster.start(size: 3)
         defer { cluster.shutDown() }
-        let store = try EtcdStore(configuration: .init(endpoints: cluster.endpoints, prefix: "app", maximumReconnectDelay: 0.2))
+        let store = try EtcdStore(
+            configuration: .init(endpoints: cluster.endpoints, prefix: "app", maximumReconnectDelay: 0.2))
         let changes = store.changes()
         try store.setValue(.int(1), forKey: "x")
         cluster.stop(cluster.members[0], signal: SIGKILL)
@@ -60,12 +64,13 @@ struct EtcdOutageTests {
         }
         _ = try await cluster.etcdctl(["put", "app/y", "5"], through: Array(cluster.members.dropFirst()))
         let seen = await firstChanges(4, of: changes)
-        #expect(seen == [
-            StoredChange(key: "x", value: .int(1)),
-            StoredChange(key: "x", value: .int(2)),
-            StoredChange(key: "x", value: .int(3)),
-            StoredChange(key: "y", value: .int(5)),
-        ])
+        #expect(
+            seen == [
+                StoredChange(key: "x", value: .int(1)),
+                StoredChange(key: "x", value: .int(2)),
+                StoredChange(key: "x", value: .int(3)),
+                StoredChange(key: "y", value: .int(5)),
+            ])
         #expect(store.value(forKey: "y") == .int(5))
     }
 
@@ -74,7 +79,8 @@ struct EtcdOutageTests {
         defer { cluster.shutDown() }
         let watched = cluster.members[0]
         let others = Array(cluster.members.dropFirst())
-        let store = try EtcdStore(configuration: .init(endpoints: [watched.endpoint], prefix: "app", maximumReconnectDelay: 0.2))
+        let store = try EtcdStore(
+            configuration: .init(endpoints: [watched.endpoint], prefix: "app", maximumReconnectDelay: 0.2))
         let changes = store.changes()
         try store.setValue(.int(1), forKey: "k")
         try store.setValue(.int(1), forKey: "gone")
@@ -87,17 +93,19 @@ struct EtcdOutageTests {
         _ = try await cluster.etcdctl(["put", "app/new", "9"], through: others)
         _ = try await cluster.etcdctl(["del", "app/gone"], through: others)
         let status = try await cluster.etcdctl(["get", "app/k", "-w", "json"], through: others)
-        let header = try #require((try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any])?["header"] as? [String: Any])
+        let header = try #require(
+            (try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any])?["header"] as? [String: Any])
         let revision = try #require((header["revision"] as? NSNumber)?.int64Value)
         _ = try await cluster.etcdctl(["compaction", String(revision)], through: others)
 
         try await cluster.restart(watched)
         let seen = await firstChanges(3, of: changes)
-        #expect(Set(seen) == [
-            StoredChange(key: "k", value: .int(3)),
-            StoredChange(key: "new", value: .int(9)),
-            StoredChange(key: "gone", value: nil),
-        ])
+        #expect(
+            Set(seen) == [
+                StoredChange(key: "k", value: .int(3)),
+                StoredChange(key: "new", value: .int(9)),
+                StoredChange(key: "gone", value: nil),
+            ])
         #expect(store.value(forKey: "k") == .int(3))
         #expect(store.keys().sorted() == ["k", "new"])
     }
@@ -108,19 +116,23 @@ struct EtcdOutageTests {
         _ = try await cluster.etcdctl(["user", "add", "root:correct-horse"])
         _ = try await cluster.etcdctl(["auth", "enable"])
         let error = try #require(throws: StorageError.self) {
-            try EtcdStore(configuration: .init(endpoints: cluster.endpoints, prefix: "app", user: "root", password: "wrong-battery"))
+            try EtcdStore(
+                configuration: .init(
+                    endpoints: cluster.endpoints, prefix: "app", user: "root", password: "wrong-battery"))
         }
         #expect(error.code == .authenticationFailed)
         #expect(error.description.contains("'root'"), "\(error)")
         #expect(!error.description.contains("wrong-battery"))
 
-        let store = try EtcdStore(configuration: .init(endpoints: cluster.endpoints, prefix: "app", user: "root", password: "correct-horse"))
+        let store = try EtcdStore(
+            configuration: .init(endpoints: cluster.endpoints, prefix: "app", user: "root", password: "correct-horse"))
         let changes = store.changes()
         try store.setValue(.string("on"), forKey: "flag")
         _ = try await cluster.etcdctl(["--user=root:correct-horse", "put", "app/other", "1"])
-        #expect(await firstChanges(2, of: changes) == [
-            StoredChange(key: "flag", value: .string("on")),
-            StoredChange(key: "other", value: .int(1)),
-        ])
+        #expect(
+            await firstChanges(2, of: changes) == [
+                StoredChange(key: "flag", value: .string("on")),
+                StoredChange(key: "other", value: .int(1)),
+            ])
     }
 }

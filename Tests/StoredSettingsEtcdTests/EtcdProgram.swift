@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,22 +30,28 @@ struct EtcdProgram: Sendable {
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
             folders.append(bundle.bundleURL.deletingLastPathComponent())
         }
-        if let path = folders.map({ $0.appendingPathComponent(name).path }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
+        if let path = folders.map({ $0.appendingPathComponent(name).path }).first(where: {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }) {
             return path
         }
-        throw EtcdCluster.Failure(description: "\(name) was not found beside the test binary; build with `swift build --build-tests`")
+        throw EtcdCluster.Failure(
+            description: "\(name) was not found beside the test binary; build with `swift build --build-tests`")
     }
 
     /// `name` on the PATH.
     static func onPath(_ name: String) throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
+        for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)")
+        {
             return "\(folder)/\(name)"
         }
         throw EtcdCluster.Failure(description: "\(name) is not installed (apt-get install etcd-client)")
     }
 
-    static func launch(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> EtcdProgram {
+    static func launch(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws
+        -> EtcdProgram
+    {
         let path = executable.hasPrefix("/") ? executable : try onPath(executable)
         let (outputRead, outputWrite) = try CloseOnExecPipe.make()
         let (errorRead, errorWrite) = try CloseOnExecPipe.make()
@@ -58,22 +65,25 @@ struct EtcdProgram: Sendable {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
         let code = posix_spawn(&pid, path, &actions, nil, argv, envp)
         close(outputWrite)
         close(errorWrite)
         guard code == 0 else {
-            close(outputRead); close(errorRead)
+            close(outputRead)
+            close(errorRead)
             throw EtcdCluster.Failure(description: "cannot start \(path): \(String(cString: strerror(code)))")
         }
         return EtcdProgram(pid: pid, output: outputRead, errors: errorRead)
     }
 
     /// Runs a program to its end.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws
+        -> Run
+    {
         try await launch(executable, arguments, environment: environment).finish()
     }
 
@@ -108,11 +118,12 @@ struct EtcdProgram: Sendable {
                 group.wait()
                 var status: Int32 = 0
                 while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-                continuation.resume(returning: Run(
-                    exitCode: status & 0x7F == 0 ? (status >> 8) & 0xFF : nil,
-                    output: String(decoding: outputBytes, as: UTF8.self),
-                    errors: String(decoding: errorText.value, as: UTF8.self)
-                ))
+                continuation.resume(
+                    returning: Run(
+                        exitCode: status & 0x7F == 0 ? (status >> 8) & 0xFF : nil,
+                        output: String(decoding: outputBytes, as: UTF8.self),
+                        errors: String(decoding: errorText.value, as: UTF8.self)
+                    ))
             }
         }
     }
@@ -122,7 +133,10 @@ struct EtcdProgram: Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = read(fd, &buffer, buffer.count)
-            if count > 0 { bytes.append(contentsOf: buffer[0..<count]); continue }
+            if count > 0 {
+                bytes.append(contentsOf: buffer[0..<count])
+                continue
+            }
             if count < 0, errno == EINTR { continue }
             break
         }

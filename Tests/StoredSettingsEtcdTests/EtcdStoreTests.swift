@@ -20,11 +20,12 @@ struct EtcdStoreTests {
         #expect(store.value(forKey: "pageSize") == nil)
         #expect(store.keys() == ["theme"])
         let seen = await firstChanges(3, of: changes)
-        #expect(seen == [
-            StoredChange(key: "pageSize", value: .int(5)),
-            StoredChange(key: "theme", value: .string("dark")),
-            StoredChange(key: "pageSize", value: nil),
-        ])
+        #expect(
+            seen == [
+                StoredChange(key: "pageSize", value: .int(5)),
+                StoredChange(key: "theme", value: .string("dark")),
+                StoredChange(key: "pageSize", value: nil),
+            ])
         #expect(try await cluster.etcdctl(["get", "app/theme", "--print-value-only"]) == "\"dark\"\n")
     }
 
@@ -46,7 +47,8 @@ struct EtcdStoreTests {
         let address = cluster.address(prefix: "app")
         let store = try EtcdStore(configuration: .init(address: address))
         let changes = store.changes()
-        let run = try await EtcdProgram.run(try EtcdProgram.built("etcd-test-helper"), ["write", address, "launchCount", "42"])
+        let run = try await EtcdProgram.run(
+            try EtcdProgram.built("etcd-test-helper"), ["write", address, "launchCount", "42"])
         #expect(run.output == "wrote\n", "\(run.errors)")
         #expect(await firstChanges(1, of: changes) == [StoredChange(key: "launchCount", value: .int(42))])
         #expect(store.value(forKey: "launchCount") == .int(42))
@@ -97,7 +99,8 @@ struct EtcdStoreTests {
         #expect(error.code == .tooLarge)
         #expect(error.key == "blob")
         // With the store's own check lifted, etcd's --max-request-bytes refuses it the same way.
-        let unchecked = try EtcdStore(configuration: .init(endpoints: cluster.endpoints, prefix: "app", maximumRequestBytes: .max))
+        let unchecked = try EtcdStore(
+            configuration: .init(endpoints: cluster.endpoints, prefix: "app", maximumRequestBytes: .max))
         let refused = try #require(throws: StorageError.self) { try unchecked.setValue(big, forKey: "blob") }
         #expect(refused.code == .tooLarge, "\(refused.description)")
         #expect(try await cluster.etcdctl(["get", "app/blob", "--print-value-only"]) == "\"small\"\n")

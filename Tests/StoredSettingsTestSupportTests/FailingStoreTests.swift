@@ -46,7 +46,12 @@ struct FailingStoreTests {
         var changes = inner.changes().makeAsyncIterator()
 
         var bodyRan = false
-        let error = #expect(throws: StorageError.self) { try settings.$count.update { bodyRan = true; $0 += 1 } }
+        let error = #expect(throws: StorageError.self) {
+            try settings.$count.update {
+                bodyRan = true
+                $0 += 1
+            }
+        }
         #expect(error?.code == .readOnly)
         #expect(bodyRan)
         #expect(inner.values == ["count": .int(1)])

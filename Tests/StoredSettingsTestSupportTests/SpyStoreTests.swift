@@ -21,14 +21,15 @@ struct SpyStoreTests {
         try spy.setValue(nil, forKey: "a")
         _ = spy.changes()
 
-        #expect(spy.calls == [
-            .value(key: "a"),
-            .setValue(.int(1), key: "a"),
-            .keys,
-            .update(key: "a"),
-            .setValue(nil, key: "a"),
-            .changes,
-        ])
+        #expect(
+            spy.calls == [
+                .value(key: "a"),
+                .setValue(.int(1), key: "a"),
+                .keys,
+                .update(key: "a"),
+                .setValue(nil, key: "a"),
+                .changes,
+            ])
     }
 
     @Test func recordsWhatSettingsDo() throws {
@@ -39,12 +40,13 @@ struct SpyStoreTests {
         try settings.$launchCount.update { $0 += 1 }
         settings.$theme.reset()
 
-        #expect(spy.calls == [
-            .setValue(.int(3), key: "launchCount"),
-            .value(key: "launchCount"),
-            .update(key: "launchCount"),
-            .setValue(nil, key: "theme"),
-        ])
+        #expect(
+            spy.calls == [
+                .setValue(.int(3), key: "launchCount"),
+                .value(key: "launchCount"),
+                .update(key: "launchCount"),
+                .setValue(nil, key: "theme"),
+            ])
         #expect(spy.writes.count == 3)
         #expect(spy.calls(forKey: "theme") == [.setValue(nil, key: "theme")])
     }

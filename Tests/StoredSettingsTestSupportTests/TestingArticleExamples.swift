@@ -31,7 +31,7 @@ struct TestingArticleExamples {
         let store = FailingStore(wrapping: InMemoryStore(["theme": .string("dark")]))
         store.fail(.setValue, forKey: "theme", with: StorageError(.io, message: "disk full"))
         let settings = AppSettings(store: store)
-        settings.theme = .light          // reported, not written
+        settings.theme = .light // reported, not written
         #expect(settings.theme == .dark)
 
         let reported = ReportedErrors()

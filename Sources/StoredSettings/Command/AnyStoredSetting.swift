@@ -66,7 +66,8 @@ extension Stored: AnyStoredSetting {
             // Structured values (a Codable struct, a list) are spelled as JSON text.
             let first = text.first { !$0.isWhitespace }
             guard first == "{" || first == "[" || first == "\"",
-                  let parsed = try? StoredValueJSON.parse(Data(text.utf8)) else {
+                let parsed = try? StoredValueJSON.parse(Data(text.utf8))
+            else {
                 throw storageError(firstError)
             }
             do {

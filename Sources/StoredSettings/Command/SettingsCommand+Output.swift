@@ -20,9 +20,10 @@ extension SettingsCommand {
         ])
         if !settings.isEmpty {
             text += "\nSETTINGS:\n"
-            text += Self.table(settings.map { _, setting in
-                ["  " + setting.key, setting.declaredTypeName, setting.help ?? ""]
-            })
+            text += Self.table(
+                settings.map { _, setting in
+                    ["  " + setting.key, setting.declaredTypeName, setting.help ?? ""]
+                })
         }
         text += """
 
@@ -117,8 +118,8 @@ extension SettingsCommand {
         if scalar.properties.isEmojiPresentation { return true }
         switch scalar.value {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-             0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19,
-             0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+            0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19,
+            0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
             return true
         default:
             return false

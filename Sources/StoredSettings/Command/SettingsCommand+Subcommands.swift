@@ -18,9 +18,10 @@ extension SettingsCommand {
             var rows = [showOrigin ? ["KEY", "TYPE", "VALUE", "ORIGIN"] : ["KEY", "TYPE", "VALUE"]]
             for description in descriptions {
                 let value = Self.tableText(description.displayValue)
-                rows.append(showOrigin
-                    ? [description.key, description.typeName, value, description.origin]
-                    : [description.key, description.typeName, value])
+                rows.append(
+                    showOrigin
+                        ? [description.key, description.typeName, value, description.origin]
+                        : [description.key, description.typeName, value])
             }
             context.output += Self.table(rows)
         }
@@ -67,7 +68,8 @@ extension SettingsCommand {
         do {
             value = try setting.storedValue(parsing: text)
         } catch {
-            var message = "\(setting.key) expects \(ValueTypeInfo.withArticle(setting.declaredTypeName.trimmingSuffix("?")))"
+            var message =
+                "\(setting.key) expects \(ValueTypeInfo.withArticle(setting.declaredTypeName.trimmingSuffix("?")))"
             if let hint = setting.valueHint { message += " (\(hint))" }
             message += ", got " + (setting.isSecret ? ValueText.redacted : ValueText.quoted(text))
             // Inside a structure, say where it went wrong (field names are not values, but a
@@ -147,7 +149,8 @@ extension SettingsCommand {
         _ error: any Error, of setting: any AnyStoredSetting, _ context: inout Context
     ) -> ExitCode {
         if var problem = error as? StorageError,
-           [.typeMismatch, .encodingFailed, .tooLarge, .nestingTooDeep, .invalidKey].contains(problem.code) {
+            [.typeMismatch, .encodingFailed, .tooLarge, .nestingTooDeep, .invalidKey].contains(problem.code)
+        {
             problem = problem.adding(key: setting.key)
             problem.message = (problem.message.map { $0 + "; " } ?? "") + "the change was not saved"
             return context.fail(.dataError, problem.description)
@@ -162,8 +165,9 @@ extension SettingsCommand {
     /// Notes when a layer above the written one still decides the value.
     private func noteOverride(of setting: any AnyStoredSetting, _ context: inout Context) {
         guard let layered = setting.settingStore as? LayeredStore,
-              let top = layered.layer(holding: setting.key), top !== layered.writable,
-              let origin = layered.origin(forKey: setting.key) else { return }
+            let top = layered.layer(holding: setting.key), top !== layered.writable,
+            let origin = layered.origin(forKey: setting.key)
+        else { return }
         context.error += "\(toolName) \(commandName): note: \(setting.key) is overridden by \(origin)\n"
     }
 }

@@ -128,7 +128,8 @@ public struct SettingsCommand: Sendable {
         // `set KEY VALUE` stores any text, `-h` and `--help` included: only right after `set`
         // do they ask for help.
         let helpOptions = ["--help", "-h"]
-        let asksForHelp = verb == "set"
+        let asksForHelp =
+            verb == "set"
             ? rest.first.map(helpOptions.contains) ?? false
             : rest.contains(where: helpOptions.contains)
         if ["--help", "-h", "help"].contains(verb) || asksForHelp {

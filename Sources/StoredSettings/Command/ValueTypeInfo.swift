@@ -65,7 +65,8 @@ package enum ValueTypeInfo {
         var names: [String] = []
         for value in T.allCases {
             guard let convertible = value as? any StoredValueConvertible,
-                  let stored = try? convertible.storedValue() else { return nil }
+                let stored = try? convertible.storedValue()
+            else { return nil }
             names.append(ValueText.display(stored))
         }
         return names

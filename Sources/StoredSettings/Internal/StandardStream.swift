@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -66,11 +67,12 @@ public struct StandardStream: TextOutputStream, Sendable {
     /// every write succeeded.
     public var failure: String? {
         guard let failureCode else { return nil }
-        let name = switch descriptor {
-        case 1: "standard output"
-        case 2: "standard error"
-        default: "descriptor \(descriptor)"
-        }
+        let name =
+            switch descriptor {
+            case 1: "standard output"
+            case 2: "standard error"
+            default: "descriptor \(descriptor)"
+            }
         return "\(name): cannot write: \(errnoText(failureCode))"
     }
 }

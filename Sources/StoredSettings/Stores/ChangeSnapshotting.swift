@@ -25,7 +25,10 @@ package struct KeySubscription: Sendable {
     }
 
     /// A subscription from a broadcaster's stream and continuation.
-    package init(value: StoredValue?, _ subscription: (stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation)) {
+    package init(
+        value: StoredValue?,
+        _ subscription: (stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation)
+    ) {
         let continuation = subscription.continuation
         self.init(value: value, changes: subscription.stream, end: { continuation.finish() })
     }

@@ -59,9 +59,10 @@ package enum DateText {
         var scanner = DateScanner(text.trimmingCharacters(in: .whitespacesAndNewlines))
         guard let fields = scanner.fields(), scanner.isAtEnd else { return nil }
         guard (1...12).contains(fields.month), fields.day >= 1,
-              fields.day <= daysInMonth(year: fields.year, month: fields.month),
-              fields.hour < 24, fields.minute < 60, fields.second < 60,
-              fields.offsetMinutes.magnitude < 24 * 60 else { return nil }
+            fields.day <= daysInMonth(year: fields.year, month: fields.month),
+            fields.hour < 24, fields.minute < 60, fields.second < 60,
+            fields.offsetMinutes.magnitude < 24 * 60
+        else { return nil }
         let days = days(fromCivil: fields.year, fields.month, fields.day)
         let (daySeconds, overflow) = days.multipliedReportingOverflow(by: 86_400)
         guard !overflow else { return nil }
@@ -149,7 +150,8 @@ private struct DateScanner {
         var negativeYear = false
         if take("-") { negativeYear = true } else { _ = take("+") }
         guard let yearDigits = number(minimum: 4, maximum: 12), take("-"),
-              let month = number(exactly: 2), take("-"), let day = number(exactly: 2) else { return nil }
+            let month = number(exactly: 2), take("-"), let day = number(exactly: 2)
+        else { return nil }
         guard take("T") || take("t") || take(" ") else { return nil }
         guard let hour = number(exactly: 2), take(":"), let minute = number(exactly: 2) else { return nil }
         var second: Int64 = 0
@@ -257,7 +259,10 @@ private struct PlainDecimal {
             let minuend = index == 0 ? 10 : 9
             var value = minuend - digit - borrow
             borrow = 0
-            if value < 0 { value += 10; borrow = 1 }
+            if value < 0 {
+                value += 10
+                borrow = 1
+            }
             result.append(UInt8(value) + UInt8(ascii: "0"))
         }
         let text = String(decoding: result.reversed(), as: UTF8.self)

@@ -16,7 +16,9 @@ package struct ExactDecimal: Sendable, Equatable {
     package init?(_ text: some StringProtocol) {
         var bytes = text.utf8[...]
         isNegative = bytes.first == UInt8(ascii: "-")
-        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            bytes = bytes.dropFirst()
+        }
         var mantissa: [UInt8] = []
         var fractionCount = 0
         var seenPoint = false
@@ -36,7 +38,9 @@ package struct ExactDecimal: Sendable, Equatable {
         if let marker = bytes.first, marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") {
             bytes = bytes.dropFirst()
             let negativePower = bytes.first == UInt8(ascii: "-")
-            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+                bytes = bytes.dropFirst()
+            }
             var count = 0
             while let byte = bytes.first, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
                 // Saturate: beyond a million, every number is far outside every integer type

@@ -16,16 +16,21 @@ extension StorageError {
             return error
         case let error as DecodingError:
             switch error {
-            case let .typeMismatch(expected, context):
+            case .typeMismatch(let expected, let context):
                 return from(context, fallback: StorageError(.typeMismatch, expectedType: typeName(expected)))
-            case let .valueNotFound(expected, context):
-                return from(context, fallback: StorageError(.typeMismatch, expectedType: typeName(expected), foundKind: "nothing"))
-            case let .keyNotFound(key, context):
-                var result = from(context, fallback: StorageError(.typeMismatch, foundKind: "nothing", message: "the field is missing"))
+            case .valueNotFound(let expected, let context):
+                return from(
+                    context,
+                    fallback: StorageError(.typeMismatch, expectedType: typeName(expected), foundKind: "nothing"))
+            case .keyNotFound(let key, let context):
+                var result = from(
+                    context,
+                    fallback: StorageError(.typeMismatch, foundKind: "nothing", message: "the field is missing"))
                 if result.codingPath.last != key.pathComponent { result.codingPath.append(key.pathComponent) }
                 return result
-            case let .dataCorrupted(context):
-                return from(context, fallback: StorageError(.dataCorrupted, message: "the value is not valid for its type"))
+            case .dataCorrupted(let context):
+                return from(
+                    context, fallback: StorageError(.dataCorrupted, message: "the value is not valid for its type"))
             @unknown default:
                 return StorageError(.dataCorrupted, expectedType: typeName(type))
             }
@@ -43,8 +48,11 @@ extension StorageError {
         switch error {
         case let error as StorageError:
             return error
-        case let EncodingError.invalidValue(_, context):
-            return from(context, fallback: StorageError(.encodingFailed, expectedType: typeName(type), message: "the value was refused by its encode(to:)"))
+        case EncodingError.invalidValue(_, let context):
+            return from(
+                context,
+                fallback: StorageError(
+                    .encodingFailed, expectedType: typeName(type), message: "the value was refused by its encode(to:)"))
         default:
             return StorageError(
                 .encodingFailed, expectedType: typeName(type),

@@ -87,16 +87,21 @@ package func canonicallyEquivalentKey<Value>(to key: String, in dictionary: [Str
 /// such a pair uses, with the code points that tell the two apart.
 package func canonicallyEquivalentKeysMessage(_ first: String, _ second: String) -> String {
     func spelled(_ key: String) -> String {
-        let codePoints = key.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }
+        let codePoints = key.unicodeScalars.map {
+            "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4)
+        }
         return "'\(key)' (\(codePoints.joined(separator: " ")))"
     }
-    return "the keys \(spelled(first)) and \(spelled(second)) are canonically equivalent, which Swift strings treat as one key"
+    return
+        "the keys \(spelled(first)) and \(spelled(second)) are canonically equivalent, which Swift strings treat as one key"
 }
 
 /// Throws ``StorageError/Code/invalidKey`` naming both keys when `dictionary` holds a key
 /// canonically equivalent to `key` with different Unicode scalars
 /// (``canonicallyEquivalentKey(to:in:)``): the check every store makes before writing `key`.
-package func checkNoCanonicallyEquivalentKey<Value>(_ key: String, in dictionary: [String: Value], path: String? = nil) throws {
+package func checkNoCanonicallyEquivalentKey<Value>(_ key: String, in dictionary: [String: Value], path: String? = nil)
+    throws
+{
     guard let existing = canonicallyEquivalentKey(to: key, in: dictionary) else { return }
     throw StorageError(
         .invalidKey, key: key, path: path,

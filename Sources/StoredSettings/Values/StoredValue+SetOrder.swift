@@ -17,15 +17,15 @@ extension StoredValue {
     ///   entries for dictionaries.
     package func precedesInSetOrder(_ other: StoredValue) -> Bool {
         switch (self, other) {
-        case let (.string(a), .string(b)): a < b
-        case let (.bool(a), .bool(b)): !a && b
-        case let (.int(a), .int(b)): a < b
-        case let (.double(a), .double(b)): Self.doublePrecedes(a, b)
-        case let (.date(a), .date(b)):
+        case (.string(let a), .string(let b)): a < b
+        case (.bool(let a), .bool(let b)): !a && b
+        case (.int(let a), .int(let b)): a < b
+        case (.double(let a), .double(let b)): Self.doublePrecedes(a, b)
+        case (.date(let a), .date(let b)):
             Self.doublePrecedes(a.timeIntervalSinceReferenceDate, b.timeIntervalSinceReferenceDate)
-        case let (.data(a), .data(b)): a.lexicographicallyPrecedes(b)
-        case let (.array(a), .array(b)): a.lexicographicallyPrecedes(b) { $0.precedesInSetOrder($1) }
-        case let (.dictionary(a), .dictionary(b)):
+        case (.data(let a), .data(let b)): a.lexicographicallyPrecedes(b)
+        case (.array(let a), .array(let b)): a.lexicographicallyPrecedes(b) { $0.precedesInSetOrder($1) }
+        case (.dictionary(let a), .dictionary(let b)):
             a.sorted { $0.key < $1.key }.lexicographicallyPrecedes(b.sorted { $0.key < $1.key }) { left, right in
                 left.key != right.key ? left.key < right.key : left.value.precedesInSetOrder(right.value)
             }

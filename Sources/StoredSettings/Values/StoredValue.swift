@@ -60,14 +60,15 @@ extension StoredValue {
     /// - Complexity: O(n) in the number of nodes of the smaller tree.
     public func isIdentical(to other: StoredValue) -> Bool {
         switch (self, other) {
-        case let (.double(a), .double(b)): a.bitPattern == b.bitPattern
-        case let (.date(a), .date(b)):
+        case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
+        case (.date(let a), .date(let b)):
             a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
-        case let (.array(a), .array(b)):
+        case (.array(let a), .array(let b)):
             // Two copies of one array share their buffer: identical without a walk.
-            a.count == b.count && (a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { x.baseAddress == $0.baseAddress } }
-                || zip(a, b).allSatisfy { $0.isIdentical(to: $1) })
-        case let (.dictionary(a), .dictionary(b)):
+            a.count == b.count
+                && (a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { x.baseAddress == $0.baseAddress } }
+                    || zip(a, b).allSatisfy { $0.isIdentical(to: $1) })
+        case (.dictionary(let a), .dictionary(let b)):
             a.count == b.count && a.allSatisfy { key, value in b[key].map { value.isIdentical(to: $0) } ?? false }
         default: self == other
         }
@@ -117,7 +118,7 @@ extension Optional where Wrapped == StoredValue {
     public func isIdentical(to other: StoredValue?) -> Bool {
         switch (self, other) {
         case (nil, nil): true
-        case let (value?, other?): value.isIdentical(to: other)
+        case (let value?, let other?): value.isIdentical(to: other)
         default: false
         }
     }

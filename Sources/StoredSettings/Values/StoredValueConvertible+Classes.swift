@@ -8,13 +8,19 @@ extension StoredValueConvertible where Self: Codable & AnyObject {
     /// conformance of a `Codable` class therefore does not compile; make the type a struct. (A
     /// class with a conformance written by hand compiles, and is refused with
     /// ``StorageError/Code/unsupportedType`` when its setting is created and on every use.)
-    @available(*, unavailable, message: "a class cannot be a setting's type: edits through its reference would never be saved; use a struct")
+    @available(
+        *, unavailable,
+        message: "a class cannot be a setting's type: edits through its reference would never be saved; use a struct"
+    )
     public init(storedValue: StoredValue) throws {
         throw StorageError(.unsupportedType, expectedType: typeName(Self.self))
     }
 
     /// Unavailable: a class cannot be a setting's type, as for `init(storedValue:)` above.
-    @available(*, unavailable, message: "a class cannot be a setting's type: edits through its reference would never be saved; use a struct")
+    @available(
+        *, unavailable,
+        message: "a class cannot be a setting's type: edits through its reference would never be saved; use a struct"
+    )
     public func storedValue() throws -> StoredValue {
         throw StorageError(.unsupportedType, expectedType: typeName(Self.self))
     }

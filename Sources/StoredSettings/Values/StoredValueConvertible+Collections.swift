@@ -17,7 +17,8 @@ extension Array: StoredValueConvertible where Element: StoredValueConvertible {
         var elements: [Element] = []
         elements.reserveCapacity(items.count)
         for index in items.indices {
-            elements.append(try StorageError.prefixingCodingPath(String(index)) { try Element(storedValue: items[index]) })
+            elements.append(
+                try StorageError.prefixingCodingPath(String(index)) { try Element(storedValue: items[index]) })
         }
         self = elements
     }
@@ -26,9 +27,10 @@ extension Array: StoredValueConvertible where Element: StoredValueConvertible {
     ///
     /// - Throws: The first element's encoding error.
     public func storedValue() throws -> StoredValue {
-        .array(try enumerated().map { index, element in
-            try StorageError.prefixingCodingPath(String(index)) { try element.storedValue() }
-        })
+        .array(
+            try enumerated().map { index, element in
+                try StorageError.prefixingCodingPath(String(index)) { try element.storedValue() }
+            })
     }
 }
 
@@ -44,7 +46,8 @@ extension Set: StoredValueConvertible where Element: StoredValueConvertible {
         }
         var elements = Set(minimumCapacity: items.count)
         for index in items.indices {
-            elements.insert(try StorageError.prefixingCodingPath(String(index)) { try Element(storedValue: items[index]) })
+            elements.insert(
+                try StorageError.prefixingCodingPath(String(index)) { try Element(storedValue: items[index]) })
         }
         self = elements
     }
@@ -135,7 +138,9 @@ where T.RawValue: StoredValueConvertible {
 extension StorageError {
     /// Runs `body`, adding `component` in front of the coding path of a thrown `StorageError`.
     /// `component` is only evaluated when `body` throws, so an index costs no text per element.
-    package static func prefixingCodingPath<R>(_ component: @autoclosure () -> String, _ body: () throws -> R) throws -> R {
+    package static func prefixingCodingPath<R>(_ component: @autoclosure () -> String, _ body: () throws -> R) throws
+        -> R
+    {
         do {
             return try body()
         } catch var error as StorageError {

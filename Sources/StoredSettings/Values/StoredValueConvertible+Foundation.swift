@@ -88,7 +88,8 @@ extension UUID: StoredValueConvertible {
     ///   UUID.
     public init(storedValue: StoredValue) throws {
         guard case .string(let text) = storedValue,
-              let value = UUID(uuidString: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            let value = UUID(uuidString: text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             throw StorageError.typeMismatch(UUID.self, found: storedValue)
         }
         self = value
@@ -113,7 +114,8 @@ extension Decimal: StoredValueConvertible {
         case .string(let text):
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             guard isPlainDecimalText(trimmed),
-                  let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN else {
+                let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN
+            else {
                 throw StorageError.typeMismatch(Decimal.self, found: storedValue)
             }
             self = value

@@ -13,7 +13,9 @@ extension Bool: StoredValueConvertible {
         case .int(0): self = false
         case .int(1): self = true
         case .string(let text):
-            guard let value = Bool(lenientText: text) else { throw StorageError.typeMismatch(Bool.self, found: storedValue) }
+            guard let value = Bool(lenientText: text) else {
+                throw StorageError.typeMismatch(Bool.self, found: storedValue)
+            }
             self = value
         default: throw StorageError.typeMismatch(Bool.self, found: storedValue)
         }
@@ -129,7 +131,9 @@ extension Double: StoredValueConvertible {
         case .string(let text):
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if isPlainDecimalText(trimmed) {
-                guard let value = Double(trimmed) else { throw StorageError.typeMismatch(Double.self, found: storedValue) }
+                guard let value = Double(trimmed) else {
+                    throw StorageError.typeMismatch(Double.self, found: storedValue)
+                }
                 guard value.isFinite else {
                     var error = StorageError.typeMismatch(Double.self, found: storedValue)
                     error.message = "the number is beyond Double's range"

@@ -23,10 +23,14 @@ struct StoredKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     @inline(__always)
     private func entry(_ key: Key, _ type: Any.Type) throws -> StoredValue {
         guard let value = items[key.stringValue] else {
-            let storageError = StorageError(.typeMismatch, expectedType: typeName(type), foundKind: "nothing", message: "the field is missing")
-            throw DecodingError.keyNotFound(key, DecodingError.Context(
-                codingPath: decoder.path(depth) + [key], debugDescription: storageError.detail, underlyingError: storageError
-            ))
+            let storageError = StorageError(
+                .typeMismatch, expectedType: typeName(type), foundKind: "nothing", message: "the field is missing")
+            throw DecodingError.keyNotFound(
+                key,
+                DecodingError.Context(
+                    codingPath: decoder.path(depth) + [key], debugDescription: storageError.detail,
+                    underlyingError: storageError
+                ))
         }
         return value
     }
@@ -62,8 +66,12 @@ struct StoredKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try scalarIfPresent(Bool.self, key) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try scalarIfPresent(String.self, key) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try scalarIfPresent(Double.self, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try scalarIfPresent(String.self, key)
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try scalarIfPresent(Double.self, key)
+    }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try scalarIfPresent(Float.self, key) }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try scalarIfPresent(Int.self, key) }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try scalarIfPresent(Int8.self, key) }
@@ -72,16 +80,24 @@ struct StoredKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try scalarIfPresent(Int64.self, key) }
     func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try scalarIfPresent(UInt.self, key) }
     func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try scalarIfPresent(UInt8.self, key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try scalarIfPresent(UInt16.self, key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try scalarIfPresent(UInt32.self, key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try scalarIfPresent(UInt64.self, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try scalarIfPresent(UInt16.self, key)
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try scalarIfPresent(UInt32.self, key)
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try scalarIfPresent(UInt64.self, key)
+    }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = items[key.stringValue] else { return nil }
         return try decoder.decodeNested(T.self, from: value, depth: depth, key: key)
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         try decoder.child(entry(key, [String: Any].self), depth: depth, key: key).container(keyedBy: NestedKey.self)
     }
 
@@ -122,10 +138,15 @@ struct StoredUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     private mutating func next(_ type: Any.Type) throws -> (StoredValue, IndexCodingKey) {
         let key = IndexCodingKey(index: currentIndex)
         guard currentIndex < items.count else {
-            let storageError = StorageError(.typeMismatch, expectedType: typeName(type), foundKind: "nothing", message: "the array has no more items")
-            throw DecodingError.valueNotFound(type, DecodingError.Context(
-                codingPath: decoder.path(depth) + [key], debugDescription: storageError.detail, underlyingError: storageError
-            ))
+            let storageError = StorageError(
+                .typeMismatch, expectedType: typeName(type), foundKind: "nothing",
+                message: "the array has no more items")
+            throw DecodingError.valueNotFound(
+                type,
+                DecodingError.Context(
+                    codingPath: decoder.path(depth) + [key], debugDescription: storageError.detail,
+                    underlyingError: storageError
+                ))
         }
         currentIndex += 1
         return (items[key.index], key)
@@ -162,7 +183,9 @@ struct StoredUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         return try decoder.decodeNested(T.self, from: value, depth: depth, key: key)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         let (value, key) = try next([String: Any].self)
         return try decoder.child(value, depth: depth, key: key).container(keyedBy: NestedKey.self)
     }

@@ -145,7 +145,9 @@ final class StoredValueDecoding: Decoder, SingleValueDecodingContainer {
 
     /// Decodes `child`, found under `key` of a container at `depth`, as `T`.
     @inline(__always)
-    func decodeNested<T: Decodable, K: CodingKey>(_ type: T.Type, from child: StoredValue, depth: Int, key: K) throws -> T {
+    func decodeNested<T: Decodable, K: CodingKey>(_ type: T.Type, from child: StoredValue, depth: Int, key: K) throws
+        -> T
+    {
         if let special = try decodeSpecial(T.self, from: child, depth: depth, key: key) {
             return special
         }
@@ -186,7 +188,9 @@ final class StoredValueDecoding: Decoder, SingleValueDecodingContainer {
 
     /// `T(storedValue:)`, with a failure turned into a `DecodingError` at `depth` + `key`.
     @inline(__always)
-    func scalar<T: StoredValueConvertible, K: CodingKey>(_ type: T.Type, _ value: StoredValue, depth: Int, key: K?) throws -> T {
+    func scalar<T: StoredValueConvertible, K: CodingKey>(_ type: T.Type, _ value: StoredValue, depth: Int, key: K?)
+        throws -> T
+    {
         do {
             return try T(storedValue: value)
         } catch {
@@ -210,20 +214,27 @@ final class StoredValueDecoding: Decoder, SingleValueDecodingContainer {
     /// stack.
     @inline(__always)
     private func checkDepth() throws {
-        guard keys.count > StoredValueJSON.maximumDepth || recursion >= StoredValueEncoding.maximumRecursion else { return }
-        let storageError = StorageError(.nestingTooDeep, message: "nesting deeper than \(StoredValueJSON.maximumDepth) levels")
-        throw DecodingError.dataCorrupted(DecodingError.Context(
-            codingPath: keys, debugDescription: storageError.detail, underlyingError: storageError
-        ))
+        guard keys.count > StoredValueJSON.maximumDepth || recursion >= StoredValueEncoding.maximumRecursion else {
+            return
+        }
+        let storageError = StorageError(
+            .nestingTooDeep, message: "nesting deeper than \(StoredValueJSON.maximumDepth) levels")
+        throw DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: keys, debugDescription: storageError.detail, underlyingError: storageError
+            ))
     }
 
     /// A `DecodingError` carrying the ``StorageError`` that says what was expected and found.
-    static func decodingError(_ error: any Error, _ type: Any.Type, _ value: StoredValue, path: [any CodingKey]) -> DecodingError {
+    static func decodingError(_ error: any Error, _ type: Any.Type, _ value: StoredValue, path: [any CodingKey])
+        -> DecodingError
+    {
         var storageError = error as? StorageError ?? StorageError.typeMismatch(type, found: value)
         storageError.codingPath = []
         if storageError.expectedType == nil { storageError.expectedType = typeName(type) }
         if storageError.foundKind == nil { storageError.foundKind = value.kind }
-        let context = DecodingError.Context(codingPath: path, debugDescription: storageError.detail, underlyingError: storageError)
+        let context = DecodingError.Context(
+            codingPath: path, debugDescription: storageError.detail, underlyingError: storageError)
         if storageError.code == .dataCorrupted { return .dataCorrupted(context) }
         return .typeMismatch(type, context)
     }
@@ -231,9 +242,12 @@ final class StoredValueDecoding: Decoder, SingleValueDecodingContainer {
     /// A container of the wrong kind: the type is named by ``naming(_:_:)`` on the way out.
     private func containerMismatch(_ type: Any.Type, expected: String) -> DecodingError {
         let storageError = StorageError(.typeMismatch, foundKind: value.kind, message: nil)
-        return .typeMismatch(type, DecodingError.Context(
-            codingPath: keys, debugDescription: "expected \(expected), found \(value.kind)", underlyingError: storageError
-        ))
+        return .typeMismatch(
+            type,
+            DecodingError.Context(
+                codingPath: keys, debugDescription: "expected \(expected), found \(value.kind)",
+                underlyingError: storageError
+            ))
     }
 
     /// Adds the type being decoded, and the found kind, to an error thrown at this level that
@@ -242,22 +256,26 @@ final class StoredValueDecoding: Decoder, SingleValueDecodingContainer {
     private func naming(_ error: any Error, _ type: Any.Type) -> any Error {
         guard let decodingError = error as? DecodingError else { return error }
         switch decodingError {
-        case let .typeMismatch(expected, context) where context.codingPath.count == keys.count:
+        case .typeMismatch(let expected, let context) where context.codingPath.count == keys.count:
             guard var storageError = context.underlyingError as? StorageError, storageError.expectedType == nil else {
                 return error
             }
             storageError.expectedType = typeName(type)
-            return DecodingError.typeMismatch(expected, DecodingError.Context(
-                codingPath: context.codingPath, debugDescription: storageError.detail, underlyingError: storageError
-            ))
-        case let .dataCorrupted(context) where context.codingPath.count == keys.count && !(context.underlyingError is StorageError):
+            return DecodingError.typeMismatch(
+                expected,
+                DecodingError.Context(
+                    codingPath: context.codingPath, debugDescription: storageError.detail, underlyingError: storageError
+                ))
+        case .dataCorrupted(let context)
+        where context.codingPath.count == keys.count && !(context.underlyingError is StorageError):
             let storageError = StorageError(
                 .dataCorrupted, expectedType: typeName(type), foundKind: value.kind,
                 message: "the value is not valid for its type"
             )
-            return DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: context.codingPath, debugDescription: storageError.detail, underlyingError: storageError
-            ))
+            return DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: context.codingPath, debugDescription: storageError.detail, underlyingError: storageError
+                ))
         default:
             return error
         }

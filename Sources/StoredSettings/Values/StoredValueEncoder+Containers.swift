@@ -41,11 +41,14 @@ struct StoredKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
         }
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         let nested = EncodedObject()
         object.items[key.stringValue] = .object(nested)
         let child = encoder.child(depth: depth, key: key)
-        return KeyedEncodingContainer(StoredKeyedEncodingContainer<NestedKey>(encoder: child, object: nested, depth: child.keys.count))
+        return KeyedEncodingContainer(
+            StoredKeyedEncodingContainer<NestedKey>(encoder: child, object: nested, depth: child.keys.count))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -56,13 +59,15 @@ struct StoredKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
     }
 
     mutating func superEncoder() -> any Encoder {
-        let child = StoredValueEncoding(keys: encoder.path(depth) + [SuperCodingKey()], userInfo: encoder.info, recursion: encoder.recursion)
+        let child = StoredValueEncoding(
+            keys: encoder.path(depth) + [SuperCodingKey()], userInfo: encoder.info, recursion: encoder.recursion)
         object.items["super"] = .encoder(child)
         return child
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        let child = StoredValueEncoding(keys: encoder.path(depth) + [key], userInfo: encoder.info, recursion: encoder.recursion)
+        let child = StoredValueEncoding(
+            keys: encoder.path(depth) + [key], userInfo: encoder.info, recursion: encoder.recursion)
         object.items[key.stringValue] = .encoder(child)
         return child
     }
@@ -87,10 +92,12 @@ struct StoredUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     private func nilError() -> EncodingError {
         let storageError = StorageError.nilInArray
-        return EncodingError.invalidValue(Optional<Int>.none as Any, EncodingError.Context(
-            codingPath: encoder.path(depth) + [IndexCodingKey(index: count)],
-            debugDescription: storageError.detail, underlyingError: storageError
-        ))
+        return EncodingError.invalidValue(
+            Optional<Int>.none as Any,
+            EncodingError.Context(
+                codingPath: encoder.path(depth) + [IndexCodingKey(index: count)],
+                debugDescription: storageError.detail, underlyingError: storageError
+            ))
     }
 
     mutating func encodeNil() throws { throw nilError() }
@@ -115,11 +122,14 @@ struct StoredUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         array.items.append(slot)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let child = encoder.child(depth: depth, key: IndexCodingKey(index: count))
         let nested = EncodedObject()
         array.items.append(.object(nested))
-        return KeyedEncodingContainer(StoredKeyedEncodingContainer<NestedKey>(encoder: child, object: nested, depth: child.keys.count))
+        return KeyedEncodingContainer(
+            StoredKeyedEncodingContainer<NestedKey>(encoder: child, object: nested, depth: child.keys.count))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -130,7 +140,9 @@ struct StoredUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     }
 
     mutating func superEncoder() -> any Encoder {
-        let child = StoredValueEncoding(keys: encoder.path(depth) + [IndexCodingKey(index: count)], userInfo: encoder.info, recursion: encoder.recursion)
+        let child = StoredValueEncoding(
+            keys: encoder.path(depth) + [IndexCodingKey(index: count)], userInfo: encoder.info,
+            recursion: encoder.recursion)
         array.items.append(.encoder(child))
         return child
     }

@@ -53,7 +53,8 @@ public struct StoredValueEncoder: Sendable {
         let encoder = StoredValueEncoding(keys: [], userInfo: userInfo)
         do {
             guard let stored = try encoder.encodeCurrent(value).resolve(depth: 0) else {
-                throw StorageError(.encodingFailed, expectedType: typeName(T.self), message: "nil has no stored form of its own")
+                throw StorageError(
+                    .encodingFailed, expectedType: typeName(T.self), message: "nil has no stored form of its own")
             }
             return stored
         } catch {
@@ -100,10 +101,11 @@ enum EncodedSlot {
             var result: [StoredValue] = []
             result.reserveCapacity(array.items.count)
             for (index, slot) in array.items.enumerated() {
-                result.append(try StorageError.prefixingCodingPath(String(index)) {
-                    guard let value = try slot.resolve(depth: depth + 1) else { throw StorageError.nilInArray }
-                    return value
-                })
+                result.append(
+                    try StorageError.prefixingCodingPath(String(index)) {
+                        guard let value = try slot.resolve(depth: depth + 1) else { throw StorageError.nilInArray }
+                        return value
+                    })
             }
             return .array(result)
         case .encoder(let encoder):
@@ -247,7 +249,10 @@ final class StoredValueEncoding: Encoder, SingleValueEncodingContainer {
     /// The error for a value nested or recursing too deeply at `keys`.
     static func tooDeepError(_ keys: [any CodingKey]) -> EncodingError {
         let storageError = StorageError.tooDeep
-        return EncodingError.invalidValue(0, EncodingError.Context(codingPath: keys, debugDescription: storageError.detail, underlyingError: storageError))
+        return EncodingError.invalidValue(
+            0,
+            EncodingError.Context(
+                codingPath: keys, debugDescription: storageError.detail, underlyingError: storageError))
     }
 
     // MARK: - SingleValueEncodingContainer

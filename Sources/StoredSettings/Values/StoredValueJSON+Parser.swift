@@ -34,9 +34,15 @@ extension StoredValueJSON {
             case UInt8(ascii: "{"): return try parseObject()
             case UInt8(ascii: "["): return try parseArray()
             case UInt8(ascii: "\""): return .string(try parseString())
-            case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-            case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-            case UInt8(ascii: "n"): try expectWord("null"); throw corrupted("null is not a stored value", at: index - 4)
+            case UInt8(ascii: "t"):
+                try expectWord("true")
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                try expectWord("false")
+                return .bool(false)
+            case UInt8(ascii: "n"):
+                try expectWord("null")
+                throw corrupted("null is not a stored value", at: index - 4)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
             default: throw corrupted("unexpected character")
             }
@@ -45,7 +51,9 @@ extension StoredValueJSON {
         private mutating func enterContainer() throws {
             depth += 1
             if depth > StoredValueJSON.maximumDepth {
-                throw StorageError(.nestingTooDeep, message: "nesting deeper than \(StoredValueJSON.maximumDepth) levels at \(position(of: index))")
+                throw StorageError(
+                    .nestingTooDeep,
+                    message: "nesting deeper than \(StoredValueJSON.maximumDepth) levels at \(position(of: index))")
             }
             index += 1
         }
@@ -61,14 +69,18 @@ extension StoredValueJSON {
             }
             while true {
                 skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw corrupted("expected a key in quotes") }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                    throw corrupted("expected a key in quotes")
+                }
                 let keyStart = index
                 let key = try parseString()
                 if let existing = canonicallyEquivalentKey(to: key, in: result) {
                     throw corrupted(canonicallyEquivalentKeysMessage(existing, key), at: keyStart)
                 }
                 skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw corrupted("expected ':' after the key") }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                    throw corrupted("expected ':' after the key")
+                }
                 index += 1
                 do {
                     skipWhitespace()
@@ -82,8 +94,14 @@ extension StoredValueJSON {
                 }
                 skipWhitespace()
                 guard index < bytes.count else { throw corrupted("unexpected end of the file in an object") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; break }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                if bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    break
+                }
                 throw corrupted("expected ',' or '}' in an object")
             }
             depth -= 1
@@ -108,8 +126,14 @@ extension StoredValueJSON {
                 }
                 skipWhitespace()
                 guard index < bytes.count else { throw corrupted("unexpected end of the file in an array") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; break }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                if bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    break
+                }
                 throw corrupted("expected ',' or ']' in an array")
             }
             depth -= 1
@@ -143,7 +167,9 @@ extension StoredValueJSON {
                 switch byte {
                 case UInt8(ascii: "\""):
                     index += 1
-                    if !ascii, !buffer.withUnsafeBytes(Self.isValidUTF8) { throw corrupted("the text is not valid UTF-8", at: quote) }
+                    if !ascii, !buffer.withUnsafeBytes(Self.isValidUTF8) {
+                        throw corrupted("the text is not valid UTF-8", at: quote)
+                    }
                     return String(decoding: buffer, as: UTF8.self)
                 case UInt8(ascii: "\\"):
                     index += 1
@@ -179,17 +205,22 @@ extension StoredValueJSON {
             let escapeStart = index - 2
             let high = try parseHex4()
             if (0xD800..<0xDC00).contains(high) {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else {
                     throw corrupted("a lone UTF-16 surrogate in a \\u escape", at: escapeStart)
                 }
                 index += 2
                 let low = try parseHex4()
-                guard (0xDC00..<0xE000).contains(low) else { throw corrupted("a lone UTF-16 surrogate in a \\u escape", at: escapeStart) }
+                guard (0xDC00..<0xE000).contains(low) else {
+                    throw corrupted("a lone UTF-16 surrogate in a \\u escape", at: escapeStart)
+                }
                 let value = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
                 guard let scalar = Unicode.Scalar(value) else { throw corrupted("invalid \\u escape", at: escapeStart) }
                 return scalar
             }
-            guard let scalar = Unicode.Scalar(high) else { throw corrupted("a lone UTF-16 surrogate in a \\u escape", at: escapeStart) }
+            guard let scalar = Unicode.Scalar(high) else {
+                throw corrupted("a lone UTF-16 surrogate in a \\u escape", at: escapeStart)
+            }
             return scalar
         }
 
@@ -216,7 +247,10 @@ extension StoredValueJSON {
         private mutating func parseNumber() throws -> StoredValue {
             let start = index
             var negative = false
-            if bytes[index] == UInt8(ascii: "-") { negative = true; index += 1 }
+            if bytes[index] == UInt8(ascii: "-") {
+                negative = true
+                index += 1
+            }
             guard index < bytes.count, isDigit(bytes[index]) else { throw corrupted("invalid number", at: start) }
             var magnitude: UInt64 = 0
             var overflow = false
@@ -241,7 +275,9 @@ extension StoredValueJSON {
             if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
                 isInteger = false
                 index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                    index += 1
+                }
                 guard index < bytes.count, isDigit(bytes[index]) else { throw corrupted("invalid number", at: start) }
                 while index < bytes.count, isDigit(bytes[index]) { index += 1 }
             }

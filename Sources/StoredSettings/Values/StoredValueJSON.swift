@@ -73,7 +73,8 @@ package enum StoredValueJSON {
             case .int(let number): append(String(number))
             case .double(let number):
                 guard number.isFinite else {
-                    throw StorageError(.encodingFailed, expectedType: "Double", message: "JSON has no form for NaN or infinity")
+                    throw StorageError(
+                        .encodingFailed, expectedType: "Double", message: "JSON has no form for NaN or infinity")
                 }
                 var text = number.description
                 if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { text += ".0" }
@@ -87,7 +88,10 @@ package enum StoredValueJSON {
                 writeString(text)
             case .array(let items):
                 try checkNesting(indent)
-                if items.isEmpty { append("[]"); return }
+                if items.isEmpty {
+                    append("[]")
+                    return
+                }
                 bytes.append(UInt8(ascii: "["))
                 for (index, item) in items.enumerated() {
                     if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -98,7 +102,10 @@ package enum StoredValueJSON {
                 bytes.append(UInt8(ascii: "]"))
             case .dictionary(let items):
                 try checkNesting(indent)
-                if items.isEmpty { append("{}"); return }
+                if items.isEmpty {
+                    append("{}")
+                    return
+                }
                 bytes.append(UInt8(ascii: "{"))
                 for (index, key) in items.keys.sorted().enumerated() {
                     if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -149,7 +156,9 @@ package enum StoredValueJSON {
                     index += 1
                     guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F else { continue }
                     let index = index - 1
-                    if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                    if runStart < index {
+                        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                    }
                     runStart = index + 1
                     switch byte {
                     case UInt8(ascii: "\""): append("\\\"")

@@ -80,7 +80,9 @@ public enum StoreContext {
         } catch {
             var problem = error as? StorageError ?? StorageError(.io, wrapping: error)
             let opening = problem
-            problem.message = (problem.message.map { $0 + "; " } ?? "") + "settings read their defaults and changes will not be saved until the file is fixed"
+            problem.message =
+                (problem.message.map { $0 + "; " } ?? "")
+                + "settings read their defaults and changes will not be saved until the file is fixed"
             StorageErrorReporter.report(problem)
             return UnopenableFileStore(problem: opening)
         }

@@ -39,7 +39,8 @@ extension Stored where Value: StoredValueConvertible {
     /// Unavailable: a non-optional setting needs a default.
     @available(
         *, unavailable,
-        message: "A non-optional setting needs a default, returned while nothing is stored: write @Stored(key, default: value), or make the property optional."
+        message:
+            "A non-optional setting needs a default, returned while nothing is stored: write @Stored(key, default: value), or make the property optional."
     )
     public init(_ key: some StorageKey, help: String? = nil, secret: Bool = false, store: (any Storable)? = nil) {
         // Unreachable: the compiler rejects every call to an unavailable initializer, and there
@@ -81,7 +82,8 @@ extension Stored {
     /// Unavailable: an optional setting's default is always `nil`.
     @available(
         *, unavailable,
-        message: "An optional setting has no default: it reads nil until a value is stored. Remove 'default:', or make the property non-optional to give it a default."
+        message:
+            "An optional setting has no default: it reads nil until a value is stored. Remove 'default:', or make the property non-optional to give it a default."
     )
     public init<Wrapped: StoredValueConvertible>(
         _ key: some StorageKey, default defaultValue: Wrapped?, help: String? = nil, secret: Bool = false,

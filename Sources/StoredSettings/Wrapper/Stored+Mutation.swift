@@ -25,16 +25,19 @@ extension Stored {
         do {
             try store.update(forKey: key) { stored = $0 }
         } catch {
-            return InPlaceMutation(value: defaultValue, original: defaultValue, start: nil, failure: notSaved(storageError(error)))
+            return InPlaceMutation(
+                value: defaultValue, original: defaultValue, start: nil, failure: notSaved(storageError(error)))
         }
         guard let stored else {
-            return InPlaceMutation(value: defaultValue, original: defaultValue, start: try? codec.encode(defaultValue), failure: nil)
+            return InPlaceMutation(
+                value: defaultValue, original: defaultValue, start: try? codec.encode(defaultValue), failure: nil)
         }
         do {
             let value = try codec.decode(stored)
             return InPlaceMutation(value: value, original: value, start: stored, failure: nil)
         } catch {
-            return InPlaceMutation(value: defaultValue, original: defaultValue, start: nil, failure: notSaved(storageError(error)))
+            return InPlaceMutation(
+                value: defaultValue, original: defaultValue, start: nil, failure: notSaved(storageError(error)))
         }
     }
 
@@ -71,7 +74,8 @@ extension Stored {
     /// `error` saying that the in-place change it stopped was not saved.
     private func notSaved(_ error: StorageError) -> StorageError {
         var error = error
-        let note = "the in-place change was not saved and the stored data was left as it is (assign a whole new value to replace it)"
+        let note =
+            "the in-place change was not saved and the stored data was left as it is (assign a whole new value to replace it)"
         error.message = error.message.map { $0 + "; " + note } ?? note
         return error
     }

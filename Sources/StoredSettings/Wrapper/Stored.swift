@@ -273,7 +273,8 @@ public struct Stored<Value: Sendable>: Sendable {
     /// `error` as a ``StorageError`` naming this setting's key, expected type and store.
     func storageError(_ error: any Error) -> StorageError {
         guard var storageError = error as? StorageError else {
-            return StorageError(.encodingFailed, wrapping: error, key: key, path: store.location, expectedType: codec.typeName)
+            return StorageError(
+                .encodingFailed, wrapping: error, key: key, path: store.location, expectedType: codec.typeName)
         }
         if storageError.key == nil { storageError.key = key }
         if storageError.path == nil {

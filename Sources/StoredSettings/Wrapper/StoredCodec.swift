@@ -18,7 +18,9 @@ struct StoredCodec<Value: Sendable>: Sendable {
 
     /// A codec that throws `refusal` from every decode and encode.
     static func refusing(_ refusal: StorageError) -> StoredCodec {
-        StoredCodec(decode: { _ in throw refusal }, encode: { _ in throw refusal }, typeName: refusal.expectedType ?? "", refusal: refusal)
+        StoredCodec(
+            decode: { _ in throw refusal }, encode: { _ in throw refusal }, typeName: refusal.expectedType ?? "",
+            refusal: refusal)
     }
 
     /// The refusal for `type` when it is a class; `nil` for value types.
@@ -27,7 +29,8 @@ struct StoredCodec<Value: Sendable>: Sendable {
         let name = StoredSettings.typeName(type)
         return StorageError(
             .unsupportedType, expectedType: name,
-            message: "\(name) is a class, and an edit made through its reference would never be saved; use a struct or an enum"
+            message:
+                "\(name) is a class, and an edit made through its reference would never be saved; use a struct or an enum"
         )
     }
 

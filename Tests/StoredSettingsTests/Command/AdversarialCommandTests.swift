@@ -17,11 +17,19 @@ struct AdversarialCommandTests {
         BadSet(key: "enabled", text: "maybe", message: #"enabled expects a Bool (true or false), got "maybe""#),
         BadSet(key: "enabled", text: "", message: #"enabled expects a Bool (true or false), got """#),
         BadSet(key: "count", text: "1.5", message: #"count expects an Int (a whole number), got "1.5""#),
-        BadSet(key: "count", text: "99999999999999999999", message: #"count expects an Int (a whole number), got "99999999999999999999""#),
+        BadSet(
+            key: "count", text: "99999999999999999999",
+            message: #"count expects an Int (a whole number), got "99999999999999999999""#),
         BadSet(key: "count", text: "0x10", message: #"count expects an Int (a whole number), got "0x10""#),
         BadSet(key: "tags", text: #"["a","#, message: #"tags expects a [String] (a JSON array), got "[\"a\",""#),
-        BadSet(key: "tags", text: "[1,2]", message: #"tags expects a [String] (a JSON array), got "[1,2]": at '0': expected String, found int"#),
-        BadSet(key: "frame", text: #"{"width":1}"#, message: #"frame expects a HostileFrame (a JSON object), got "{\"width\":1}": at 'height': expected Int, found nothing: the field is missing"#),
+        BadSet(
+            key: "tags", text: "[1,2]",
+            message: #"tags expects a [String] (a JSON array), got "[1,2]": at '0': expected String, found int"#),
+        BadSet(
+            key: "frame", text: #"{"width":1}"#,
+            message:
+                #"frame expects a HostileFrame (a JSON object), got "{\"width\":1}": at 'height': expected Int, found nothing: the field is missing"#
+        ),
         BadSet(key: "frame", text: "{bad", message: #"frame expects a HostileFrame (a JSON object), got "{bad""#),
     ])
     func anInvalidSetFailsWithAClearMessageAndWritesNothing(_ bad: BadSet) throws {
@@ -49,7 +57,8 @@ struct AdversarialCommandTests {
         for arguments in [["set", "--help"], ["list", "--help"], ["get", "-h"], ["help"]] {
             var output = ""
             var error = ""
-            let status = SettingsCommand(tool.settings, toolName: "hostile").run(arguments: arguments, output: &output, error: &error)
+            let status = SettingsCommand(tool.settings, toolName: "hostile").run(
+                arguments: arguments, output: &output, error: &error)
             #expect(status == 0, "\(arguments)")
             #expect(output.hasPrefix("OVERVIEW:"), "\(arguments)")
         }
@@ -57,7 +66,10 @@ struct AdversarialCommandTests {
 
     @Test func unknownKeysFailWithExitOneEverywhere() throws {
         let tool = try HostileTool()
-        for run in [tool.run("get", "nope"), tool.run("set", "nope", "1"), tool.run("unset", "nope"), tool.run("reset", "count", "nope")] {
+        for run in [
+            tool.run("get", "nope"), tool.run("set", "nope", "1"), tool.run("unset", "nope"),
+            tool.run("reset", "count", "nope"),
+        ] {
             #expect(run.status == SettingsCommand.ExitCode.notFound)
             #expect(run.error == "hostile config: no setting 'nope'; 'hostile config list' shows them all\n")
         }
@@ -74,10 +86,11 @@ struct AdversarialCommandTests {
 
     @Test func jsonListIsValidJSONWithOriginsAndNoSecret() throws {
         let secret = "s3cr3t-✓-value"
-        let tool = try HostileTool(environment: ["HOSTILE_TOKEN": secret, "HOSTILE_COUNT": "lots"], arguments: ["--title", "日本語"])
+        let tool = try HostileTool(
+            environment: ["HOSTILE_TOKEN": secret, "HOSTILE_COUNT": "lots"], arguments: ["--title", "日本語"])
         try tool.file.setValue(.array([.string("a")]), forKey: "tags")
         let run = tool.run("list", "--json", "--show-origin")
-        #expect(run.status == SettingsCommand.ExitCode.dataError)   // count does not decode
+        #expect(run.status == SettingsCommand.ExitCode.dataError) // count does not decode
         let parsed = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[String: Any]]
         let items = try #require(parsed)
         #expect(items.count == 6)
@@ -104,13 +117,15 @@ struct AdversarialCommandTests {
         ] {
             var output = ""
             var error = ""
-            _ = SettingsCommand(tool.settings, toolName: "hostile").run(arguments: arguments, output: &output, error: &error)
+            _ = SettingsCommand(tool.settings, toolName: "hostile").run(
+                arguments: arguments, output: &output, error: &error)
             everything += output + error
         }
         #expect(!everything.replacingOccurrences(of: "no setting '\(secret)'", with: "").contains(secret))
         var output = ""
         var error = ""
-        _ = SettingsCommand(tool.settings, toolName: "hostile").run(arguments: ["get", "token", "--show-secret"], output: &output, error: &error)
+        _ = SettingsCommand(tool.settings, toolName: "hostile").run(
+            arguments: ["get", "token", "--show-secret"], output: &output, error: &error)
         #expect(output == secret + "\n")
     }
 
@@ -152,9 +167,11 @@ enum TerminalWidth {
     static func width(of text: Substring) -> Int {
         text.reduce(0) { total, character in
             let scalars = character.unicodeScalars
-            if scalars.contains(where: { $0.properties.isEmojiPresentation || (0x1100...0x115F).contains($0.value)
-                || (0x2E80...0xA4CF).contains($0.value) || (0xAC00...0xD7A3).contains($0.value)
-                || (0xF900...0xFAFF).contains($0.value) || (0xFF00...0xFF60).contains($0.value) }) {
+            if scalars.contains(where: {
+                $0.properties.isEmojiPresentation || (0x1100...0x115F).contains($0.value)
+                    || (0x2E80...0xA4CF).contains($0.value) || (0xAC00...0xD7A3).contains($0.value)
+                    || (0xF900...0xFAFF).contains($0.value) || (0xFF00...0xFF60).contains($0.value)
+            }) {
                 return total + 2
             }
             return total + 1

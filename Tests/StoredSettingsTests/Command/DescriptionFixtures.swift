@@ -34,7 +34,8 @@ final class CapturedReports: Sendable {
     let errors = Lock<[StorageError]>([])
 
     func capture<R>(_ body: () throws -> R) rethrows -> R {
-        try StorageErrorReporter.withHandler({ [errors] error in errors.withLock { $0.append(error) } }, operation: body)
+        try StorageErrorReporter.withHandler(
+            { [errors] error in errors.withLock { $0.append(error) } }, operation: body)
     }
 
     var all: [StorageError] { errors.withLock { $0 } }

@@ -8,12 +8,15 @@ struct DescriptionTests {
     @Test func describesEverySettingInDeclarationOrder() throws {
         let store = InMemoryStore(["pageSize": .int(50), "lastOpened": .date(sampleDate)])
         let descriptions = ToolSettings(store: store).settingDescriptions()
-        #expect(descriptions.map(\.key) == ["autoReload", "pageSize", "theme", "lastOpened", "tags", "apiToken", "pin"])
+        #expect(
+            descriptions.map(\.key) == ["autoReload", "pageSize", "theme", "lastOpened", "tags", "apiToken", "pin"])
         #expect(descriptions.map(\.typeName) == ["Bool", "Int", "ToolTheme", "Date?", "[String]", "String", "Int?"])
-        #expect(descriptions[0] == SettingDescription(
-            key: "autoReload", propertyName: "autoReload", typeName: "Bool", defaultValue: .bool(false),
-            value: .bool(false), origin: "default", help: "Reload files when they change."
-        ))
+        #expect(
+            descriptions[0]
+                == SettingDescription(
+                    key: "autoReload", propertyName: "autoReload", typeName: "Bool", defaultValue: .bool(false),
+                    value: .bool(false), origin: "default", help: "Reload files when they change."
+                ))
         #expect(descriptions[1].value == .int(50))
         #expect(descriptions[1].origin == "memory")
         #expect(descriptions[1].isStored)
@@ -33,7 +36,8 @@ struct DescriptionTests {
     @Test func describesAMalformedValueWithItsProblemAndWritesNothing() throws {
         let store = InMemoryStore(["theme": .string("purple")])
         let reports = CapturedReports()
-        let description = try #require(reports.capture { ToolSettings(store: store).settingDescriptions() }.first { $0.key == "theme" })
+        let description = try #require(
+            reports.capture { ToolSettings(store: store).settingDescriptions() }.first { $0.key == "theme" })
         #expect(description.value == nil)
         #expect(description.displayValue == "(invalid)")
         #expect(description.problem?.code == .typeMismatch)
@@ -92,7 +96,8 @@ struct DescriptionTests {
         let broken = ToolSettings(store: LayeredStore([file], writingTo: file))
         var output = ""
         var error = ""
-        _ = SettingsCommand(broken, toolName: "tool").run(arguments: ["list", "--show-origin"], output: &output, error: &error)
+        _ = SettingsCommand(broken, toolName: "tool").run(
+            arguments: ["list", "--show-origin"], output: &output, error: &error)
         transcript += output + error
         let reports = CapturedReports()
         reports.capture { _ = broken.pin }
@@ -101,7 +106,8 @@ struct DescriptionTests {
         transcript += reports.all.map(\.description).joined(separator: "\n")
         transcript += (try? broken.$pin.load()).map { "\(String(describing: $0))" } ?? ""
         do { _ = try broken.$pin.load() } catch { transcript += String(describing: error) }
-        let commandLine = CommandLineStore(arguments: ["--set", "=" + Self.secret, "--pin"], declaredBy: ToolSettings.self)
+        let commandLine = CommandLineStore(
+            arguments: ["--set", "=" + Self.secret, "--pin"], declaredBy: ToolSettings.self)
         transcript += commandLine.errors.map(\.description).joined(separator: "\n")
         #expect(commandLine.errors.count == 2, "\(commandLine.errors)")
 

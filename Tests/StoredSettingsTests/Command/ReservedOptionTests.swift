@@ -6,7 +6,10 @@ import Testing
 /// Settings named like the flags of `SettingsCommand` do not swallow them.
 @Suite(.timeLimit(TestScale.hangGuard))
 struct ReservedOptionTests {
-    enum Key: String, StorageKey { case json, showOrigin, showSecret, all, help, noAll = "no.all" }
+    enum Key: String, StorageKey {
+        case json, showOrigin, showSecret, all, help
+        case noAll = "no.all"
+    }
 
     struct FlagNamedSettings: SettingsGroup {
         @Stored(Key.json, default: false) var json: Bool
@@ -29,7 +32,8 @@ struct ReservedOptionTests {
     }
 
     @Test func settingWithAReservedNameIsStillSetWithSet() throws {
-        let store = CommandLineStore(arguments: ["--set", "json=true", "--set", "all=3"], declaredBy: FlagNamedSettings.self)
+        let store = CommandLineStore(
+            arguments: ["--set", "json=true", "--set", "all=3"], declaredBy: FlagNamedSettings.self)
         try store.validate()
         let settings = FlagNamedSettings(store: store)
         #expect(settings.json)
@@ -38,7 +42,9 @@ struct ReservedOptionTests {
 
     /// Runs a tool's `config` subcommand the way a tool mounts it: the command line is read
     /// by a `CommandLineStore` first, and what it leaves goes to `SettingsCommand`.
-    func runConfig(_ arguments: [String], file: InMemoryStore) -> (status: SettingsCommand.ExitCode, output: String, errors: String) {
+    func runConfig(_ arguments: [String], file: InMemoryStore) -> (
+        status: SettingsCommand.ExitCode, output: String, errors: String
+    ) {
         let commandLine = CommandLineStore(arguments: ["config"] + arguments, declaredBy: FlagNamedSettings.self)
         let settings = FlagNamedSettings(store: LayeredStore([commandLine, file], writingTo: file))
         var output = ""

@@ -22,10 +22,14 @@ struct SettingsCommandBadValueTests {
         let settings = RatioSettings(store: file)
         var output = ""
         var error = ""
-        let status = SettingsCommand(settings, toolName: "tool").run(arguments: ["set", "ratio", text], output: &output, error: &error)
+        let status = SettingsCommand(settings, toolName: "tool").run(
+            arguments: ["set", "ratio", text], output: &output, error: &error)
         #expect(status == SettingsCommand.ExitCode.dataError)
         #expect(output == "")
-        #expect(error == "tool config: Setting 'ratio' in \(file.url.path): expected Double: JSON has no form for NaN or infinity; the change was not saved.\n")
+        #expect(
+            error
+                == "tool config: Setting 'ratio' in \(file.url.path): expected Double: JSON has no form for NaN or infinity; the change was not saved.\n"
+        )
         #expect(try Data(contentsOf: file.url) == before)
         #expect(settings.ratio == 0.25)
     }
@@ -35,7 +39,8 @@ struct SettingsCommandBadValueTests {
         let settings = RatioSettings(store: file)
         var output = ""
         var error = ""
-        let status = SettingsCommand(settings, toolName: "tool").run(arguments: ["set", "ratio", "inf"], output: &output, error: &error)
+        let status = SettingsCommand(settings, toolName: "tool").run(
+            arguments: ["set", "ratio", "inf"], output: &output, error: &error)
         #expect(status == SettingsCommand.ExitCode.success, "\(error)")
         #expect(try file.reopened().value(forKey: "ratio") == .double(.infinity))
     }

@@ -32,7 +32,8 @@ struct ToolStores {
     func run(_ arguments: String...) -> CommandRun {
         var output = ""
         var error = ""
-        let status = SettingsCommand(settings, toolName: "tool").run(arguments: arguments, output: &output, error: &error)
+        let status = SettingsCommand(settings, toolName: "tool").run(
+            arguments: arguments, output: &output, error: &error)
         return CommandRun(status: status, output: output, error: error)
     }
 }
@@ -44,32 +45,33 @@ struct SettingsCommandTests {
         let run = tool.run("--help")
         #expect(run.status == 0)
         #expect(run.error == "")
-        #expect(run.output == """
-            OVERVIEW: Show and change the settings of tool.
+        #expect(
+            run.output == """
+                OVERVIEW: Show and change the settings of tool.
 
-            USAGE: tool config <subcommand>
+                USAGE: tool config <subcommand>
 
-            SUBCOMMANDS:
-              list [--show-origin] [--json]  Show every setting, its value and where the value comes from.
-              get KEY [--show-secret]        Print the value of one setting.
-              set KEY VALUE                  Store a value, checked against the setting's type.
-              unset KEY                      Remove the stored value, so the default applies.
-              reset (KEY... | --all)         Remove the stored values of the given settings, or of all.
-              path                           Print the path of the settings file.
+                SUBCOMMANDS:
+                  list [--show-origin] [--json]  Show every setting, its value and where the value comes from.
+                  get KEY [--show-secret]        Print the value of one setting.
+                  set KEY VALUE                  Store a value, checked against the setting's type.
+                  unset KEY                      Remove the stored value, so the default applies.
+                  reset (KEY... | --all)         Remove the stored values of the given settings, or of all.
+                  path                           Print the path of the settings file.
 
-            SETTINGS:
-              autoReload  Bool       Reload files when they change.
-              pageSize    Int        Entries per page.
-              theme       ToolTheme
-              lastOpened  Date?      When the tool was last opened.
-              tags        [String]
-              apiToken    String     Token for the sync service.
-              pin         Int?
+                SETTINGS:
+                  autoReload  Bool       Reload files when they change.
+                  pageSize    Int        Entries per page.
+                  theme       ToolTheme
+                  lastOpened  Date?      When the tool was last opened.
+                  tags        [String]
+                  apiToken    String     Token for the sync service.
+                  pin         Int?
 
-            EXIT STATUS: 0 success, 1 no such setting, 64 usage error, 65 invalid value,
-            74 the settings could not be written.
+                EXIT STATUS: 0 success, 1 no such setting, 64 usage error, 65 invalid value,
+                74 the settings could not be written.
 
-            """)
+                """)
         #expect(tool.run("list", "--help").output == run.output)
         #expect(tool.run("-h").output == run.output)
     }
@@ -87,17 +89,18 @@ struct SettingsCommandTests {
         let run = tool.run("list")
         #expect(run.status == 0)
         #expect(run.error == "")
-        #expect(run.output == """
-            KEY         TYPE       VALUE
-            autoReload  Bool       false
-            pageSize    Int        50
-            theme       ToolTheme  system
-            lastOpened  Date?      (not set)
-            tags        [String]   []
-            apiToken    String     <redacted>
-            pin         Int?       (not set)
+        #expect(
+            run.output == """
+                KEY         TYPE       VALUE
+                autoReload  Bool       false
+                pageSize    Int        50
+                theme       ToolTheme  system
+                lastOpened  Date?      (not set)
+                tags        [String]   []
+                apiToken    String     <redacted>
+                pin         Int?       (not set)
 
-            """)
+                """)
     }
 
     @Test func listsOriginsOfEveryLayer() throws {
@@ -110,17 +113,18 @@ struct SettingsCommandTests {
         let run = tool.run("list", "--show-origin")
         #expect(run.status == 0)
         let path = tool.file.url.path
-        #expect(run.output == """
-            KEY         TYPE       VALUE                    ORIGIN
-            autoReload  Bool       true                     environment variable TOOL_AUTO_RELOAD
-            pageSize    Int        50                       file \(path)
-            theme       ToolTheme  dark                     --theme on the command line
-            lastOpened  Date?      2025-01-31T07:06:40.25Z  file \(path)
-            tags        [String]   ["a"]                    --set tags=… on the command line
-            apiToken    String     <redacted>               default
-            pin         Int?       (not set)                default
+        #expect(
+            run.output == """
+                KEY         TYPE       VALUE                    ORIGIN
+                autoReload  Bool       true                     environment variable TOOL_AUTO_RELOAD
+                pageSize    Int        50                       file \(path)
+                theme       ToolTheme  dark                     --theme on the command line
+                lastOpened  Date?      2025-01-31T07:06:40.25Z  file \(path)
+                tags        [String]   ["a"]                    --set tags=… on the command line
+                apiToken    String     <redacted>               default
+                pin         Int?       (not set)                default
 
-            """)
+                """)
     }
 
     @Test func listsJSONForScripts() throws {
@@ -129,7 +133,10 @@ struct SettingsCommandTests {
         let run = tool.run("list", "--json")
         #expect(run.status == 0)
         let items = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[String: Any]])
-        #expect(items.map { $0["key"] as? String } == ["autoReload", "pageSize", "theme", "lastOpened", "tags", "apiToken", "pin"])
+        #expect(
+            items.map { $0["key"] as? String } == [
+                "autoReload", "pageSize", "theme", "lastOpened", "tags", "apiToken", "pin",
+            ])
         #expect(items[0]["value"] as? Bool == true)
         #expect(items[0]["default"] as? Bool == false)
         #expect(items[0]["help"] as? String == "Reload files when they change.")
@@ -177,11 +184,18 @@ struct SettingsCommandTests {
     }
 
     @Test(arguments: [
-        InvalidValue(key: "autoReload", text: "maybe", message: #"autoReload expects a Bool (true or false), got "maybe""#),
+        InvalidValue(
+            key: "autoReload", text: "maybe", message: #"autoReload expects a Bool (true or false), got "maybe""#),
         InvalidValue(key: "pageSize", text: "12.5", message: #"pageSize expects an Int (a whole number), got "12.5""#),
-        InvalidValue(key: "theme", text: "blue", message: #"theme expects a ToolTheme (one of: system, light, dark), got "blue""#),
-        InvalidValue(key: "lastOpened", text: "yesterday", message: #"lastOpened expects a Date (an ISO 8601 date such as 2025-01-31T09:30:00Z), got "yesterday""#),
-        InvalidValue(key: "tags", text: "[1, 2]", message: #"tags expects a [String] (a JSON array), got "[1, 2]": at '0': expected String, found int"#),
+        InvalidValue(
+            key: "theme", text: "blue", message: #"theme expects a ToolTheme (one of: system, light, dark), got "blue""#
+        ),
+        InvalidValue(
+            key: "lastOpened", text: "yesterday",
+            message: #"lastOpened expects a Date (an ISO 8601 date such as 2025-01-31T09:30:00Z), got "yesterday""#),
+        InvalidValue(
+            key: "tags", text: "[1, 2]",
+            message: #"tags expects a [String] (a JSON array), got "[1, 2]": at '0': expected String, found int"#),
         InvalidValue(key: "pin", text: "abcd", message: #"pin expects an Int (a whole number), got <redacted>"#),
     ])
     func setRejectsAValueThatDoesNotFitAndWritesNothing(_ invalid: InvalidValue) throws {
@@ -235,24 +249,44 @@ struct SettingsCommandTests {
     }
 
     @Test(arguments: [
-        Misuse(arguments: ["frobnicate"], status: 64, error: "tool config: unknown subcommand 'frobnicate'. See 'tool config --help'.\n"),
-        Misuse(arguments: ["list", "--all"], status: 64, error: "tool config: list does not take '--all'. See 'tool config --help'.\n"),
+        Misuse(
+            arguments: ["frobnicate"], status: 64,
+            error: "tool config: unknown subcommand 'frobnicate'. See 'tool config --help'.\n"),
+        Misuse(
+            arguments: ["list", "--all"], status: 64,
+            error: "tool config: list does not take '--all'. See 'tool config --help'.\n"),
         Misuse(arguments: ["get"], status: 64, error: "tool config: get needs one KEY. See 'tool config --help'.\n"),
-        Misuse(arguments: ["get", "a", "b"], status: 64, error: "tool config: get needs one KEY. See 'tool config --help'.\n"),
-        Misuse(arguments: ["set", "pageSize"], status: 64, error: "tool config: set needs KEY and VALUE. See 'tool config --help'.\n"),
-        Misuse(arguments: ["unset"], status: 64, error: "tool config: unset needs one KEY. See 'tool config --help'.\n"),
-        Misuse(arguments: ["reset"], status: 64, error: "tool config: reset needs KEY... or --all. See 'tool config --help'.\n"),
-        Misuse(arguments: ["path", "x"], status: 64, error: "tool config: path takes no arguments. See 'tool config --help'.\n"),
-        Misuse(arguments: ["get", "nope"], status: 1, error: "tool config: no setting 'nope'; 'tool config list' shows them all\n"),
-        Misuse(arguments: ["set", "nope", "1"], status: 1, error: "tool config: no setting 'nope'; 'tool config list' shows them all\n"),
-        Misuse(arguments: ["reset", "theme", "nope"], status: 1, error: "tool config: no setting 'nope'; 'tool config list' shows them all\n"),
+        Misuse(
+            arguments: ["get", "a", "b"], status: 64,
+            error: "tool config: get needs one KEY. See 'tool config --help'.\n"),
+        Misuse(
+            arguments: ["set", "pageSize"], status: 64,
+            error: "tool config: set needs KEY and VALUE. See 'tool config --help'.\n"),
+        Misuse(
+            arguments: ["unset"], status: 64, error: "tool config: unset needs one KEY. See 'tool config --help'.\n"),
+        Misuse(
+            arguments: ["reset"], status: 64,
+            error: "tool config: reset needs KEY... or --all. See 'tool config --help'.\n"),
+        Misuse(
+            arguments: ["path", "x"], status: 64,
+            error: "tool config: path takes no arguments. See 'tool config --help'.\n"),
+        Misuse(
+            arguments: ["get", "nope"], status: 1,
+            error: "tool config: no setting 'nope'; 'tool config list' shows them all\n"),
+        Misuse(
+            arguments: ["set", "nope", "1"], status: 1,
+            error: "tool config: no setting 'nope'; 'tool config list' shows them all\n"),
+        Misuse(
+            arguments: ["reset", "theme", "nope"], status: 1,
+            error: "tool config: no setting 'nope'; 'tool config list' shows them all\n"),
     ])
     func misuseGetsOneLineAndASysexitsCode(_ misuse: Misuse) throws {
         let tool = try ToolStores()
         try tool.file.setValue(.string("dark"), forKey: "theme")
         var output = ""
         var error = ""
-        let status = SettingsCommand(tool.settings, toolName: "tool").run(arguments: misuse.arguments, output: &output, error: &error)
+        let status = SettingsCommand(tool.settings, toolName: "tool").run(
+            arguments: misuse.arguments, output: &output, error: &error)
         #expect(status == misuse.status)
         #expect(error == misuse.error)
         #expect(output == "")
@@ -264,7 +298,8 @@ struct SettingsCommandTests {
         let settings = ToolSettings(store: LayeredStore([environment], writingTo: environment))
         var output = ""
         var error = ""
-        let status = SettingsCommand(settings, toolName: "tool").run(arguments: ["set", "pageSize", "3"], output: &output, error: &error)
+        let status = SettingsCommand(settings, toolName: "tool").run(
+            arguments: ["set", "pageSize", "3"], output: &output, error: &error)
         #expect(status == 74)
         #expect(error.hasPrefix("tool config: Setting 'pageSize' in environment variable TOOL_PAGE_SIZE: "))
     }
@@ -275,7 +310,9 @@ struct SettingsCommandTests {
         let run = tool.run("list", "--show-origin")
         #expect(run.status == 65)
         #expect(run.output.contains("pageSize    Int        (invalid)   environment variable TOOL_PAGE_SIZE\n"))
-        #expect(run.error.hasPrefix("tool config: Setting 'pageSize' in environment variable TOOL_PAGE_SIZE: expected Int, found string"))
+        #expect(
+            run.error.hasPrefix(
+                "tool config: Setting 'pageSize' in environment variable TOOL_PAGE_SIZE: expected Int, found string"))
         let get = tool.run("get", "pageSize")
         #expect(get.status == 65)
         #expect(get.output == "")

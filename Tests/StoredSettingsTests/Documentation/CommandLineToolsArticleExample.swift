@@ -59,16 +59,17 @@ func runNotes(
 
 // The article's main.swift, in a function that is compiled but never called.
 func notesMain() -> Never {
-    signal(SIGPIPE, SIG_IGN)   // a closed pipe is then a write error, not the end of the process
+    signal(SIGPIPE, SIG_IGN) // a closed pipe is then a write error, not the end of the process
     var standardOutput = StandardStream.output
     var standardError = StandardStream.error
     do {
-        let file = try FileStore(application: "notes")   // $XDG_CONFIG_HOME/notes/settings.json
-        exit(runNotes(
-            arguments: Array(CommandLine.arguments.dropFirst()),
-            environment: ProcessInfo.processInfo.environment,
-            file: file, output: &standardOutput, error: &standardError
-        ).rawValue)
+        let file = try FileStore(application: "notes") // $XDG_CONFIG_HOME/notes/settings.json
+        exit(
+            runNotes(
+                arguments: Array(CommandLine.arguments.dropFirst()),
+                environment: ProcessInfo.processInfo.environment,
+                file: file, output: &standardOutput, error: &standardError
+            ).rawValue)
     } catch {
         print("notes: \(error)", to: &standardError)
         exit(SettingsCommand.ExitCode.ioError.rawValue)
@@ -78,36 +79,47 @@ func notesMain() -> Never {
 struct CommandLineToolsArticleExample {
     @Test func theArticleTranscriptHolds() throws {
         let file = try TemporaryFileStore()
-        func notes(_ arguments: String..., environment: [String: String] = [:]) -> (SettingsCommand.ExitCode, String, String) {
+        func notes(_ arguments: String..., environment: [String: String] = [:]) -> (
+            SettingsCommand.ExitCode, String, String
+        ) {
             var output = ""
             var error = ""
-            let status = runNotes(arguments: arguments, environment: environment, file: file.fileStore, output: &output, error: &error)
+            let status = runNotes(
+                arguments: arguments, environment: environment, file: file.fileStore, output: &output, error: &error)
             return (status, output, error)
         }
         #expect(notes("config", "set", "wrapColumn", "100") == (0, "", ""))
-        #expect(notes("config", "set", "wrapColumn", "wide")
-            == (65, "", "notes config: wrapColumn expects an Int (a whole number), got \"wide\"\n"))
-        let (status, output, error) = notes("--theme", "color", "config", "list", "--show-origin", environment: ["NOTES_EDITOR": "nano"])
+        #expect(
+            notes("config", "set", "wrapColumn", "wide")
+                == (65, "", "notes config: wrapColumn expects an Int (a whole number), got \"wide\"\n"))
+        let (status, output, error) = notes(
+            "--theme", "color", "config", "list", "--show-origin", environment: ["NOTES_EDITOR": "nano"])
         #expect(status == 0)
         #expect(error == "")
-        #expect(output == """
-            KEY         TYPE        VALUE      ORIGIN
-            editor      String      nano       environment variable NOTES_EDITOR
-            wrapColumn  Int         100        file \(abbreviatingHome(file.url.path))
-            theme       NotesTheme  color      --theme on the command line
-            syncToken   String?     (not set)  default
-            lastSync    Date?       (not set)  default
+        #expect(
+            output == """
+                KEY         TYPE        VALUE      ORIGIN
+                editor      String      nano       environment variable NOTES_EDITOR
+                wrapColumn  Int         100        file \(abbreviatingHome(file.url.path))
+                theme       NotesTheme  color      --theme on the command line
+                syncToken   String?     (not set)  default
+                lastSync    Date?       (not set)  default
 
-            """)
-        #expect(notes("today.md", environment: ["NOTES_EDITOR": "nano"]).1 == "Opening today.md in nano, wrapped at 100.\n")
+                """)
+        #expect(
+            notes("today.md", environment: ["NOTES_EDITOR": "nano"]).1 == "Opening today.md in nano, wrapped at 100.\n")
     }
 
     @Test func aMalformedEnvironmentValueIsReportedNotMasked() throws {
         let file = try TemporaryFileStore()
         try file.setValue(.int(100), forKey: "wrapColumn")
-        let store = LayeredStore([EnvironmentStore(prefix: "NOTES", environment: ["NOTES_WRAP_COLUMN": "wide"]), file], writingTo: file)
+        let store = LayeredStore(
+            [EnvironmentStore(prefix: "NOTES", environment: ["NOTES_WRAP_COLUMN": "wide"]), file], writingTo: file)
         let reports = CapturedReports()
         reports.capture { #expect(NotesSettings(store: store).wrapColumn == 80) }
-        #expect(reports.all.map(\.description) == ["Setting 'wrapColumn' in environment variable NOTES_WRAP_COLUMN: expected Int, found string."])
+        #expect(
+            reports.all.map(\.description) == [
+                "Setting 'wrapColumn' in environment variable NOTES_WRAP_COLUMN: expected Int, found string."
+            ])
     }
 }

@@ -5,7 +5,6 @@ import Testing
 
 // The code of the "Implementing a backend" article, verbatim, so the compiler checks it.
 
-
 final class DictionaryBackend: Storable, @unchecked Sendable {
     // Safe because every access to `values` and `subscribers` holds `lock`.
     private let lock = NSLock()
@@ -25,11 +24,11 @@ final class DictionaryBackend: Storable, @unchecked Sendable {
     }
 
     func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        try StorageError.validate(key: key)   // empty keys and control characters
+        try StorageError.validate(key: key) // empty keys and control characters
         return try lock.withLock {
             var value = values[key]
             let result = try body(&value)
-            if !value.isIdentical(to: values[key]) {   // nil and nil are identical too
+            if !value.isIdentical(to: values[key]) { // nil and nil are identical too
                 values[key] = value
                 for continuation in subscribers.values {
                     continuation.yield(StoredChange(key: key, value: value))

@@ -26,9 +26,9 @@ struct ObservationArticleExamples {
             }
         }
         #expect(await printed.wait { $0.count == 1 } == ["autoReload is now false"])
-        settings.autoReload = true   // prints "autoReload is now true"
+        settings.autoReload = true // prints "autoReload is now true"
         #expect(await printed.wait { $0.count == 2 } == ["autoReload is now false", "autoReload is now true"])
-        watcher.cancel()             // releases the subscription
+        watcher.cancel() // releases the subscription
         await store.waitForSubscriberCount(0)
         #expect(store.subscriberCount == 0)
     }
@@ -39,7 +39,7 @@ struct ObservationArticleExamples {
         for await count in settings.$launchCount.updates {
             seen.append(count)
             if count > 10 {
-                settings.launchCount = 0   // yielded to this loop in turn, as 0
+                settings.launchCount = 0 // yielded to this loop in turn, as 0
             } else {
                 break
             }

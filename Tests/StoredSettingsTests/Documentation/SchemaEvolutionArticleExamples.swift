@@ -19,7 +19,7 @@ enum SchemaArticleVersion2 {
 enum SchemaArticleOptionalFix {
     struct Profile: Codable, StoredValueConvertible {
         var name: String
-        var theme: String?          // nil in values stored before version 2
+        var theme: String? // nil in values stored before version 2
     }
 }
 

@@ -12,7 +12,10 @@ private struct Window: Codable, StoredValueConvertible {
     var height = 600
 }
 
-private enum Priority: Int, StoredValueConvertible { case low = 1, high = 10 }
+private enum Priority: Int, StoredValueConvertible {
+    case low = 1
+    case high = 10
+}
 private enum Shape: Codable, StoredValueConvertible { case circle(radius: Double) }
 private struct Flags: Codable, StoredValueConvertible { var flags: [Int: Bool] }
 
@@ -41,7 +44,9 @@ struct SupportedTypesArticleTests {
         Row(#""AQID""#) { Data([1, 2, 3]).storedValue() },
         Row(#""2001-01-01T00:00:01.5Z""#) { Date(timeIntervalSinceReferenceDate: 1.5).storedValue() },
         Row(#""https://example.com/a?b=c#d""#) { URL(string: "https://example.com/a?b=c#d")!.storedValue() },
-        Row(#""E621E1F8-C36C-495A-93FC-0C247A3E6E5F""#) { UUID(uuidString: "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")!.storedValue() },
+        Row(#""E621E1F8-C36C-495A-93FC-0C247A3E6E5F""#) {
+            UUID(uuidString: "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")!.storedValue()
+        },
         Row(#""12.345""#) { try Decimal(string: "12.345")!.storedValue() },
         Row("[1,2,3]") { try [1, 2, 3].storedValue() },
         Row(#"["a","b"]"#) { try Set(["b", "a"]).storedValue() },

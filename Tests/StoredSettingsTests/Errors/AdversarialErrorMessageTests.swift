@@ -24,12 +24,14 @@ struct AdversarialErrorMessageTests {
         init(from decoder: any Decoder) throws {
             let text = try decoder.singleValueContainer().decode(String.self)
             if text.hasPrefix("corrupt") {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "bad value \(text)"))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "bad value \(text)"))
             }
             throw Failure(text: text)
         }
         func encode(to encoder: any Encoder) throws {
-            throw EncodingError.invalidValue(text, .init(codingPath: encoder.codingPath, debugDescription: "cannot encode \(text)"))
+            throw EncodingError.invalidValue(
+                text, .init(codingPath: encoder.codingPath, debugDescription: "cannot encode \(text)"))
         }
     }
 
@@ -83,17 +85,22 @@ struct AdversarialErrorMessageTests {
             _ = try setting.load()
         } throws: { error in
             let error = error as? StorageError
-            return error?.description == "Setting 'credentials' at 'token' in \(store.url.path): expected Int, found string."
+            return error?.description
+                == "Setting 'credentials' at 'token' in \(store.url.path): expected Int, found string."
         }
     }
 
     @Test(arguments: [
         StorageError(.io, path: "/tmp/a\nb.json", message: "failed"),
-        StorageError(.typeMismatch, key: "k", expectedType: "Int", foundKind: "string", codingPath: ["line\none", "\u{1B}[31mred"]),
+        StorageError(
+            .typeMismatch, key: "k", expectedType: "Int", foundKind: "string",
+            codingPath: ["line\none", "\u{1B}[31mred"]),
         StorageError(.dataCorrupted, path: "x.json", message: "parser said:\nline 2\r\n"),
     ])
     func descriptionIsOneLineWhateverThePathOrCodingPathHolds(_ error: StorageError) {
-        #expect(!error.description.contains(where: { $0.isNewline || $0 == "\u{1B}" }), "\(error.description.debugDescription)")
+        #expect(
+            !error.description.contains(where: { $0.isNewline || $0 == "\u{1B}" }),
+            "\(error.description.debugDescription)")
     }
 }
 

@@ -7,8 +7,14 @@ import Testing
 /// the found kind, in one sentence, and never the stored value.
 @Suite(.timeLimit(TestScale.hangGuard))
 struct ErrorMessageTests {
-    struct Address: Codable, Equatable { var street: String; var zip: String }
-    struct Profile: Codable, Equatable, StoredValueConvertible { var name: String; var address: Address }
+    struct Address: Codable, Equatable {
+        var street: String
+        var zip: String
+    }
+    struct Profile: Codable, Equatable, StoredValueConvertible {
+        var name: String
+        var address: Address
+    }
 
     struct MessageCase: Sendable, CustomTestStringConvertible {
         let error: StorageError
@@ -18,16 +24,24 @@ struct ErrorMessageTests {
 
     static let cases: [MessageCase] = [
         MessageCase(
-            error: StorageError(.typeMismatch, key: "launchCount", path: "/path/settings.json", expectedType: "Int", foundKind: "string"),
+            error: StorageError(
+                .typeMismatch, key: "launchCount", path: "/path/settings.json", expectedType: "Int", foundKind: "string"
+            ),
             expected: "Setting 'launchCount' in /path/settings.json: expected Int, found string."
         ),
         MessageCase(
-            error: StorageError(.typeMismatch, key: "profile", path: "/p/s.json", expectedType: "String", foundKind: "nothing", codingPath: ["address", "zip"], message: "the field is missing"),
-            expected: "Setting 'profile' at 'address.zip' in /p/s.json: expected String, found nothing: the field is missing."
+            error: StorageError(
+                .typeMismatch, key: "profile", path: "/p/s.json", expectedType: "String", foundKind: "nothing",
+                codingPath: ["address", "zip"], message: "the field is missing"),
+            expected:
+                "Setting 'profile' at 'address.zip' in /p/s.json: expected String, found nothing: the field is missing."
         ),
-        MessageCase(error: StorageError(.dataCorrupted, path: "/p/s.json"), expected: "/p/s.json: the data is corrupted."),
+        MessageCase(
+            error: StorageError(.dataCorrupted, path: "/p/s.json"), expected: "/p/s.json: the data is corrupted."),
         MessageCase(error: StorageError(.io, key: "k"), expected: "Setting 'k': an I/O error occurred."),
-        MessageCase(error: StorageError(.typeMismatch, expectedType: "Int", foundKind: "string"), expected: "Settings: expected Int, found string."),
+        MessageCase(
+            error: StorageError(.typeMismatch, expectedType: "Int", foundKind: "string"),
+            expected: "Settings: expected Int, found string."),
         MessageCase(error: StorageError(StorageError.Code("custom")), expected: "Settings: error custom."),
     ]
 
@@ -50,35 +64,47 @@ struct ErrorMessageTests {
     }
 
     @Test func loadOfABrokenCodableNamesTheCodingPath() throws {
-        let store = InMemoryStore(["profile": .dictionary([
-            "name": .string("Ada"), "address": .dictionary(["street": .int(12), "zip": .string("secret-zip")]),
-        ])])
+        let store = InMemoryStore([
+            "profile": .dictionary([
+                "name": .string("Ada"), "address": .dictionary(["street": .int(12), "zip": .string("secret-zip")]),
+            ])
+        ])
         let profile = Stored("profile", default: Profile(name: "", address: Address(street: "", zip: "")), store: store)
         #expect {
             _ = try profile.load()
         } throws: { error in
-            (error as? StorageError)?.description == "Setting 'profile' at 'address.street' in memory: expected String, found int."
+            (error as? StorageError)?.description
+                == "Setting 'profile' at 'address.street' in memory: expected String, found int."
         }
     }
 
     @Test func missingFieldNamesTheField() {
-        let store = InMemoryStore(["profile": .dictionary(["name": .string("Ada"), "address": .dictionary(["street": .string("x")])])])
+        let store = InMemoryStore([
+            "profile": .dictionary(["name": .string("Ada"), "address": .dictionary(["street": .string("x")])])
+        ])
         let profile = Stored("profile", default: Profile(name: "", address: Address(street: "", zip: "")), store: store)
         #expect {
             _ = try profile.load()
         } throws: { error in
-            (error as? StorageError)?.description == "Setting 'profile' at 'address.zip' in memory: expected String, found nothing: the field is missing."
+            (error as? StorageError)?.description
+                == "Setting 'profile' at 'address.zip' in memory: expected String, found nothing: the field is missing."
         }
     }
 
     @Test func messageNeverContainsTheStoredValue() {
         let secret = "hunter2-\(UUID().uuidString)"
-        let values: [StoredValue] = [.string(secret), .dictionary(["name": .string(secret)]), .array([.string(secret)])]
+        let values: [StoredValue] = [
+            .string(secret), .dictionary(["name": .string(secret)]), .array([.string(secret)]),
+        ]
         for value in values {
             let store = InMemoryStore(["token": value])
             for load in [
                 { _ = try Stored("token", default: 0, store: store).load() },
-                { _ = try Stored("token", default: Profile(name: "", address: Address(street: "", zip: "")), store: store).load() },
+                {
+                    _ = try Stored(
+                        "token", default: Profile(name: "", address: Address(street: "", zip: "")), store: store
+                    ).load()
+                },
                 { _ = try Stored("token", default: UUID(), store: store).load() },
                 { _ = try Stored("token", default: [Date](), store: store).load() },
             ] as [() throws -> Void] {

@@ -23,7 +23,9 @@ struct ForeignErrorMessageTests {
         Case(error: POSIXError(.EACCES), text: "Permission denied"),
         Case(error: NSError(domain: NSPOSIXErrorDomain, code: Int(ENOSPC)), text: "No space left on device"),
         Case(
-            error: CocoaError(.fileWriteNoPermission, userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EROFS))]),
+            error: CocoaError(
+                .fileWriteNoPermission,
+                userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EROFS))]),
             text: "Read-only file system"
         ),
         Case(error: Described(), text: "the token service is unreachable"),
@@ -36,7 +38,8 @@ struct ForeignErrorMessageTests {
     }
 
     @Test(arguments: [
-        CocoaError(.fileWriteUnknown) as NSError, CocoaError(.propertyListWriteInvalid) as NSError, NSError(domain: "Custom", code: 7),
+        CocoaError(.fileWriteUnknown) as NSError, CocoaError(.propertyListWriteInvalid) as NSError,
+        NSError(domain: "Custom", code: 7),
     ])
     func nsErrorIsNeverDumped(_ error: NSError) {
         let text = StorageError.readableText(of: error)
@@ -58,7 +61,9 @@ struct ForeignErrorMessageTests {
         init(text: String) { self.text = text }
         init(storedValue: StoredValue) throws { throw CocoaError(.coderReadCorrupt) }
         func storedValue() throws -> StoredValue {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EACCES))])
+            throw CocoaError(
+                .fileWriteNoPermission,
+                userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EACCES))])
         }
     }
 

@@ -44,7 +44,10 @@ struct ConcurrencyAtomicUpdateTests {
                 group.addTask {
                     for _ in 0..<perTask {
                         try? store.update(forKey: "count") { value in
-                            guard case .int(let count)? = value else { value = .int(1); return }
+                            guard case .int(let count)? = value else {
+                                value = .int(1)
+                                return
+                            }
                             value = .int(count + 1)
                         }
                     }
@@ -83,10 +86,10 @@ struct ConcurrencyReentrancyTests {
         var seen: [Int] = []
         for await value in settings.$count.updates {
             seen.append(value)
-            _ = settings.label                       // read another key
-            _ = settings.count                       // read the same key
+            _ = settings.label // read another key
+            _ = settings.count // read the same key
             if value == 5 { break }
-            settings.count = value + 1               // write the same key
+            settings.count = value + 1 // write the same key
         }
         #expect(seen == [0, 1, 2, 3, 4, 5])
         #expect(settings.count == 5)
@@ -116,7 +119,7 @@ struct ConcurrencyReentrancyTests {
             for await _ in settings.$count.updates {
                 count += 1
                 withUnsafeCurrentTask { $0?.cancel() }
-                settings.count += 1                  // a write while being cancelled
+                settings.count += 1 // a write while being cancelled
             }
             return count
         }
@@ -150,8 +153,8 @@ struct ConcurrencyReentrancyTests {
         let settings = Counter(store: fixture.store)
         settings.other = 41
         try settings.$count.update { count in
-            count = settings.other + 1               // another key, same store
-            _ = settings.count                       // the key being updated
+            count = settings.other + 1 // another key, same store
+            _ = settings.count // the key being updated
             _ = fixture.store.keys()
         }
         #expect(settings.count == 42)
@@ -164,8 +167,8 @@ struct ConcurrencyReentrancyTests {
         let reported = ReportedErrors()
         try reported.capture {
             try settings.$count.update { count in
-                settings.other = 7                   // refused: it would be lost or wait forever
-                settings.count = 100                 // refused too
+                settings.other = 7 // refused: it would be lost or wait forever
+                settings.count = 100 // refused too
                 count = 1
             }
         }
@@ -182,10 +185,10 @@ struct ConcurrencyReentrancyTests {
         settings.label = "hello"
         let reading = ReadingProfile(store: store)
 
-        reading.profile = ReadingValue(store: store)               // encodes, then writes
+        reading.profile = ReadingValue(store: store) // encodes, then writes
         #expect(reading.profile.seen == "hello")
         settings.label = "again"
-        try reading.$profile.update { $0 = ReadingValue(store: store) }   // encodes inside update
+        try reading.$profile.update { $0 = ReadingValue(store: store) } // encodes inside update
         #expect(reading.profile.seen == "again")
     }
 }

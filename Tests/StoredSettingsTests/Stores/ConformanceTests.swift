@@ -4,6 +4,7 @@ public import StoredSettingsTestSupport
 public import Testing
 
 extension StoreConformance.Rule: CustomTestStringConvertible {
+    /// The rule's name, as the test report shows it.
     public var testDescription: String { rawValue }
 }
 

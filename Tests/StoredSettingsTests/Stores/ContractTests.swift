@@ -40,7 +40,8 @@ struct ContractTests {
         #expect(key.name == "autoReload")
         #expect("plain".name == "plain")
         let values: [StoredValue] = [
-            .bool(true), .int(Int64.min), .double(-0.0), .string("s"), .data(Data()), .date(Date(timeIntervalSince1970: 0)),
+            .bool(true), .int(Int64.min), .double(-0.0), .string("s"), .data(Data()),
+            .date(Date(timeIntervalSince1970: 0)),
             .array([]), .dictionary([:]),
         ]
         #expect(Set(values).count == values.count)
@@ -77,8 +78,10 @@ struct ContractTests {
         for store in stores {
             #expect(store.value(forKey: "contract.absent") == nil, "\(type(of: store))")
         }
-        #expect(CommandLineStore(arguments: ["--set", "autoReload=true"]).value(forKey: "autoReload") == .string("true"))
-        let suite = FileManager.default.temporaryDirectory.appendingPathComponent("ContractTests-\(UUID().uuidString)").path
+        #expect(
+            CommandLineStore(arguments: ["--set", "autoReload=true"]).value(forKey: "autoReload") == .string("true"))
+        let suite = FileManager.default.temporaryDirectory.appendingPathComponent("ContractTests-\(UUID().uuidString)")
+            .path
         let suiteStore = try UserDefaultsStore(suiteAtPath: suite)
         suiteStore.defaults.removePersistentDomain(forName: suite)
         #expect(throws: StorageError.self) { try FileStore(application: "../x") }
@@ -111,7 +114,11 @@ struct ContractTests {
         settings.launchCount = 1
         try count.save(2)
         #expect(try count.load() == 2)
-        #expect(try count.update { value -> Int in value += 1; return value } == 3)
+        #expect(
+            try count.update { value -> Int in
+                value += 1
+                return value
+            } == 3)
         count.reset()
         #expect(count.wrappedValue == 0)
         let updates: AsyncStream<Int> = count.updates
@@ -139,7 +146,7 @@ struct ContractTests {
         let current: any Storable = StoreContext.defaultStore
         // The default store is a persistent one that says where it keeps its values.
         #expect(current.location?.isEmpty == false)
-        let makeGroup: () -> ContractSettings = ContractSettings.init   // SettingsGroup's init()
+        let makeGroup: () -> ContractSettings = ContractSettings.init // SettingsGroup's init()
         _ = makeGroup
         var error = StorageError(.typeMismatch, key: "k", path: "/p")
         error.code = .io
@@ -147,7 +154,9 @@ struct ContractTests {
         #expect(error == StorageError(.io, key: "k", path: "/p"))
         #expect(error != StorageError(.io, key: "other", path: "/p"))
         #expect(error.description.contains("'k'") && error.description.contains("/p"), "\(error.description)")
-        let codes: [StorageError.Code] = [.typeMismatch, .dataCorrupted, .encodingFailed, .readOnly, .io, .invalidKey, .tooLarge, .nestingTooDeep]
+        let codes: [StorageError.Code] = [
+            .typeMismatch, .dataCorrupted, .encodingFailed, .readOnly, .io, .invalidKey, .tooLarge, .nestingTooDeep,
+        ]
         // Each code says something of its own.
         #expect(Set(codes.map { StorageError($0, key: "k").description }).count == codes.count)
     }

@@ -27,7 +27,9 @@ struct StressTests {
     /// resets, `load()`, subscriptions and cancellations, with consumers running throughout.
     @Test func mixedOperationsOnTwoStoresStayConsistent() async throws {
         let memory = InMemoryStore()
-        let suiteName = FileManager.default.temporaryDirectory.appendingPathComponent("StoredSettingsTests-\(UUID().uuidString)").path
+        let suiteName = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "StoredSettingsTests-\(UUID().uuidString)"
+        ).path
         let defaults = try UserDefaultsStore(suiteAtPath: suiteName)
         defer { defaults.defaults.removePersistentDomain(forName: suiteName) }
         let stores: [any Storable] = [memory, defaults]
@@ -78,7 +80,8 @@ struct StressTests {
     }
 
     /// One task's share: returns how many counter increments it made on each store.
-    private static func run(task: Int, operations: Int, groups: [StressSettings], stores: [any Storable]) async -> [Int] {
+    private static func run(task: Int, operations: Int, groups: [StressSettings], stores: [any Storable]) async -> [Int]
+    {
         var random = SplitMix(seed: UInt64(task) &* 0x9E37_79B9_7F4A_7C15 &+ 1)
         var increments = [0, 0]
         for step in 0..<operations {

@@ -53,7 +53,8 @@ struct HostileTool {
     func run(_ arguments: String...) -> CommandRun {
         var output = ""
         var error = ""
-        let status = SettingsCommand(settings, toolName: "hostile").run(arguments: arguments, output: &output, error: &error)
+        let status = SettingsCommand(settings, toolName: "hostile").run(
+            arguments: arguments, output: &output, error: &error)
         return CommandRun(status: status, output: output, error: error)
     }
 

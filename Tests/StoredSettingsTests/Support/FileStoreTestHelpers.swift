@@ -1,6 +1,7 @@
 import Foundation
 import StoredSettings
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -16,7 +17,8 @@ final class ScratchFolder: Sendable {
     var path: String { url.path }
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("FileStoreTests-\(UUID().uuidString)", isDirectory: true)
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "FileStoreTests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
@@ -76,8 +78,8 @@ struct ChildProcess: Sendable {
         let argv = ([helper] + arguments).map { strdup($0) } + [nil]
         let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
         let code = posix_spawn(&pid, helper, &actions, nil, argv, envp)
@@ -114,7 +116,10 @@ struct ChildProcess: Sendable {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 while true {
                     let count = read(output, &buffer, buffer.count)
-                    if count > 0 { bytes.append(contentsOf: buffer[0..<count]); continue }
+                    if count > 0 {
+                        bytes.append(contentsOf: buffer[0..<count])
+                        continue
+                    }
                     if count < 0, errno == EINTR { continue }
                     break
                 }
@@ -134,11 +139,12 @@ struct ChildProcess: Sendable {
     ) async throws -> String {
         let child = try launch(arguments, environment: environment)
         let (exitCode, output) = await child.finish()
-        #expect(exitCode == 0, "stored-test-helper \(arguments.joined(separator: " ")) failed: \(output)", sourceLocation: sourceLocation)
+        #expect(
+            exitCode == 0, "stored-test-helper \(arguments.joined(separator: " ")) failed: \(output)",
+            sourceLocation: sourceLocation)
         return output
     }
 }
-
 
 /// A pipe whose ends are close-on-exec from the start, as `[read end, write end]`: see
 /// `CloseOnExecPipe`.
@@ -174,6 +180,7 @@ func permissions(_ path: String) -> UInt32 {
 /// Collects the errors reported to `StorageErrorReporter` while `body` runs.
 func reportedErrors<R>(_ body: () throws -> R) rethrows -> (R, [StorageError]) {
     let reports = Lock<[StorageError]>([])
-    let result = try StorageErrorReporter.withHandler({ error in reports.withLock { $0.append(error) } }, operation: body)
+    let result = try StorageErrorReporter.withHandler(
+        { error in reports.withLock { $0.append(error) } }, operation: body)
     return (result, reports.value)
 }

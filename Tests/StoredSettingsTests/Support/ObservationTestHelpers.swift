@@ -114,7 +114,8 @@ enum ConcurrencyBackend: String, CaseIterable, Sendable, CustomTestStringConvert
 /// at full scale: hundreds of kills across 1 KB, 1 MB and 10 MB files, 8 processes × 500 writes,
 /// 64 tasks × 10,000 operations.
 enum TestScale {
-    static let isFull: Bool = ProcessInfo.processInfo.environment["STORED_SETTINGS_FULL_SCALE"].map { !$0.isEmpty && $0 != "0" } ?? false
+    static let isFull: Bool =
+        ProcessInfo.processInfo.environment["STORED_SETTINGS_FULL_SCALE"].map { !$0.isEmpty && $0 != "0" } ?? false
 
     /// `quick` normally, `full` at full scale.
     static func pick(quick: Int, full: Int) -> Int {

@@ -1,6 +1,7 @@
 import Foundation
 import StoredSettings
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -27,11 +28,14 @@ struct ProgramRun: Sendable {
     /// Runs `executable` with `arguments` to its end, on a Dispatch thread (not the test's
     /// cooperative pool): the result arrives when the child exits (`waitpid`) and both pipes
     /// reach their end.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> ProgramRun {
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws
+        -> ProgramRun
+    {
         let outputPipe = try closeOnExecPipe()
         let errorPipe: [Int32]
         do { errorPipe = try closeOnExecPipe() } catch {
-            close(outputPipe[0]); close(outputPipe[1])
+            close(outputPipe[0])
+            close(outputPipe[1])
             throw error
         }
         var actions = posix_spawn_file_actions_t()
@@ -44,15 +48,16 @@ struct ProgramRun: Sendable {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
         let code = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         close(outputPipe[1])
         close(errorPipe[1])
         guard code == 0 else {
-            close(outputPipe[0]); close(errorPipe[0])
+            close(outputPipe[0])
+            close(errorPipe[0])
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EINVAL)
         }
         let (outputFD, errorFD, child) = (outputPipe[0], errorPipe[0], pid)
@@ -66,12 +71,13 @@ struct ProgramRun: Sendable {
                 var status: Int32 = 0
                 while waitpid(child, &status, 0) < 0, errno == EINTR {}
                 let signal = status & 0x7F
-                continuation.resume(returning: ProgramRun(
-                    exitCode: signal == 0 ? (status >> 8) & 0xFF : nil,
-                    signal: signal == 0 ? nil : signal,
-                    output: String(decoding: output, as: UTF8.self),
-                    errors: String(decoding: errors.value, as: UTF8.self)
-                ))
+                continuation.resume(
+                    returning: ProgramRun(
+                        exitCode: signal == 0 ? (status >> 8) & 0xFF : nil,
+                        signal: signal == 0 ? nil : signal,
+                        output: String(decoding: output, as: UTF8.self),
+                        errors: String(decoding: errors.value, as: UTF8.self)
+                    ))
             }
         }
     }
@@ -83,7 +89,10 @@ private func readToEnd(_ fd: Int32) -> [UInt8] {
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
         let count = read(fd, &buffer, buffer.count)
-        if count > 0 { bytes.append(contentsOf: buffer[0..<count]); continue }
+        if count > 0 {
+            bytes.append(contentsOf: buffer[0..<count])
+            continue
+        }
         if count < 0, errno == EINTR { continue }
         break
     }
@@ -128,17 +137,23 @@ func isLockedByAnother(_ path: String) -> Bool {
 /// middle of its write: holding the lock, with its temporary file in the folder. Decided by
 /// events only: the child stops when its temporary file reaches 64 KiB (SIGXFSZ), and
 /// `waitpid` reports the stop.
-func writerStoppedMidWrite(_ url: URL, size: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> ChildProcess? {
+func writerStoppedMidWrite(_ url: URL, size: Int, sourceLocation: SourceLocation = #_sourceLocation) throws
+    -> ChildProcess?
+{
     let child = try ChildProcess.launch(["stop-mid-write", url.path, "big", String(size), "65536"])
     let first = child.readLine()
     guard first == "ready", waitUntilStopped(child.pid) else {
         child.sendKill()
         let rest = child.readLine()
-        Issue.record("the writer did not stop in its write: \(first ?? "no output"), then \(rest ?? "nothing")", sourceLocation: sourceLocation)
+        Issue.record(
+            "the writer did not stop in its write: \(first ?? "no output"), then \(rest ?? "nothing")",
+            sourceLocation: sourceLocation)
         return nil
     }
     let names = (try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)) ?? []
-    #expect(names.contains { $0.hasPrefix("." + url.lastPathComponent + ".tmp-") }, "no temporary file: \(names)", sourceLocation: sourceLocation)
+    #expect(
+        names.contains { $0.hasPrefix("." + url.lastPathComponent + ".tmp-") }, "no temporary file: \(names)",
+        sourceLocation: sourceLocation)
     #expect(isLockedByAnother(url.path + ".lock"), "the writer does not hold the lock", sourceLocation: sourceLocation)
     return child
 }

@@ -123,7 +123,10 @@ struct AdversarialCodableTests {
     }
 
     @Test func decodingATreeDeeperThanTheLimitIsRefusedNotRecursedInto() {
-        indirect enum Tree: Codable { case leaf(Int), node([Tree]) }
+        indirect enum Tree: Codable {
+            case leaf(Int)
+            case node([Tree])
+        }
         var tree = StoredValue.dictionary(["leaf": .dictionary(["_0": .int(1)])])
         for _ in 0..<200 { tree = .dictionary(["node": .dictionary(["_0": .array([tree])])]) }
         #expect {
@@ -188,7 +191,11 @@ struct AdversarialCodableTests {
     }
 
     @Test func encodeToThatWritesNothingOrTwiceNeverCrashes() throws {
-        struct Nothing: Codable, Equatable { func encode(to encoder: any Encoder) throws {}; init() {}; init(from decoder: any Decoder) throws {} }
+        struct Nothing: Codable, Equatable {
+            func encode(to encoder: any Encoder) throws {}
+            init() {}
+            init(from decoder: any Decoder) throws {}
+        }
         struct Twice: Encodable {
             func encode(to encoder: any Encoder) throws {
                 var first = encoder.singleValueContainer()
@@ -206,7 +213,9 @@ struct AdversarialCodableTests {
         let key = try #require(CodingUserInfoKey(rawValue: "unit"))
         struct Unit: Decodable {
             var unit: String
-            init(from decoder: any Decoder) throws { unit = decoder.userInfo[CodingUserInfoKey(rawValue: "unit")!] as? String ?? "none" }
+            init(from decoder: any Decoder) throws {
+                unit = decoder.userInfo[CodingUserInfoKey(rawValue: "unit")!] as? String ?? "none"
+            }
         }
         let decoded = try StoredValueDecoder(userInfo: [key: "cm"]).decode(Unit.self, from: .dictionary([:]))
         #expect(decoded.unit == "cm")

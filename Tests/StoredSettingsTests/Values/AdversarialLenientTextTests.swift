@@ -64,7 +64,9 @@ struct AdversarialLenientTextTests {
         let value = try StoredValueJSON.parse(StoredValueJSON.data(from: date.storedValue()))
         let back = try Date(storedValue: value)
         // To the bit: `==` on Double would call -0.0 and +0.0 equal.
-        #expect(back.timeIntervalSinceReferenceDate.bitPattern == date.timeIntervalSinceReferenceDate.bitPattern, "\(value)")
+        #expect(
+            back.timeIntervalSinceReferenceDate.bitPattern == date.timeIntervalSinceReferenceDate.bitPattern, "\(value)"
+        )
     }
 
     @Test func decimalNaNIsRefusedWhenWritten() {

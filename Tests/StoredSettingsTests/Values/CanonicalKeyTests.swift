@@ -12,11 +12,13 @@ struct CanonicalKeyTests {
     static let pairs: [(String, String)] = [("\u{00C5}", "\u{212B}"), ("caf\u{E9}", "cafe\u{301}")]
 
     static func codePoints(_ key: String) -> String {
-        key.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }.joined(separator: " ")
+        key.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }.joined(
+            separator: " ")
     }
 
     static func jsonEscaped(_ key: String) -> String {
-        key.unicodeScalars.map { $0.isASCII ? String($0) : "\\u" + String($0.value, radix: 16).leftPadded(to: 4) }.joined()
+        key.unicodeScalars.map { $0.isASCII ? String($0) : "\\u" + String($0.value, radix: 16).leftPadded(to: 4) }
+            .joined()
     }
 
     @Test(arguments: pairs)
@@ -50,7 +52,8 @@ struct CanonicalKeyTests {
     func aPropertyListWithEquivalentKeysIsRefusedNamingBoth(encoding: String) throws {
         let data: Data
         if encoding == "xml" {
-            data = Data("""
+            data = Data(
+                """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <plist version="1.0">
                 <dict><key>\u{00C5}</key><integer>1</integer><key>\u{212B}</key><integer>2</integer></dict>
@@ -61,11 +64,12 @@ struct CanonicalKeyTests {
             // Written by hand: Foundation on Linux merges the two keys before it writes a list.
             // A dictionary (object 0) of the UTF-16 strings U+00C5 and U+212B (1, 2) to the
             // integers 1 and 2 (3, 4), then the offset table and the trailer.
-            data = Data(Array("bplist00".utf8) + [
-                0xD2, 1, 2, 3, 4, 0x61, 0x00, 0xC5, 0x61, 0x21, 0x2B, 0x10, 1, 0x10, 2,
-                8, 13, 16, 19, 21,
-                0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 23,
-            ])
+            data = Data(
+                Array("bplist00".utf8) + [
+                    0xD2, 1, 2, 3, 4, 0x61, 0x00, 0xC5, 0x61, 0x21, 0x2B, 0x10, 1, 0x10, 2,
+                    8, 13, 16, 19, 21,
+                    0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 23,
+                ])
         }
         let error = try #require(throws: StorageError.self) { try PropertyListValue.parseFile(data) }
         #expect(error.code == .dataCorrupted)
@@ -78,13 +82,15 @@ struct CanonicalKeyTests {
     }
 
     @Test func anXMLCharacterReferenceDoesNotHideAnEquivalentKey() throws {
-        let data = Self.xml("<dict><key>&#xC5;</key><integer>1</integer><!-- <dict> --><key>&#8491;</key><integer>2</integer></dict>")
+        let data = Self.xml(
+            "<dict><key>&#xC5;</key><integer>1</integer><!-- <dict> --><key>&#8491;</key><integer>2</integer></dict>")
         let error = try #require(throws: StorageError.self) { try PropertyListValue.parseFile(data) }
         #expect(error.code == .dataCorrupted)
     }
 
     @Test func equivalentKeysInDifferentDictionariesAreRead() throws {
-        let data = Self.xml("""
+        let data = Self.xml(
+            """
             <dict><key>a</key><dict><key>\u{00C5}</key><integer>1</integer></dict>\
             <key>b</key><array><dict/><dict><key>\u{212B}</key><integer>2</integer></dict></array>\
             <key>\u{212B}</key><integer>3</integer></dict>
@@ -132,13 +138,17 @@ struct CanonicalKeyTests {
 
     @Test(arguments: pairs)
     func aUserDefaultsSuiteRefusesAKeyEquivalentToADifferentStoredKey(first: String, second: String) throws {
-        let suite = FileManager.default.temporaryDirectory.appendingPathComponent("StoredSettingsTests-\(UUID().uuidString)").path
+        let suite = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "StoredSettingsTests-\(UUID().uuidString)"
+        ).path
         let store = try UserDefaultsStore(suiteAtPath: suite)
         defer { store.defaults.removePersistentDomain(forName: suite) }
         try store.setValue(.int(1), forKey: first)
         let error = try #require(throws: StorageError.self) { try store.setValue(.int(2), forKey: second) }
         #expect(error.code == .invalidKey)
-        #expect(error.description.contains(Self.codePoints(first)) && error.description.contains(Self.codePoints(second)), "\(error)")
+        #expect(
+            error.description.contains(Self.codePoints(first)) && error.description.contains(Self.codePoints(second)),
+            "\(error)")
         #expect(store.value(forKey: first) == .int(1))
         // The same spelling is an ordinary write.
         try store.setValue(.int(3), forKey: first)

@@ -5,7 +5,10 @@ import Testing
 @Suite(.timeLimit(TestScale.hangGuard))
 struct CodableEdgeTests {
     enum Mode: String, Codable, StoredValueConvertible { case slow, fast }
-    enum Level: Int, Codable, StoredValueConvertible { case low = 1, high = 9 }
+    enum Level: Int, Codable, StoredValueConvertible {
+        case low = 1
+        case high = 9
+    }
 
     class Animal: Codable {
         var name: String
@@ -32,7 +35,10 @@ struct CodableEdgeTests {
         }
     }
 
-    indirect enum Chain: Codable { case end, link(Chain) }
+    indirect enum Chain: Codable {
+        case end
+        case link(Chain)
+    }
 
     @Test func codableRawRepresentableIsStoredAsItsRawValue() throws {
         #expect(try Mode.fast.storedValue() == .string("fast"))
@@ -52,7 +58,8 @@ struct CodableEdgeTests {
 
     @Test func classHierarchyKeepsSuperclassUnderSuper() throws {
         let tree = try StoredValueEncoder().encode(Dog(name: "Rex", tricks: ["sit"]))
-        #expect(tree == .dictionary(["tricks": .array([.string("sit")]), "super": .dictionary(["name": .string("Rex")])]))
+        #expect(
+            tree == .dictionary(["tricks": .array([.string("sit")]), "super": .dictionary(["name": .string("Rex")])]))
         let dog = try StoredValueDecoder().decode(Dog.self, from: tree)
         #expect(dog.name == "Rex" && dog.tricks == ["sit"])
     }
@@ -83,7 +90,10 @@ struct CodableEdgeTests {
     }
 
     @Test func nilOptionalFieldIsAnAbsentKeyAndReadsBackNil() throws {
-        struct Note: Codable, Equatable { var title: String; var body: String? }
+        struct Note: Codable, Equatable {
+            var title: String
+            var body: String?
+        }
         let tree = try StoredValueEncoder().encode(Note(title: "t", body: nil))
         #expect(tree == .dictionary(["title": .string("t")]))
         #expect(try StoredValueDecoder().decode(Note.self, from: tree) == Note(title: "t", body: nil))
@@ -100,7 +110,9 @@ struct CodableEdgeTests {
     @Test func wrongKindDeepInsideNamesThePathTypeAndKind() {
         struct Street: Codable { var name: String }
         struct Address: Codable { var streets: [Street] }
-        let tree: StoredValue = .dictionary(["streets": .array([.dictionary(["name": .string("a")]), .dictionary(["name": .int(4)])])])
+        let tree: StoredValue = .dictionary([
+            "streets": .array([.dictionary(["name": .string("a")]), .dictionary(["name": .int(4)])])
+        ])
         #expect {
             _ = try StoredValueDecoder().decode(Address.self, from: tree)
         } throws: { error in
@@ -143,7 +155,10 @@ struct CodableEdgeTests {
     }
 
     @Test func enumWithAssociatedValuesRoundTrips() throws {
-        enum Action: Codable, Equatable { case open(path: String, line: Int?), quit }
+        enum Action: Codable, Equatable {
+            case open(path: String, line: Int?)
+            case quit
+        }
         for action in [Action.open(path: "/a", line: 3), .open(path: "/b", line: nil), .quit] {
             let tree = try StoredValueEncoder().encode(action)
             #expect(try StoredValueDecoder().decode(Action.self, from: tree) == action)
@@ -166,7 +181,10 @@ struct CodableEdgeTests {
     }
 
     @Test func uint64AboveInt64MaxInsideCodableRoundTrips() throws {
-        struct Big: Codable, Equatable { var value: UInt64; var values: [UInt64] }
+        struct Big: Codable, Equatable {
+            var value: UInt64
+            var values: [UInt64]
+        }
         let big = Big(value: .max, values: [.max, 1])
         let tree = try StoredValueEncoder().encode(big)
         #expect(try StoredValueDecoder().decode(Big.self, from: tree) == big)

@@ -4,7 +4,10 @@ import Testing
 
 @Suite(.timeLimit(TestScale.hangGuard))
 struct CodableRoundTripTests {
-    struct Address: Codable, Equatable { var street: String; var zip: String? }
+    struct Address: Codable, Equatable {
+        var street: String
+        var zip: String?
+    }
     struct Person: Codable, Equatable, StoredValueConvertible {
         var name: String
         var age: Int
@@ -27,7 +30,10 @@ struct CodableRoundTripTests {
 
     @Test func encodesNestedStructAsPlainTree() throws {
         let tree = try Self.ada.storedValue()
-        guard case .dictionary(let items) = tree else { Issue.record("not a dictionary: \(tree)"); return }
+        guard case .dictionary(let items) = tree else {
+            Issue.record("not a dictionary: \(tree)")
+            return
+        }
         #expect(items["name"] == .string("Ada"))
         #expect(items["age"] == .int(36))
         #expect(items["address"] == .dictionary(["street": .string("1 Loop")]))

@@ -68,7 +68,8 @@ struct LenientTextTests {
             _ = try UInt8(storedValue: .int(300))
         } throws: { error in
             let error = error as? StorageError
-            return error?.code == .typeMismatch && error?.description == "Settings: expected UInt8, found int: out of the range of UInt8 (0...255)."
+            return error?.code == .typeMismatch
+                && error?.description == "Settings: expected UInt8, found int: out of the range of UInt8 (0...255)."
         }
     }
 
@@ -89,11 +90,17 @@ struct LenientTextTests {
             "since": .string("2001-01-01T00:00:01.25Z"), "level": .string("7"),
         ])
         let options = try Options(storedValue: tree)
-        #expect(options == Options(verbose: true, retries: 3, ratio: 0.5, since: Date(timeIntervalSinceReferenceDate: 1.25), level: 7))
+        #expect(
+            options
+                == Options(
+                    verbose: true, retries: 3, ratio: 0.5, since: Date(timeIntervalSinceReferenceDate: 1.25), level: 7))
     }
 
     @Test func codableReadsJSONTextFromTheEnvironment() throws {
-        struct Window: Codable, Equatable, StoredValueConvertible { var width: Int; var tags: [String] }
+        struct Window: Codable, Equatable, StoredValueConvertible {
+            var width: Int
+            var tags: [String]
+        }
         let window = try Window(storedValue: .string(#"{"width": 800, "tags": ["a"]}"#))
         #expect(window == Window(width: 800, tags: ["a"]))
     }

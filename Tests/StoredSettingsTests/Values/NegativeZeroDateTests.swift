@@ -27,7 +27,8 @@ struct NegativeZeroDateTests {
         let folder = try ScratchFolder()
         let url = folder.file(name)
         if name.hasSuffix(".binary.plist") {
-            try PropertyListSerialization.data(fromPropertyList: [String: Any](), format: .binary, options: 0).write(to: url)
+            try PropertyListSerialization.data(fromPropertyList: [String: Any](), format: .binary, options: 0).write(
+                to: url)
         }
         let store = try FileStore(url: url, options: quietOptions)
         try store.setValue(Self.negativeZero.storedValue(), forKey: "when")
@@ -37,7 +38,9 @@ struct NegativeZeroDateTests {
     }
 
     @Test func userDefaultsKeepsTheSignOfZero() throws {
-        let name = FileManager.default.temporaryDirectory.appendingPathComponent("NegativeZeroDateTests-\(UUID().uuidString)").path
+        let name = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "NegativeZeroDateTests-\(UUID().uuidString)"
+        ).path
         let store = try UserDefaultsStore(suiteAtPath: name)
         defer { store.defaults.removePersistentDomain(forName: name) }
         try store.setValue(Self.negativeZero.storedValue(), forKey: "when")

@@ -18,7 +18,8 @@ struct SetOrderTests {
     }
 
     @Test func datesAreStoredInTimeOrder() throws {
-        let early = Date(timeIntervalSinceReferenceDate: -5), late = Date(timeIntervalSinceReferenceDate: 40)
+        let early = Date(timeIntervalSinceReferenceDate: -5)
+        let late = Date(timeIntervalSinceReferenceDate: 40)
         let stored = try Set([late, early]).storedValue()
         #expect(stored == .array([.date(early), .date(late)]))
     }
@@ -36,20 +37,25 @@ struct SetOrderTests {
 
     @Test func kindsComeInAFixedOrder() {
         let values: [StoredValue] = [
-            .dictionary(["a": .int(1)]), .array([.int(1)]), .data(Data([1])), .date(Date(timeIntervalSinceReferenceDate: 0)),
+            .dictionary(["a": .int(1)]), .array([.int(1)]), .data(Data([1])),
+            .date(Date(timeIntervalSinceReferenceDate: 0)),
             .string("s"), .int(1), .double(1), .bool(true), .bool(false),
         ]
         let sorted = values.sorted { $0.precedesInSetOrder($1) }
-        #expect(sorted.map(\.kind) == ["bool", "bool", "double", "int", "string", "date", "data", "array", "dictionary"])
+        #expect(
+            sorted.map(\.kind) == ["bool", "bool", "double", "int", "string", "date", "data", "array", "dictionary"])
         #expect(sorted.first == .bool(false))
     }
 
     @Test func containersAreOrderedByTheirElements() {
-        let short: StoredValue = .array([.int(1)]), long: StoredValue = .array([.int(1), .int(0)]), later: StoredValue = .array([.int(2)])
+        let short: StoredValue = .array([.int(1)])
+        let long: StoredValue = .array([.int(1), .int(0)])
+        let later: StoredValue = .array([.int(2)])
         #expect(short.precedesInSetOrder(long))
         #expect(long.precedesInSetOrder(later))
         #expect(!later.precedesInSetOrder(short))
-        let first: StoredValue = .dictionary(["a": .int(1)]), second: StoredValue = .dictionary(["a": .int(2)])
+        let first: StoredValue = .dictionary(["a": .int(1)])
+        let second: StoredValue = .dictionary(["a": .int(2)])
         #expect(first.precedesInSetOrder(second))
         #expect(!second.precedesInSetOrder(first))
         #expect(!first.precedesInSetOrder(first))

@@ -21,6 +21,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
 }
 
 extension StoreConformance.ValueCase: CustomTestStringConvertible {
+    /// The case's name, as the test report shows it.
     public var testDescription: String { name }
 }
 

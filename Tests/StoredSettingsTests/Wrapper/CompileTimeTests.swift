@@ -45,7 +45,10 @@ private enum CompileKey: String, StorageKey {
 }
 
 private enum CompileTheme: String, StoredValueConvertible { case system, light, dark }
-private enum CompileLevel: Int, StoredValueConvertible { case low = 1, high = 2 }
+private enum CompileLevel: Int, StoredValueConvertible {
+    case low = 1
+    case high = 2
+}
 
 private struct EverySpelling: SettingsGroup {
     @Stored(CompileKey.flag, default: false) var flag: Bool

@@ -112,7 +112,7 @@ struct InPlaceMutationTests {
         settings.list.sort()
         settings.map.removeAll()
         settings.count += 0
-        settings.count = 9   // the first change committed
+        settings.count = 9 // the first change committed
         #expect(await changes.next() == StoredChange(key: "count", value: .int(9)))
         #expect(store.values == ["list": .array([.string("a")]), "count": .int(9)])
     }

@@ -13,23 +13,24 @@ struct ObservationChangesTests {
         let recorded = RecordedStream(store.changes())
 
         try store.setValue(.int(1), forKey: "a.b")
-        try store.setValue(.int(1), forKey: "a.b")                  // same value: nothing
+        try store.setValue(.int(1), forKey: "a.b") // same value: nothing
         try store.setValue(.string("x"), forKey: "user@host/🎉 key")
         try store.update(forKey: "a.b") { $0 = .int(2) }
-        try store.update(forKey: "a.b") { _ in }                     // unchanged: nothing
+        try store.update(forKey: "a.b") { _ in } // unchanged: nothing
         try store.setValue(nil, forKey: "a.b")
-        try store.setValue(nil, forKey: "a.b")                      // already absent: nothing
-        try store.setValue(nil, forKey: "never.set")                // never there: nothing
+        try store.setValue(nil, forKey: "a.b") // already absent: nothing
+        try store.setValue(nil, forKey: "never.set") // never there: nothing
         try store.setValue(.bool(true), forKey: "end")
 
         let changes = await recorded.waitFor { $0.key == "end" }
-        #expect(changes == [
-            StoredChange(key: "a.b", value: .int(1)),
-            StoredChange(key: "user@host/🎉 key", value: .string("x")),
-            StoredChange(key: "a.b", value: .int(2)),
-            StoredChange(key: "a.b", value: nil),
-            StoredChange(key: "end", value: .bool(true)),
-        ])
+        #expect(
+            changes == [
+                StoredChange(key: "a.b", value: .int(1)),
+                StoredChange(key: "user@host/🎉 key", value: .string("x")),
+                StoredChange(key: "a.b", value: .int(2)),
+                StoredChange(key: "a.b", value: nil),
+                StoredChange(key: "end", value: .bool(true)),
+            ])
     }
 
     @Test(arguments: ConcurrencyBackend.allCases)
@@ -39,7 +40,12 @@ struct ObservationChangesTests {
         let recorded = RecordedStream(store.changes())
         struct Refused: Error {}
 
-        #expect(throws: Refused.self) { try store.update(forKey: "k") { $0 = .int(1); throw Refused() } }
+        #expect(throws: Refused.self) {
+            try store.update(forKey: "k") {
+                $0 = .int(1)
+                throw Refused()
+            }
+        }
         #expect(throws: StorageError.self) { try store.setValue(.int(1), forKey: "") }
         try store.setValue(.int(2), forKey: "k")
 
@@ -74,7 +80,9 @@ struct ObservationChangesTests {
     }
 
     @Test func userDefaultsStoresOnOneSuiteShareTheirChanges() async throws {
-        let name = FileManager.default.temporaryDirectory.appendingPathComponent("StoredSettingsTests-\(UUID().uuidString)").path
+        let name = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "StoredSettingsTests-\(UUID().uuidString)"
+        ).path
         let first = try UserDefaultsStore(suiteAtPath: name)
         defer { first.defaults.removePersistentDomain(forName: name) }
         let second = try UserDefaultsStore(suiteAtPath: name)
@@ -84,11 +92,12 @@ struct ObservationChangesTests {
         second.removeAll()
         try first.setValue(.int(3), forKey: "end")
 
-        #expect(await recorded.waitFor { $0.key == "end" } == [
-            StoredChange(key: "shared", value: .int(1)),
-            StoredChange(key: "shared", value: nil),
-            StoredChange(key: "end", value: .int(3)),
-        ])
+        #expect(
+            await recorded.waitFor { $0.key == "end" } == [
+                StoredChange(key: "shared", value: .int(1)),
+                StoredChange(key: "shared", value: nil),
+                StoredChange(key: "end", value: .int(3)),
+            ])
         recorded.cancel()
         await first.waitForSubscriberCount(0)
         #expect(first.subscriberCount == 0)

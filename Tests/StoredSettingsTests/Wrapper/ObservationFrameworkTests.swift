@@ -77,10 +77,14 @@ struct ObservationFrameworkTests {
         let store = InMemoryStore()
         let model = SettingsModel(store: store)
         let signal = ChangeSignal()
-        let before = withObservationTracking { model.autoReload } onChange: { signal.fire() }
+        let before = withObservationTracking {
+            model.autoReload
+        } onChange: {
+            signal.fire()
+        }
         #expect(before == false)
 
-        try store.setValue(.bool(true), forKey: "autoReload")       // another writer
+        try store.setValue(.bool(true), forKey: "autoReload") // another writer
 
         #expect(await signal.fired())
         #expect(model.autoReload)
@@ -90,7 +94,11 @@ struct ObservationFrameworkTests {
     @Test func trackingFiresWhenTheModelWritesTheSetting() async {
         let model = SettingsModel(store: InMemoryStore())
         let signal = ChangeSignal()
-        _ = withObservationTracking { model.theme } onChange: { signal.fire() }
+        _ = withObservationTracking {
+            model.theme
+        } onChange: {
+            signal.fire()
+        }
 
         model.theme = .dark
 
@@ -103,7 +111,11 @@ struct ObservationFrameworkTests {
         let store = InMemoryStore()
         let model = SettingsModel(store: store)
         let signal = ChangeSignal()
-        _ = withObservationTracking { model.theme } onChange: { signal.fire() }
+        _ = withObservationTracking {
+            model.theme
+        } onChange: {
+            signal.fire()
+        }
 
         AppSettings(store: store).theme = .light
 
@@ -115,7 +127,11 @@ struct ObservationFrameworkTests {
         let store = try TemporaryFileStore()
         let model = SettingsModel(store: store.fileStore)
         let signal = ChangeSignal()
-        _ = withObservationTracking { model.autoReload } onChange: { signal.fire() }
+        _ = withObservationTracking {
+            model.autoReload
+        } onChange: {
+            signal.fire()
+        }
 
         try store.fileStore.setValue(.bool(true), forKey: "autoReload")
 
@@ -128,20 +144,28 @@ struct ObservationFrameworkTests {
         let store = InMemoryStore(["autoReload": .bool(true)])
         let model = SettingsModel(store: store)
         let signal = ChangeSignal()
-        _ = withObservationTracking { model.autoReload } onChange: { signal.fire() }
+        _ = withObservationTracking {
+            model.autoReload
+        } onChange: {
+            signal.fire()
+        }
 
         let themeSignal = ChangeSignal()
-        _ = withObservationTracking { model.theme } onChange: { themeSignal.fire() }
+        _ = withObservationTracking {
+            model.theme
+        } onChange: {
+            themeSignal.fire()
+        }
 
-        try store.setValue(.bool(true), forKey: "autoReload")       // the value it holds
-        try store.setValue(.int(3), forKey: "launchCount")          // another key
-        AppSettings(store: store).theme = .dark                     // another key, tracked too
+        try store.setValue(.bool(true), forKey: "autoReload") // the value it holds
+        try store.setValue(.int(3), forKey: "launchCount") // another key
+        AppSettings(store: store).theme = .dark // another key, tracked too
 
         // The model passes changes on in commit order: once the theme change reached its
         // observer, the writes before it were passed on, and none of them fired.
         #expect(await themeSignal.fired())
         #expect(signal.count == 0)
-        try store.setValue(.bool(false), forKey: "autoReload")      // a real change
+        try store.setValue(.bool(false), forKey: "autoReload") // a real change
         #expect(await signal.fired())
         #expect(signal.count == 1)
     }
@@ -150,7 +174,11 @@ struct ObservationFrameworkTests {
     @Test func ordinaryObservablePropertiesStillWork() async {
         let model = SettingsModel(store: InMemoryStore())
         let signal = ChangeSignal()
-        _ = withObservationTracking { model.isEditing } onChange: { signal.fire() }
+        _ = withObservationTracking {
+            model.isEditing
+        } onChange: {
+            signal.fire()
+        }
         model.isEditing = true
         #expect(await signal.fired())
     }
@@ -182,7 +210,9 @@ struct ObservationFrameworkTests {
         let store = InMemoryStore()
         let model = SettingsModel(store: store)
         let signal = ChangeSignal()
-        _ = withObservationTracking { model.autoReload } onChange: {
+        _ = withObservationTracking {
+            model.autoReload
+        } onChange: {
             // Called outside every lock: reading and writing settings here is fine.
             let settings = AppSettings(store: store)
             _ = settings.autoReload

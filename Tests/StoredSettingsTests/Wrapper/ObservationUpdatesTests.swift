@@ -33,18 +33,18 @@ struct ObservationUpdatesTests {
         let recorded = RecordedStream(settings.$count.updates)
         await recorded.waitForCount(1)
 
-        settings.count = 1                                           // this wrapper
+        settings.count = 1 // this wrapper
         await recorded.waitForCount(2)
-        other.count = 2                                              // another settings value
+        other.count = 2 // another settings value
         await recorded.waitForCount(3)
-        try fixture.store.setValue(.int(3), forKey: "count")         // the store's own API
+        try fixture.store.setValue(.int(3), forKey: "count") // the store's own API
         await recorded.waitForCount(4)
-        try other.$count.update { $0 += 1 }                          // an update elsewhere
+        try other.$count.update { $0 += 1 } // an update elsewhere
         await recorded.waitForCount(5)
         let separate = Stored(Key.count, default: 0, store: fixture.store)
-        separate.wrappedValue = 5                                    // a lone wrapper
+        separate.wrappedValue = 5 // a lone wrapper
         await recorded.waitForCount(6)
-        settings.$count.reset()                                      // removal: the default
+        settings.$count.reset() // removal: the default
         let values = await recorded.waitForCount(7)
 
         #expect(values == [0, 1, 2, 3, 4, 5, 0])
@@ -61,8 +61,8 @@ struct ObservationUpdatesTests {
         settings.count = 4
         try fixture.store.setValue(.int(4), forKey: "count")
         try settings.$count.update { $0 = 4 }
-        settings.$name.reset()                 // absent stays absent: no change anywhere
-        settings.count = 5                     // the sentinel: everything before it arrived
+        settings.$name.reset() // absent stays absent: no change anywhere
+        settings.count = 5 // the sentinel: everything before it arrived
         let values = await recorded.waitFor { $0 == 5 }
 
         #expect(values == [4, 5])

@@ -46,7 +46,8 @@ struct ReentrantReportTests {
     @Test(arguments: ["memory", "file"])
     func updateBodyMayReadItsStoreAndWriteOthersAndItsOwnWriteIsRefused(_ kind: String) throws {
         let folder = try ScratchFolder()
-        let store: any Storable = kind == "file"
+        let store: any Storable =
+            kind == "file"
             ? try FileStore(url: folder.file("settings.json"), options: quietOptions)
             : InMemoryStore()
         let other = InMemoryStore()

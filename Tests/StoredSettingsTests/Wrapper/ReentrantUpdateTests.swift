@@ -14,7 +14,9 @@ struct ReentrantUpdateTests {
 
     /// A fresh UserDefaults suite, removed when the value goes away.
     final class Suite: Sendable {
-        let name = FileManager.default.temporaryDirectory.appendingPathComponent("ReentrantUpdateTests-\(UUID().uuidString)").path
+        let name = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ReentrantUpdateTests-\(UUID().uuidString)"
+        ).path
         let store: UserDefaultsStore
 
         init() throws { store = try UserDefaultsStore(suiteAtPath: name) }

@@ -82,9 +82,12 @@ struct ReferenceTypeSettingTests {
     @Test(.timeLimit(TestScale.hangGuard))
     func anEmptyConformanceOfACodableClassDoesNotCompile() throws {
         let declaration = "import StoredSettings\n"
-        let asStruct = try typeCheck(declaration + "struct Box: Codable, StoredValueConvertible { var name = \"orig\" }\n")
+        let asStruct = try typeCheck(
+            declaration + "struct Box: Codable, StoredValueConvertible { var name = \"orig\" }\n")
         #expect(asStruct.status == 0, "\(asStruct.diagnostics)")
-        let asClass = try typeCheck(declaration + "final class Box: Codable, StoredValueConvertible, @unchecked Sendable { var name = \"orig\" }\n")
+        let asClass = try typeCheck(
+            declaration
+                + "final class Box: Codable, StoredValueConvertible, @unchecked Sendable { var name = \"orig\" }\n")
         #expect(asClass.status != 0)
         #expect(asClass.diagnostics.contains("a class cannot be a setting's type"))
     }

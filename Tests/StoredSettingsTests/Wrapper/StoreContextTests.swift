@@ -50,7 +50,8 @@ struct StoreContextTests {
                     let store = InMemoryStore()
                     let settings = StoreContext.withStore(store) { FlagSettings() }
                     settings.flag = index.isMultiple(of: 2)
-                    return settings.$flag.store === store && store.value(forKey: "flag") == .bool(index.isMultiple(of: 2))
+                    return settings.$flag.store === store
+                        && store.value(forKey: "flag") == .bool(index.isMultiple(of: 2))
                 }
             }
             for await ok in group { #expect(ok) }

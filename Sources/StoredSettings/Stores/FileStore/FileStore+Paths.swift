@@ -1,4 +1,5 @@
 package import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -40,7 +41,8 @@ extension FileStore {
         } else {
             throw StorageError(
                 .io, key: application,
-                message: "cannot find the configuration folder: XDG_CONFIG_HOME and HOME are not absolute paths and the password database has no home folder"
+                message:
+                    "cannot find the configuration folder: XDG_CONFIG_HOME and HOME are not absolute paths and the password database has no home folder"
             )
         }
         return URL(fileURLWithPath: base, isDirectory: true)
@@ -76,7 +78,8 @@ extension FileStore {
         guard let folder = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first else {
             throw StorageError(.io, key: application, message: "cannot find the Application Support folder")
         }
-        return folder
+        return
+            folder
             .appendingPathComponent(application, isDirectory: true)
             .appendingPathComponent("settings.json")
     }

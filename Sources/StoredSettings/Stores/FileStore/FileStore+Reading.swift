@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -55,7 +56,8 @@ extension FileStore {
     /// - Throws: The errors of ``init(url:format:options:)``, with `path` filled in.
     static func load(path: String, format: Format, options: Options) throws -> LoadedFile? {
         do {
-            guard let (data, fingerprint) = try FileSystem.readFile(atPath: path, maximumSize: options.maximumFileSize) else {
+            guard let (data, fingerprint) = try FileSystem.readFile(atPath: path, maximumSize: options.maximumFileSize)
+            else {
                 return nil
             }
             let (values, encoding, source) = try decode(data, format: format)
@@ -66,7 +68,9 @@ extension FileStore {
     }
 
     /// The values in a file's bytes, and for JSON the text of each. Zero bytes are an empty store.
-    static func decode(_ data: Data, format: Format) throws -> ([String: StoredValue], PropertyListValue.FileEncoding, StoredValueJSON.SourceText) {
+    static func decode(_ data: Data, format: Format) throws -> (
+        [String: StoredValue], PropertyListValue.FileEncoding, StoredValueJSON.SourceText
+    ) {
         if data.isEmpty { return ([:], .xml, StoredValueJSON.SourceText()) }
         let root: StoredValue
         let encoding: PropertyListValue.FileEncoding
@@ -79,7 +83,9 @@ extension FileStore {
             (root, encoding) = try PropertyListValue.parseFile(data)
         }
         guard case .dictionary(let values) = root else {
-            throw StorageError(.dataCorrupted, foundKind: root.kind, message: "the root is not an object but \(root.kind == "array" ? "an" : "a") \(root.kind)")
+            throw StorageError(
+                .dataCorrupted, foundKind: root.kind,
+                message: "the root is not an object but \(root.kind == "array" ? "an" : "a") \(root.kind)")
         }
         return (values, encoding, source)
     }
@@ -119,10 +125,12 @@ extension FileStore {
             return try load(path: path, format: format, options: options)
         } catch let error as StorageError where isCorruption(error) {
             let destination = try moveAside(path: path)
-            reports.append(StorageError(
-                error.code, path: path,
-                message: "\(error.message ?? error.code.summary); moved the file to \((destination as NSString).lastPathComponent) and started empty"
-            ))
+            reports.append(
+                StorageError(
+                    error.code, path: path,
+                    message:
+                        "\(error.message ?? error.code.summary); moved the file to \((destination as NSString).lastPathComponent) and started empty"
+                ))
             return nil
         }
     }
@@ -152,7 +160,8 @@ extension FileStore {
     static func insecurePermissionsError(path: String, permissions: UInt32) -> StorageError {
         StorageError(
             .insecurePermissions, path: path,
-            message: "the file can be written by other users (mode \(String(permissions, radix: 8).leftPadded(to: 4))); run chmod go-w on it"
+            message:
+                "the file can be written by other users (mode \(String(permissions, radix: 8).leftPadded(to: 4))); run chmod go-w on it"
         )
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -62,14 +63,18 @@ extension FileStore {
             if unchangedLooks >= Self.settledLooks, let problem { throw problem }
             usleep(Self.settlePause)
         }
-        throw problem ?? StorageError(.dataCorrupted, path: target, message: "the file kept changing while this write waited for it to settle; the change was not saved")
+        throw problem
+            ?? StorageError(
+                .dataCorrupted, path: target,
+                message: "the file kept changing while this write waited for it to settle; the change was not saved")
     }
 
     /// The error for a file that held settings when this store read it and is now empty.
     static func emptiedFileError(path: String) -> StorageError {
         StorageError(
             .dataCorrupted, path: path,
-            message: "the file is empty, but it held settings when this store last read it; another program may be rewriting it, so it was not written over and the change was not saved"
+            message:
+                "the file is empty, but it held settings when this store last read it; another program may be rewriting it, so it was not written over and the change was not saved"
         )
     }
 }

@@ -12,8 +12,9 @@ extension FileStore {
         // The common case, nothing changed, costs one `lstat` and one `stat` and never waits
         // for a write in progress.
         if let target = try? FileSystem.resolvingSymbolicLinks(url.path),
-           let unchanged = try? FileSystem.fingerprint(atPath: target) == loadedFingerprint.value,
-           unchanged {
+            let unchanged = try? FileSystem.fingerprint(atPath: target) == loadedFingerprint.value,
+            unchanged
+        {
             return
         }
         var problem: StorageError?
@@ -32,7 +33,9 @@ extension FileStore {
                     problem = error
                 }
             } catch {
-                let error = (error as? StorageError)?.adding(path: url.path) ?? StorageError(.io, wrapping: error, path: url.path)
+                let error =
+                    (error as? StorageError)?.adding(path: url.path)
+                    ?? StorageError(.io, wrapping: error, path: url.path)
                 guard error != state.reportedPathProblem else { return }
                 state.reportedPathProblem = error
                 problem = error
@@ -71,7 +74,8 @@ final class FileWatcher: Sendable {
         #if os(Linux) || os(Android) || canImport(Darwin)
         var paths = [path]
         if let target = try? FileSystem.resolvingSymbolicLinks(path),
-           (target as NSString).deletingLastPathComponent != (path as NSString).deletingLastPathComponent {
+            (target as NSString).deletingLastPathComponent != (path as NSString).deletingLastPathComponent
+        {
             paths.append(target)
         }
         let registrations = paths.compactMap { FolderEvents.shared.add(fileAt: $0, handler: handler) }

@@ -17,7 +17,9 @@ extension FileStore {
     /// read. If either changed, another writer may have got in: this write is dropped, the lock
     /// taken again, the file re-read and `body` run again on it, so that no update is lost.
     /// `body` therefore may run more than once; only its last run is written.
-    func commit<R>(key: String? = nil, _ body: (inout [String: StoredValue]) throws -> (result: R, changedKeys: [String])) throws -> R {
+    func commit<R>(
+        key: String? = nil, _ body: (inout [String: StoredValue]) throws -> (result: R, changedKeys: [String])
+    ) throws -> R {
         var reports: [StorageError] = []
         defer { for report in reports { StorageErrorReporter.report(report) } }
         let store = UpdateScope.medium(self)
@@ -42,7 +44,11 @@ extension FileStore {
                 guard !changedKeys.isEmpty else { return result }
                 let data = try Self.encode(values, format: format, encoding: state.encoding, source: state.source)
                 guard data.count <= options.maximumFileSize else {
-                    throw StorageError(.tooLarge, path: target, message: "the file would have \(data.count) bytes, more than the limit of \(options.maximumFileSize)")
+                    throw StorageError(
+                        .tooLarge, path: target,
+                        message:
+                            "the file would have \(data.count) bytes, more than the limit of \(options.maximumFileSize)"
+                    )
                 }
                 let replaced = state.fingerprint
                 let permissions = replaced?.permissions ?? 0o600
@@ -65,7 +71,10 @@ extension FileStore {
                 storage.replace(with: values, changedKeys: changedKeys)
                 return result
             }
-            throw StorageError(.io, path: target, message: "cannot lock \((target as NSString).lastPathComponent).lock: it keeps being deleted during writes")
+            throw StorageError(
+                .io, path: target,
+                message:
+                    "cannot lock \((target as NSString).lastPathComponent).lock: it keeps being deleted during writes")
         }
     }
 
@@ -80,10 +89,13 @@ extension FileStore {
     static func checkWritable(_ path: String, permissions: UInt32) throws {
         let octal = String(permissions & 0o7777, radix: 8)
         if permissions & 0o222 == 0 {
-            throw StorageError(.io, path: path, message: "the file is read-only (mode \(octal)); make it writable to save settings")
+            throw StorageError(
+                .io, path: path, message: "the file is read-only (mode \(octal)); make it writable to save settings")
         }
         if access(path, W_OK) != 0 {
-            throw StorageError(.io, path: path, message: "this user may not write the file (mode \(octal)): \(String(cString: strerror(errno)))")
+            throw StorageError(
+                .io, path: path,
+                message: "this user may not write the file (mode \(octal)): \(String(cString: strerror(errno)))")
         }
     }
 
@@ -114,8 +126,10 @@ extension FileStore {
                 loaded = try loadSettled(target: target, hadContent: hadContent)
             } catch let error as StorageError
                 where Self.isCorruption(error) && options.corruptFilePolicy == .moveAside
-                && (try? FileSystem.fingerprint(atPath: target))?.size ?? 0 > 0 {
-                loaded = try Self.loadMovingAsideIfCorrupt(path: target, format: format, options: options, reports: &reports)
+                && (try? FileSystem.fingerprint(atPath: target))?.size ?? 0 > 0
+            {
+                loaded = try Self.loadMovingAsideIfCorrupt(
+                    path: target, format: format, options: options, reports: &reports)
             }
         } else {
             loaded = try Self.load(path: target, format: format, options: options)

@@ -130,11 +130,14 @@ public final class FileStore: Storable {
         self.loadedFingerprint = loadedFingerprint
         var state = FileState(loadedFingerprint: loadedFingerprint)
         var reports: [StorageError] = []
-        let values = try Self.open(path: self.url.path, format: format, options: options, state: &state, reports: &reports)
+        let values = try Self.open(
+            path: self.url.path, format: format, options: options, state: &state, reports: &reports)
         storage = DictionaryStorage(values)
         file = Lock(state)
         if let interval = options.changeCheckInterval {
-            let watcher = FileWatcher(path: self.url.path, interval: interval) { [weak self] in self?.checkForExternalChange() }
+            let watcher = FileWatcher(path: self.url.path, interval: interval) { [weak self] in
+                self?.checkForExternalChange()
+            }
             self.watcher.withLock { $0 = watcher }
         }
         for report in reports { StorageErrorReporter.report(report) }

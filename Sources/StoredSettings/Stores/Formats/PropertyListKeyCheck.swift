@@ -16,7 +16,9 @@ enum PropertyListKeyCheck {
     ///   cannot hold two such keys and is not scanned.
     static func checkXML(_ bytes: UnsafeRawBufferPointer) throws {
         let count = bytes.count
-        let mayHaveNonASCII = bytes.contains { $0 >= 0x80 } || (0..<max(count - 1, 0)).contains { bytes[$0] == UInt8(ascii: "&") && bytes[$0 + 1] == UInt8(ascii: "#") }
+        let mayHaveNonASCII =
+            bytes.contains { $0 >= 0x80 }
+            || (0..<max(count - 1, 0)).contains { bytes[$0] == UInt8(ascii: "&") && bytes[$0 + 1] == UInt8(ascii: "#") }
         guard mayHaveNonASCII else { return }
         var scopes: [[String: String]] = []
         var index = 0
@@ -31,7 +33,10 @@ enum PropertyListKeyCheck {
             return min(position + end.utf8.count, count)
         }
         while index < count {
-            guard bytes[index] == UInt8(ascii: "<") else { index += 1; continue }
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
             if starts("<!--", at: index) {
                 index = skip(to: "-->", from: index + 4)
             } else if starts("<![CDATA[", at: index) {
@@ -45,7 +50,9 @@ enum PropertyListKeyCheck {
                 let end = skip(to: "</key>", from: start)
                 let key = decodeXMLText(UnsafeRawBufferPointer(rebasing: bytes[start..<max(start, end - 6)]))
                 if !scopes.isEmpty {
-                    if let existing = scopes[scopes.count - 1][key], !existing.unicodeScalars.elementsEqual(key.unicodeScalars) {
+                    if let existing = scopes[scopes.count - 1][key],
+                        !existing.unicodeScalars.elementsEqual(key.unicodeScalars)
+                    {
                         throw StorageError(.dataCorrupted, message: canonicallyEquivalentKeysMessage(existing, key))
                     }
                     scopes[scopes.count - 1][key] = key
@@ -86,8 +93,10 @@ enum PropertyListKeyCheck {
                 case "quot": result += "\""
                 case "apos": result += "'"
                 default:
-                    let number = name.hasPrefix("#x") || name.hasPrefix("#X")
-                        ? UInt32(name.dropFirst(2), radix: 16) : name.hasPrefix("#") ? UInt32(name.dropFirst(), radix: 10) : nil
+                    let number =
+                        name.hasPrefix("#x") || name.hasPrefix("#X")
+                        ? UInt32(name.dropFirst(2), radix: 16)
+                        : name.hasPrefix("#") ? UInt32(name.dropFirst(), radix: 10) : nil
                     if let number, let scalar = Unicode.Scalar(number) {
                         result.unicodeScalars.append(scalar)
                     } else {
@@ -115,8 +124,9 @@ enum PropertyListKeyCheck {
         let objectCount = number(bytes, at: trailer + 8, size: 8)
         let tableOffset = number(bytes, at: trailer + 24, size: 8)
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize), objectCount > 0,
-              tableOffset >= 8, tableOffset < UInt64(trailer),
-              objectCount <= (UInt64(trailer) - tableOffset) / UInt64(offsetSize) else { return }
+            tableOffset >= 8, tableOffset < UInt64(trailer),
+            objectCount <= (UInt64(trailer) - tableOffset) / UInt64(offsetSize)
+        else { return }
         let table = Int(tableOffset)
         func object(_ reference: UInt64) -> (marker: UInt8, length: Int, start: Int)? {
             guard reference < objectCount else { return nil }
@@ -143,7 +153,8 @@ enum PropertyListKeyCheck {
             switch marker >> 4 {
             case 0x5:
                 guard start + length <= table else { return nil }
-                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)]), as: UTF8.self)
+                return String(
+                    decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)]), as: UTF8.self)
             case 0x6:
                 guard start + 2 * length <= table else { return nil }
                 let units = (0..<length).map { UInt16(bytes[start + 2 * $0]) << 8 | UInt16(bytes[start + 2 * $0 + 1]) }
@@ -154,10 +165,13 @@ enum PropertyListKeyCheck {
         }
         for reference in 0..<objectCount {
             guard let (marker, length, start) = object(reference), marker >> 4 == 0xD,
-                  start + length * referenceSize <= table else { continue }
+                start + length * referenceSize <= table
+            else { continue }
             var keys: [String: String] = [:]
             for position in 0..<length {
-                guard let key = string(number(bytes, at: start + position * referenceSize, size: referenceSize)) else { continue }
+                guard let key = string(number(bytes, at: start + position * referenceSize, size: referenceSize)) else {
+                    continue
+                }
                 if let existing = keys[key], !existing.unicodeScalars.elementsEqual(key.unicodeScalars) {
                     throw StorageError(.dataCorrupted, message: canonicallyEquivalentKeysMessage(existing, key))
                 }

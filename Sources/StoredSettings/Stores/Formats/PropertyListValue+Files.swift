@@ -101,11 +101,11 @@ extension PropertyListValue {
             let topObject = readNumber(at: trailer + 16, size: 8)
             let tableOffset = readNumber(at: trailer + 24, size: 8)
             guard (1...8).contains(offsetSize), (1...8).contains(referenceSize),
-                  objectCount > 0, objectCount <= UInt64(count), topObject < objectCount,
-                  tableOffset >= 8, tableOffset < UInt64(trailer),
-                  UInt64(trailer) - tableOffset >= objectCount * UInt64(offsetSize)
+                objectCount > 0, objectCount <= UInt64(count), topObject < objectCount,
+                tableOffset >= 8, tableOffset < UInt64(trailer),
+                UInt64(trailer) - tableOffset >= objectCount * UInt64(offsetSize)
             else { throw corrupted("the binary property list's trailer is invalid") }
-            var heights = [Int8](repeating: 0, count: Int(objectCount))  // 0 unknown, -1 in progress, else height + 1
+            var heights = [Int8](repeating: 0, count: Int(objectCount)) // 0 unknown, -1 in progress, else height + 1
             let table = Int(tableOffset)
             func height(of object: Int, level: Int) throws -> Int {
                 switch heights[object] {
@@ -120,7 +120,9 @@ extension PropertyListValue {
                 }
                 // An 8-byte offset may exceed Int.max: compare before converting, never trap.
                 let rawOffset = readNumber(at: table + object * offsetSize, size: offsetSize)
-                guard rawOffset >= 8, rawOffset < UInt64(table) else { throw corrupted("an object offset is out of range") }
+                guard rawOffset >= 8, rawOffset < UInt64(table) else {
+                    throw corrupted("an object offset is out of range")
+                }
                 let offset = Int(rawOffset)
                 let marker = bytes[offset]
                 let type = marker >> 4
@@ -146,11 +148,15 @@ extension PropertyListValue {
                     position += 1 + size
                 }
                 if type == 0xD { children *= 2 }
-                guard position + children * referenceSize <= table else { throw corrupted("an object's references are out of range") }
+                guard position + children * referenceSize <= table else {
+                    throw corrupted("an object's references are out of range")
+                }
                 var tallest = 0
                 for child in 0..<children {
                     let reference = readNumber(at: position + child * referenceSize, size: referenceSize)
-                    guard reference < UInt64(heights.count) else { throw corrupted("an object reference is out of range") }
+                    guard reference < UInt64(heights.count) else {
+                        throw corrupted("an object reference is out of range")
+                    }
                     tallest = max(tallest, try height(of: Int(reference), level: level + 1))
                 }
                 let result = tallest + 1

@@ -23,7 +23,9 @@ extension PropertyListValue {
     package static func xmlData(from value: StoredValue) throws -> Data {
         var writer = XMLWriter()
         writer.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-        writer.append("<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n")
+        writer.append(
+            "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
+        )
         writer.append("<plist version=\"1.0\">\n")
         try writer.write(value, indent: 0)
         writer.append("</plist>\n")
@@ -44,7 +46,8 @@ extension PropertyListValue {
         }
 
         mutating func element(_ indent: Int, _ name: String, escaping text: String) throws {
-            try PropertyListValue.checkXMLCharacters(text, inKey: name == "key", hint: "; use a binary property list or JSON")
+            try PropertyListValue.checkXMLCharacters(
+                text, inKey: name == "key", hint: "; use a binary property list or JSON")
             bytes.append(contentsOf: repeatElement(0x09, count: indent))
             append("<\(name)>")
             appendEscaped(text)
@@ -73,14 +76,20 @@ extension PropertyListValue {
                     line(indent, "<string>\(text)</string>")
                 }
             case .array(let items):
-                if items.isEmpty { line(indent, "<array/>"); return }
+                if items.isEmpty {
+                    line(indent, "<array/>")
+                    return
+                }
                 line(indent, "<array>")
                 for (index, item) in items.enumerated() {
                     try StorageError.prefixingCodingPath(String(index)) { try write(item, indent: indent + 1) }
                 }
                 line(indent, "</array>")
             case .dictionary(let items):
-                if items.isEmpty { line(indent, "<dict/>"); return }
+                if items.isEmpty {
+                    line(indent, "<dict/>")
+                    return
+                }
                 line(indent, "<dict>")
                 for key in items.keys.sorted() {
                     // Keys come from the sorted key list of `items`, so the lookup succeeds.
@@ -103,7 +112,7 @@ extension PropertyListValue {
                 case 0x26: append("&amp;")
                 case 0x3C: append("&lt;")
                 case 0x3E: append("&gt;")
-                case 0x0D: append("&#13;")   // XML parsers turn a raw CR into LF
+                case 0x0D: append("&#13;") // XML parsers turn a raw CR into LF
                 default: UTF8.encode(scalar) { bytes.append($0) }
                 }
             }

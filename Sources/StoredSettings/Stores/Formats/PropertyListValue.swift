@@ -25,7 +25,9 @@ package enum PropertyListValue {
     ///   XML property list, and a raw U+0001 there makes the whole file unreadable.
     /// - Throws: ``StorageError/Code/encodingFailed`` for such a string or key unless
     ///   `allowingEveryCharacter`, and for dates with no ISO 8601 form.
-    package static func object(from value: StoredValue, nativeDates: Bool = keepsDatesExactly, allowingEveryCharacter: Bool = false) throws -> Any {
+    package static func object(
+        from value: StoredValue, nativeDates: Bool = keepsDatesExactly, allowingEveryCharacter: Bool = false
+    ) throws -> Any {
         switch value {
         case .bool(let flag): return flag
         case .int(let number): return NSNumber(value: number)
@@ -52,7 +54,8 @@ package enum PropertyListValue {
             for (key, item) in items {
                 result[key] = try StorageError.prefixingCodingPath(key) { () -> Any in
                     if !allowingEveryCharacter { try checkXMLCharacters(key, inKey: true) }
-                    return try object(from: item, nativeDates: nativeDates, allowingEveryCharacter: allowingEveryCharacter)
+                    return try object(
+                        from: item, nativeDates: nativeDates, allowingEveryCharacter: allowingEveryCharacter)
                 }
             }
             return result
@@ -90,7 +93,8 @@ package enum PropertyListValue {
         guard let scalar = xmlUnsupportedScalar(in: text) else { return }
         let codePoint = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
         let place = inKey ? " in a dictionary key" : ""
-        let what = scalar == "\u{FEFF}"
+        let what =
+            scalar == "\u{FEFF}"
             ? "an XML property list cannot hold the character \(codePoint) at the start of a string\(place) (Foundation's parser drops it)"
             : "an XML property list cannot hold the character \(codePoint)\(place)"
         throw StorageError(.encodingFailed, expectedType: inKey ? nil : "String", message: what + hint)

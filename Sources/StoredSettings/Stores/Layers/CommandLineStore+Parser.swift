@@ -18,8 +18,10 @@ struct CommandLineParser {
     init(options: [CommandLineStore.Option], declaredKeys: [String]? = nil, reservedNames: Set<String> = []) {
         var byName: [String: CommandLineStore.Option] = [:]
         let reserved = reservedNames.union(["set"])
-        for option in options where byName[option.name] == nil && !reserved.contains(option.name)
-            && !(option.name.hasPrefix("no-") && reserved.contains(String(option.name.dropFirst(3)))) {
+        for option in options
+        where byName[option.name] == nil && !reserved.contains(option.name)
+            && !(option.name.hasPrefix("no-") && reserved.contains(String(option.name.dropFirst(3))))
+        {
             byName[option.name] = option
         }
         self.options = byName
@@ -101,7 +103,8 @@ struct CommandLineParser {
 
             if let option = options[String(name)] {
                 if option.isFlag, inlineValue == nil {
-                    result.entries[option.key] = CommandLineStore.Entry(value: .bool(true), origin: "--\(name) on the command line")
+                    result.entries[option.key] = CommandLineStore.Entry(
+                        value: .bool(true), origin: "--\(name) on the command line")
                     continue
                 }
                 var value = inlineValue.map(String.init)
@@ -113,7 +116,8 @@ struct CommandLineParser {
                     result.errors.append(Self.error("--\(name) needs a value", key: option.key))
                     continue
                 }
-                result.entries[option.key] = CommandLineStore.Entry(value: .string(value), origin: "--\(name) on the command line")
+                result.entries[option.key] = CommandLineStore.Entry(
+                    value: .string(value), origin: "--\(name) on the command line")
                 continue
             }
 
@@ -122,7 +126,8 @@ struct CommandLineParser {
                     result.errors.append(Self.error("--\(name) takes no value", key: option.key))
                     continue
                 }
-                result.entries[option.key] = CommandLineStore.Entry(value: .bool(false), origin: "--\(name) on the command line")
+                result.entries[option.key] = CommandLineStore.Entry(
+                    value: .bool(false), origin: "--\(name) on the command line")
                 continue
             }
 

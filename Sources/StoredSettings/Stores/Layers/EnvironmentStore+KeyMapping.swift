@@ -29,7 +29,8 @@ package enum KeyWords {
                     let afterNext = index + 2 < characters.count ? characters[index + 2] : nil
                     let nextIsPluralS = next == "s" && !(afterNext?.isLowercase ?? false)
                     if previous.isLowercase || previous.isNumber
-                        || (previous.isUppercase && (next?.isLowercase ?? false) && !nextIsPluralS) {
+                        || (previous.isUppercase && (next?.isLowercase ?? false) && !nextIsPluralS)
+                    {
                         flush()
                     }
                 }
@@ -58,6 +59,7 @@ package enum KeyWords {
     package static func camelCase(fromSnakeCase name: String) -> String? {
         let parts = name.split(separator: "_").filter { !$0.isEmpty }
         guard let first = parts.first else { return nil }
-        return first.lowercased() + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined()
+        return first.lowercased()
+            + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined()
     }
 }

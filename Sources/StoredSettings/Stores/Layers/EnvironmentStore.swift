@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -96,7 +97,8 @@ public final class EnvironmentStore: OriginDescribingStore {
         var undecodable: Set<String> = []
         for entry in rawEnvironment {
             guard let equals = entry.firstIndex(of: UInt8(ascii: "=")),
-                  let name = Self.utf8Text(entry[..<equals]) else { continue }
+                let name = Self.utf8Text(entry[..<equals])
+            else { continue }
             if let value = Self.utf8Text(entry[(equals + 1)...]) {
                 decoded[name] = value
             } else {
@@ -155,9 +157,11 @@ public final class EnvironmentStore: OriginDescribingStore {
         guard let name = variableName(forKey: key) else { return nil }
         guard let text = variables[name] else {
             if undecodable.contains(name) {
-                StorageErrorReporter.report(StorageError(
-                    .dataCorrupted, key: key, path: "environment variable \(name)", message: "the value is not valid UTF-8"
-                ))
+                StorageErrorReporter.report(
+                    StorageError(
+                        .dataCorrupted, key: key, path: "environment variable \(name)",
+                        message: "the value is not valid UTF-8"
+                    ))
             }
             return nil
         }
@@ -193,7 +197,8 @@ public final class EnvironmentStore: OriginDescribingStore {
     public func keys() -> [String] {
         variables.keys.compactMap { name in
             guard let key = KeyWords.camelCase(fromSnakeCase: String(name.dropFirst(prefix.count))),
-                  variableName(forKey: key) == name else { return nil }
+                variableName(forKey: key) == name
+            else { return nil }
             return key
         }
     }

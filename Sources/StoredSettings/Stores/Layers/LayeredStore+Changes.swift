@@ -42,11 +42,12 @@ final class ChangeMerger: Sendable {
     init(layers: [any Storable], continuation: AsyncStream<StoredChange>.Continuation) {
         self.layers = layers
         self.continuation = continuation
-        self.known = Lock(layers.map { layer in
-            var values: [String: StoredValue?] = [:]
-            for key in layer.keys() { values[key] = .some(layer.value(forKey: key)) }
-            return values
-        })
+        self.known = Lock(
+            layers.map { layer in
+                var values: [String: StoredValue?] = [:]
+                for key in layer.keys() { values[key] = .some(layer.value(forKey: key)) }
+                return values
+            })
     }
 
     func receive(_ change: StoredChange, fromLayer changed: Int) {

@@ -1,4 +1,5 @@
 package import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -77,7 +78,9 @@ package enum AtomicFile {
         guard fstat(fd, &info) == 0 else { throw FileSystem.ioError("cannot read the file's attributes", path: path) }
         if let owner, owner.user != UInt32(info.st_uid) || owner.group != UInt32(info.st_gid) {
             guard fchown(fd, uid_t(owner.user), gid_t(owner.group)) == 0 else {
-                throw FileSystem.ioError("cannot give the new file the owner and group of the file it replaces (user \(owner.user), group \(owner.group))", path: path)
+                throw FileSystem.ioError(
+                    "cannot give the new file the owner and group of the file it replaces (user \(owner.user), group \(owner.group))",
+                    path: path)
             }
         }
         guard fchmod(fd, mode_t(permissions & 0o7777)) == 0 else {
@@ -97,7 +100,8 @@ package enum AtomicFile {
         // Closing drops the temporary file's `flock`, and frees the descriptor for the folder.
         close(fd)
         descriptorOpen = false
-        let directoryFD = FileSystem.openFile(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        let directoryFD = FileSystem.openFile(
+            directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         if directoryFD >= 0 {
             _ = FileSystem.flushToStableStorage(directoryFD)
             close(directoryFD)
@@ -116,7 +120,9 @@ package enum AtomicFile {
                 temporaryPrefix(for: path) + "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
             )
             let fd = FileSystem.openFile(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw FileSystem.ioError("cannot create a temporary file in \(directory)", path: path) }
+            guard fd >= 0 else {
+                throw FileSystem.ioError("cannot create a temporary file in \(directory)", path: path)
+            }
             while flock(fd, LOCK_EX) != 0 {
                 if errno == EINTR { continue }
                 let code = errno
@@ -127,7 +133,8 @@ package enum AtomicFile {
             if names(temporaryPath, fd) { return (fd, temporaryPath) }
             close(fd)
         }
-        throw StorageError(.io, path: path, message: "cannot create a temporary file in \(directory): it keeps being removed")
+        throw StorageError(
+            .io, path: path, message: "cannot create a temporary file in \(directory): it keeps being removed")
     }
 
     /// Whether `path` names the file open as `fd`.
@@ -150,7 +157,9 @@ package enum AtomicFile {
     package static func removeStaleTemporaryFiles(for path: String) -> Int {
         let directory = (path as NSString).deletingLastPathComponent
         var removed = 0
-        for name in FileSystem.entries(inDirectory: directory.isEmpty ? "." : directory, withPrefix: temporaryPrefix(for: path)) {
+        for name in FileSystem.entries(
+            inDirectory: directory.isEmpty ? "." : directory, withPrefix: temporaryPrefix(for: path))
+        {
             let temporaryPath = (directory as NSString).appendingPathComponent(name)
             let fd = FileSystem.openFile(temporaryPath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0)
             guard fd >= 0 else { continue }

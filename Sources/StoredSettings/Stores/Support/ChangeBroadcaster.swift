@@ -54,7 +54,9 @@ package final class ChangeBroadcaster: Sendable {
 
     /// Like ``subscribe(key:)``, also returning the stream's continuation: `finish()` on it ends
     /// the stream and removes the subscription at once, even while no task is consuming it.
-    package func subscription(key: String? = nil) -> (stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation) {
+    package func subscription(key: String? = nil) -> (
+        stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation
+    ) {
         let (stream, continuation) = AsyncStream<StoredChange>.makeStream(bufferingPolicy: .unbounded)
         let id = state.withLock { state in
             let id = state.nextID

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -124,12 +125,15 @@ package final class FileLock: Sendable {
                 if errno == ENOENT { continue }
                 let code = errno
                 var info = stat()
-                let owner = lstat(path, &info) == 0 && info.st_uid != geteuid() ? " (it belongs to user \(info.st_uid))" : ""
+                let owner =
+                    lstat(path, &info) == 0 && info.st_uid != geteuid() ? " (it belongs to user \(info.st_uid))" : ""
                 throw FileSystem.ioError("cannot open \(name)\(owner)", path: dataPath, errno: code)
             }
             var info = stat()
             do {
-                guard fstat(existing, &info) == 0 else { throw FileSystem.ioError("cannot read the attributes of \(name)", path: dataPath) }
+                guard fstat(existing, &info) == 0 else {
+                    throw FileSystem.ioError("cannot read the attributes of \(name)", path: dataPath)
+                }
                 try FileSystem.requireRegularFile(info, path: dataPath, name: name)
             } catch {
                 close(existing)

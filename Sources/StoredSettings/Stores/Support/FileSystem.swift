@@ -1,4 +1,5 @@
 package import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -35,7 +36,9 @@ package enum FileSystem {
     /// - Throws: ``StorageError/Code/tooLarge`` above `maximumSize`; ``StorageError/Code/io``
     ///   when the path is not a regular file (naming what it is) or a call fails, such as
     ///   `open` with `Too many open files`.
-    package static func readFile(atPath path: String, maximumSize: Int) throws -> (data: Data, fingerprint: FileFingerprint)? {
+    package static func readFile(atPath path: String, maximumSize: Int) throws -> (
+        data: Data, fingerprint: FileFingerprint
+    )? {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -47,7 +50,8 @@ package enum FileSystem {
         try requireRegularFile(info, path: path)
         let size = Int(info.st_size)
         guard size <= maximumSize else {
-            throw StorageError(.tooLarge, path: path, message: "the file has \(size) bytes, more than the limit of \(maximumSize)")
+            throw StorageError(
+                .tooLarge, path: path, message: "the file has \(size) bytes, more than the limit of \(maximumSize)")
         }
         var data = Data(count: size)
         var total = 0
@@ -171,7 +175,8 @@ package enum FileSystem {
         guard stickyAndWorldWritable, owner != folder.st_uid else { return }
         throw StorageError(
             .io, path: originalPath,
-            message: "refusing to follow the symbolic link \(link): it belongs to user \(owner), not to this user or the owner of its sticky world-writable folder (the fs.protected_symlinks rule)"
+            message:
+                "refusing to follow the symbolic link \(link): it belongs to user \(owner), not to this user or the owner of its sticky world-writable folder (the fs.protected_symlinks rule)"
         )
     }
 

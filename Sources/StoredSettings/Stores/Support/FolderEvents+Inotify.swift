@@ -50,8 +50,10 @@ package final class FolderEvents: Sendable {
         var nextID: UInt64 = 0
     }
 
-    private static let mask = UInt32(IN_CREATE) | UInt32(IN_DELETE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM)
-        | UInt32(IN_CLOSE_WRITE) | UInt32(IN_ATTRIB) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
+    private static let mask =
+        UInt32(IN_CREATE) | UInt32(IN_DELETE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM)
+        | UInt32(IN_CLOSE_WRITE) | UInt32(IN_ATTRIB) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)
+        | UInt32(IN_ONLYDIR)
 
     private let state = Lock(State())
 
@@ -73,9 +75,12 @@ package final class FolderEvents: Sendable {
                 state.inotify = fd
                 startThread = true
             }
-            guard let (descriptor, ancestor) = Self.watch(folder, inotify: state.inotify) else { return (nil, startThread) }
+            guard let (descriptor, ancestor) = Self.watch(folder, inotify: state.inotify) else {
+                return (nil, startThread)
+            }
             state.nextID += 1
-            state.entries[state.nextID] = Entry(folder: folder, descriptor: descriptor, watchesAncestor: ancestor, handler: handler)
+            state.entries[state.nextID] = Entry(
+                folder: folder, descriptor: descriptor, watchesAncestor: ancestor, handler: handler)
             state.entriesByWatch[descriptor, default: []].insert(state.nextID)
             return (Registration(id: state.nextID), startThread)
         }
@@ -151,7 +156,9 @@ package final class FolderEvents: Sendable {
 
     /// The handlers to call for one batch of events; moves registrations whose watch went
     /// away or was on an ancestor to the deepest folder that exists now.
-    private static func handlers(touched: Set<Int32>, gone: Set<Int32>, overflow: Bool, in state: inout State) -> [@Sendable () -> Void] {
+    private static func handlers(touched: Set<Int32>, gone: Set<Int32>, overflow: Bool, in state: inout State)
+        -> [@Sendable () -> Void]
+    {
         let ids = overflow ? Set(state.entries.keys) : Set(touched.flatMap { state.entriesByWatch[$0] ?? [] })
         for descriptor in gone {
             guard let ids = state.entriesByWatch.removeValue(forKey: descriptor) else { continue }

@@ -67,12 +67,16 @@ package final class FolderEvents: Sendable {
             state.nextID += 1
             return state.nextID
         }
-        guard let folderSource = makeSource(folder, events: [.write, .delete, .rename, .revoke], id: id, isFolder: true) else {
+        guard
+            let folderSource = makeSource(folder, events: [.write, .delete, .rename, .revoke], id: id, isFolder: true)
+        else {
             return nil
         }
-        let fileSource = makeSource(path, events: [.write, .extend, .attrib, .delete, .rename, .revoke, .link], id: id, isFolder: false)
+        let fileSource = makeSource(
+            path, events: [.write, .extend, .attrib, .delete, .rename, .revoke, .link], id: id, isFolder: false)
         state.withLock { state in
-            state.entries[id] = Entry(path: path, folder: folder, handler: handler, folderSource: folderSource, fileSource: fileSource)
+            state.entries[id] = Entry(
+                path: path, folder: folder, handler: handler, folderSource: folderSource, fileSource: fileSource)
         }
         return Registration(id: id)
     }
@@ -119,7 +123,8 @@ package final class FolderEvents: Sendable {
 
     private func reopenFileSource(_ id: UInt64) {
         guard let path = state.withLock({ $0.entries[id]?.path }) else { return }
-        let fresh = makeSource(path, events: [.write, .extend, .attrib, .delete, .rename, .revoke, .link], id: id, isFolder: false)
+        let fresh = makeSource(
+            path, events: [.write, .extend, .attrib, .delete, .rename, .revoke, .link], id: id, isFolder: false)
         let old = state.withLock { state -> Source? in
             guard state.entries[id] != nil else { return fresh }
             defer { state.entries[id]?.fileSource = fresh }
@@ -154,7 +159,10 @@ package final class FolderEvents: Sendable {
     /// Runs on the queue: when the folder is back, watches it again and calls the handler.
     private func lookForFolder(_ id: UInt64) {
         guard let entry = state.withLock({ $0.entries[id] }), entry.folderSource == nil else { return }
-        guard let folderSource = makeSource(entry.folder, events: [.write, .delete, .rename, .revoke], id: id, isFolder: true) else {
+        guard
+            let folderSource = makeSource(
+                entry.folder, events: [.write, .delete, .rename, .revoke], id: id, isFolder: true)
+        else {
             return
         }
         let (registered, search) = state.withLock { state -> (Bool, ChangeCheckScheduler.Entry?) in

@@ -71,7 +71,8 @@ package enum UpdateScope {
             let running = outer.isEmpty ? "an update of the same store" : "the update of '\(outer)' in the same store"
             throw StorageError(
                 .reentrantWrite,
-                message: "written from inside \(running), which would wait for itself; change the value through the update's inout parameter, or write after the update returns"
+                message:
+                    "written from inside \(running), which would wait for itself; change the value through the update's inout parameter, or write after the update returns"
             )
         }
     }

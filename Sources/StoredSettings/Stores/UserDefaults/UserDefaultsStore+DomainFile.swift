@@ -35,12 +35,17 @@ extension UserDefaultsStore {
         let path = (domainName.hasPrefix("/") ? domainName : folder + "/" + domainName) + ".plist"
         let contents: Data?
         do {
-            contents = try FileSystem.readFile(atPath: path, maximumSize: FileStore.Options.defaultMaximumFileSize)?.data
+            contents = try FileSystem.readFile(atPath: path, maximumSize: FileStore.Options.defaultMaximumFileSize)?
+                .data
         } catch let error as StorageError {
-            throw StorageError(error.code, key: key, path: location, message: "\(path): \(error.message ?? error.code.name); the change was not saved")
+            throw StorageError(
+                error.code, key: key, path: location,
+                message: "\(path): \(error.message ?? error.code.name); the change was not saved")
         }
         guard let data = contents, let problem = Self.domainFileProblem(data) else { return }
-        throw StorageError(.dataCorrupted, key: key, path: location, message: "\(path) does not parse as a property list (\(problem)); the change was not saved")
+        throw StorageError(
+            .dataCorrupted, key: key, path: location,
+            message: "\(path) does not parse as a property list (\(problem)); the change was not saved")
     }
 }
 

@@ -81,7 +81,9 @@ final class SuiteState: Sendable {
 
     /// A new change stream and its continuation; starts watching the defaults for writes by
     /// other code.
-    func subscription(key: String?) -> (stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation) {
+    func subscription(key: String?) -> (
+        stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation
+    ) {
         startWatching()
         return broadcaster.subscription(key: key)
     }
@@ -159,7 +161,7 @@ final class SuiteState: Sendable {
     private static func identical(_ a: StoredValue?, _ b: StoredValue?) -> Bool {
         switch (a, b) {
         case (nil, nil): true
-        case let (a?, b?): a.isIdentical(to: b)
+        case (let a?, let b?): a.isIdentical(to: b)
         default: false
         }
     }

@@ -83,7 +83,9 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// Every store created on the same instance shares its lock and its change streams.
     public init(_ defaults: UserDefaults) {
         self.suiteName = nil
-        self.shared = SuiteState.shared(for: ObjectIdentifier(defaults).debugDescription) { DefaultsBox(defaults: defaults) }
+        self.shared = SuiteState.shared(for: ObjectIdentifier(defaults).debugDescription) {
+            DefaultsBox(defaults: defaults)
+        }
     }
 
     /// Creates a store on the suite named `suiteName` (`UserDefaults(suiteName:)`).
@@ -184,7 +186,9 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         try checkOutsideUpdateBody(forKey: key)
         return try shared.writers.withLock {
             var value = self.persistentValue(forKey: key)
-            let result = try UpdateScope.runBody(ofUpdateOn: [UpdateScope.medium(shared)], key: key) { try body(&value) }
+            let result = try UpdateScope.runBody(ofUpdateOn: [UpdateScope.medium(shared)], key: key) {
+                try body(&value)
+            }
             try commit(value, forKey: key)
             return result
         }
@@ -283,7 +287,9 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         // survives the process as it does on Apple platforms.
         if !defaults.synchronize() {
             write(previous, forKey: key)
-            throw StorageError(.io, key: key, path: location, message: "UserDefaults could not save the domain file; the change was not saved")
+            throw StorageError(
+                .io, key: key, path: location,
+                message: "UserDefaults could not save the domain file; the change was not saved")
         }
         #endif
         shared.didCommit(value, forKey: key)
@@ -305,7 +311,8 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         guard defaults.volatileDomain(forName: UserDefaults.argumentDomain)[key] != nil else {
             return value(forKey: key)
         }
-        let object = defaults.persistentDomain(forName: domainName)?[key]
+        let object =
+            defaults.persistentDomain(forName: domainName)?[key]
             ?? defaults.volatileDomain(forName: UserDefaults.registrationDomain)[key]
         return object.flatMap(PropertyListValue.storedValue(from:))
     }

@@ -18,11 +18,14 @@ struct FileStoreApplicationFolderTests {
     }
 
     @Test func applicationSupportFileIsInFoundationsApplicationSupportFolder() throws {
-        let folder = try #require(FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first)
+        let folder = try #require(
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first)
         let url = try FileStore.applicationSupportURL(application: "tool")
         #expect(url.lastPathComponent == "settings.json")
         #expect(url.deletingLastPathComponent().lastPathComponent == "tool")
-        #expect(url.deletingLastPathComponent().deletingLastPathComponent().standardizedFileURL == folder.standardizedFileURL)
+        #expect(
+            url.deletingLastPathComponent().deletingLastPathComponent().standardizedFileURL
+                == folder.standardizedFileURL)
     }
 
     @Test(arguments: ["", ".", "..", "a/b", "../etc", "-rf", "a\u{0}b", "tab\there", "x..y"])

@@ -1,6 +1,7 @@
 import Foundation
 import StoredSettings
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,32 +19,57 @@ struct FileStoreBadFileTests {
     }
 
     static let cases: [BadFile] = [
-        BadFile(name: "truncated JSON", bytes: { Data("{\n  \"a\": 1,\n  \"b\": [1, 2".utf8) }, expected: .dataCorrupted),
+        BadFile(
+            name: "truncated JSON", bytes: { Data("{\n  \"a\": 1,\n  \"b\": [1, 2".utf8) }, expected: .dataCorrupted),
         BadFile(name: "zero bytes", bytes: { Data() }, expected: nil),
-        BadFile(name: "random bytes", bytes: { Data((0..<4096).map { _ in UInt8.random(in: 0...255) }) }, expected: .dataCorrupted),
-        BadFile(name: "invalid UTF-8", bytes: { Data([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0xFE, 0x22, 0x7D]) }, expected: .dataCorrupted),
+        BadFile(
+            name: "random bytes", bytes: { Data((0..<4096).map { _ in UInt8.random(in: 0...255) }) },
+            expected: .dataCorrupted),
+        BadFile(
+            name: "invalid UTF-8", bytes: { Data([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0xFE, 0x22, 0x7D]) },
+            expected: .dataCorrupted),
         BadFile(name: "JSON array root", bytes: { Data("[1, 2, 3]\n".utf8) }, expected: .dataCorrupted),
         BadFile(name: "JSON null", bytes: { Data("{\"a\": null}".utf8) }, expected: .dataCorrupted),
         BadFile(name: "100,000 nested arrays", bytes: { nested("[", "]", 100_000) }, expected: .nestingTooDeep),
         BadFile(name: "100,000 nested objects", bytes: { nested("{\"a\":", "}", 100_000) }, expected: .nestingTooDeep),
-        BadFile(name: "65 nested arrays in a value", bytes: { nested("{\"a\":", "}", 1, inner: nested("[", "]", 64)) }, expected: .nestingTooDeep),
-        BadFile(name: "64 nested containers are fine", bytes: { nested("{\"a\":", "}", 1, inner: nested("[", "]", 63)) }, expected: nil),
-        BadFile(name: "XML property list, 100,000 nested arrays", fileName: "settings.plist", bytes: {
-            nested("<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>a</key>", "</dict></plist>", 1, inner: nested("<array>", "</array>", 100_000))
-        }, expected: .nestingTooDeep),
-        BadFile(name: "binary property list, 100 nested arrays", fileName: "settings.plist", bytes: {
-            var value: Any = [1]
-            for _ in 0..<100 { value = [value] }
-            return (try? PropertyListSerialization.data(fromPropertyList: ["a": value], format: .binary, options: 0)) ?? Data()
-        }, expected: .nestingTooDeep),
-        BadFile(name: "binary property list that contains itself", fileName: "settings.plist", bytes: { selfReferencingBinaryPropertyList() }, expected: .nestingTooDeep),
-        BadFile(name: "binary property list with an object offset beyond Int.max", fileName: "settings.plist", bytes: { binaryPropertyListWithHugeOffset() }, expected: .dataCorrupted),
-        BadFile(name: "XML property list with an array root", fileName: "settings.plist", bytes: {
-            Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><array/></plist>".utf8)
-        }, expected: .dataCorrupted),
-        BadFile(name: "truncated property list", fileName: "settings.plist", bytes: {
-            Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>a</key><integ".utf8)
-        }, expected: .dataCorrupted),
+        BadFile(
+            name: "65 nested arrays in a value", bytes: { nested("{\"a\":", "}", 1, inner: nested("[", "]", 64)) },
+            expected: .nestingTooDeep),
+        BadFile(
+            name: "64 nested containers are fine", bytes: { nested("{\"a\":", "}", 1, inner: nested("[", "]", 63)) },
+            expected: nil),
+        BadFile(
+            name: "XML property list, 100,000 nested arrays", fileName: "settings.plist",
+            bytes: {
+                nested(
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>a</key>",
+                    "</dict></plist>", 1, inner: nested("<array>", "</array>", 100_000))
+            }, expected: .nestingTooDeep),
+        BadFile(
+            name: "binary property list, 100 nested arrays", fileName: "settings.plist",
+            bytes: {
+                var value: Any = [1]
+                for _ in 0..<100 { value = [value] }
+                return
+                    (try? PropertyListSerialization.data(fromPropertyList: ["a": value], format: .binary, options: 0))
+                    ?? Data()
+            }, expected: .nestingTooDeep),
+        BadFile(
+            name: "binary property list that contains itself", fileName: "settings.plist",
+            bytes: { selfReferencingBinaryPropertyList() }, expected: .nestingTooDeep),
+        BadFile(
+            name: "binary property list with an object offset beyond Int.max", fileName: "settings.plist",
+            bytes: { binaryPropertyListWithHugeOffset() }, expected: .dataCorrupted),
+        BadFile(
+            name: "XML property list with an array root", fileName: "settings.plist",
+            bytes: {
+                Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><array/></plist>".utf8)
+            }, expected: .dataCorrupted),
+        BadFile(
+            name: "truncated property list", fileName: "settings.plist",
+            bytes: {
+                Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>a</key><integ".utf8)
+            }, expected: .dataCorrupted),
     ]
 
     @Test(arguments: cases)
@@ -127,7 +153,9 @@ struct FileStoreBadFileTests {
 
     @Test func writeOverTheSizeLimitIsRefused() throws {
         let folder = try ScratchFolder()
-        let store = try FileStore(url: folder.file("settings.json"), options: FileStore.Options(maximumFileSize: 1000, changeCheckInterval: nil))
+        let store = try FileStore(
+            url: folder.file("settings.json"),
+            options: FileStore.Options(maximumFileSize: 1000, changeCheckInterval: nil))
         try store.setValue(.int(1), forKey: "small")
         let error = try #require(throws: StorageError.self) {
             try store.setValue(.string(String(repeating: "x", count: 2000)), forKey: "big")
@@ -148,13 +176,13 @@ private func nested(_ open: String, _ close: String, _ count: Int, inner: Data =
 /// A binary property list whose one offset-table entry is 0xFF × 8: beyond `Int.max`.
 private func binaryPropertyListWithHugeOffset() -> Data {
     var bytes = Array("bplist00".utf8)
-    bytes += [0xD0]                             // object 0 at offset 8: an empty dictionary
-    let table = bytes.count                     // offset table: one 8-byte offset
+    bytes += [0xD0] // object 0 at offset 8: an empty dictionary
+    let table = bytes.count // offset table: one 8-byte offset
     bytes += [UInt8](repeating: 0xFF, count: 8)
-    bytes += [0, 0, 0, 0, 0, 0]                 // trailer: unused, sort version
-    bytes += [8, 1]                             // offset size, reference size
-    bytes += [0, 0, 0, 0, 0, 0, 0, 1]           // 1 object
-    bytes += [0, 0, 0, 0, 0, 0, 0, 0]           // top object 0
+    bytes += [0, 0, 0, 0, 0, 0] // trailer: unused, sort version
+    bytes += [8, 1] // offset size, reference size
+    bytes += [0, 0, 0, 0, 0, 0, 0, 1] // 1 object
+    bytes += [0, 0, 0, 0, 0, 0, 0, 0] // top object 0
     bytes += [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
     return Data(bytes)
 }
@@ -162,13 +190,13 @@ private func binaryPropertyListWithHugeOffset() -> Data {
 /// A binary property list whose root array holds itself.
 private func selfReferencingBinaryPropertyList() -> Data {
     var bytes = Array("bplist00".utf8)
-    bytes += [0xA1, 0x00]                       // object 0 at offset 8: array of 1, reference 0
-    let table = bytes.count                     // offset table: one 1-byte offset
+    bytes += [0xA1, 0x00] // object 0 at offset 8: array of 1, reference 0
+    let table = bytes.count // offset table: one 1-byte offset
     bytes += [0x08]
-    bytes += [0, 0, 0, 0, 0, 0]                 // trailer: unused, sort version
-    bytes += [1, 1]                             // offset size, reference size
-    bytes += [0, 0, 0, 0, 0, 0, 0, 1]           // 1 object
-    bytes += [0, 0, 0, 0, 0, 0, 0, 0]           // top object 0
+    bytes += [0, 0, 0, 0, 0, 0] // trailer: unused, sort version
+    bytes += [1, 1] // offset size, reference size
+    bytes += [0, 0, 0, 0, 0, 0, 0, 1] // 1 object
+    bytes += [0, 0, 0, 0, 0, 0, 0, 0] // top object 0
     bytes += [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
     return Data(bytes)
 }

@@ -50,7 +50,8 @@ struct FileStoreChangeTests {
             // open (so no file event starts a check, which holds the store while it runs):
             // only a reference the watcher keeps could keep the store alive past this scope.
             try FileStore(url: folder.file("settings.json"), options: quietOptions).setValue(.int(1), forKey: "k")
-            let store = try FileStore(url: folder.file("settings.json"), options: FileStore.Options(changeCheckInterval: .seconds(3_600)))
+            let store = try FileStore(
+                url: folder.file("settings.json"), options: FileStore.Options(changeCheckInterval: .seconds(3_600)))
             released = store
             #expect(store.value(forKey: "k") == .int(1))
         }

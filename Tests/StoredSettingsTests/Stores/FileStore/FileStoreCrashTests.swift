@@ -26,12 +26,15 @@ struct FileStoreCrashTests {
     func killedWriterLeavesOldOrNewValueAndNoTemporaryFiles(load: Load) async throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")
-        try FileStore(url: url, options: quietOptions).setValue(.string(String(repeating: "Z", count: load.size)), forKey: "big")
+        try FileStore(url: url, options: quietOptions).setValue(
+            .string(String(repeating: "Z", count: load.size)), forKey: "big")
         var killedWhileWriting = 0
         for round in 0..<load.rounds {
             let child = try ChildProcess.launch(["crash-write", url.path, "big", String(load.size)])
             let (exitCode, output) = await child.finish()
-            #expect(exitCode == nil && output.hasPrefix("armed"), "round \(round): the writer did not die by its kill: \(output)")
+            #expect(
+                exitCode == nil && output.hasPrefix("armed"),
+                "round \(round): the writer did not die by its kill: \(output)")
             if try folder.names().contains(where: { $0.hasPrefix(".settings.json.tmp-") }) { killedWhileWriting += 1 }
 
             let reopened = try FileStore(url: url, options: quietOptions)
@@ -47,7 +50,9 @@ struct FileStoreCrashTests {
         // Every round checked its file above; at full scale, kills must also have hit the
         // write itself (half of them are aimed at it), or the test proved little.
         // UserDefaults for comparison, at full scale and at 1 MB only (its 10 MB writes are slow).
-        if TestScale.isFull, load.size == 1_000_000 { #expect(killedWhileWriting > 0, "no kill landed while a temporary file existed") }
+        if TestScale.isFull, load.size == 1_000_000 {
+            #expect(killedWhileWriting > 0, "no kill landed while a temporary file existed")
+        }
         var report = """
             SIGKILL during \(load.size)-byte rewrites: FileStore \(load.rounds) kills, none left a broken file \
             (\(killedWhileWriting) hit the write itself; their temporary files were removed on the next open)
@@ -70,7 +75,8 @@ struct FileStoreCrashTests {
         let file = folder.file("\(suite).plist")
         var broken = 0
         for _ in 0..<rounds {
-            let child = try ChildProcess.launch(["defaults-crash-write", suite, "big", String(size)], environment: environment)
+            let child = try ChildProcess.launch(
+                ["defaults-crash-write", suite, "big", String(size)], environment: environment)
             _ = await child.finish()
             let text = (try? Data(contentsOf: file))
                 .flatMap { try? PropertyListSerialization.propertyList(from: $0, format: nil) as? [String: Any] }

@@ -1,6 +1,7 @@
 import Foundation
 import StoredSettings
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -19,7 +20,8 @@ struct FileStoreEventTests {
         let idleFolder = try ScratchFolder()
         // Written before the store opens: events of its own write would start checks.
         try FileStore(url: idleFolder.file("settings.json"), options: quietOptions).setValue(.int(1), forKey: "k")
-        let idle = try FileStore(url: idleFolder.file("settings.json"), options: FileStore.Options(changeCheckInterval: .milliseconds(1)))
+        let idle = try FileStore(
+            url: idleFolder.file("settings.json"), options: FileStore.Options(changeCheckInterval: .milliseconds(1)))
         let busyFolder = try ScratchFolder()
         let busy = try FileStore(url: busyFolder.file("settings.json"))
         var events = busy.changes().makeAsyncIterator()
@@ -97,8 +99,9 @@ struct FileStoreEventTests {
     private func inotifyDescriptors() throws -> [Int32] {
         try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { name in
             guard let fd = Int32(name),
-                  let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
-                  target == "anon_inode:inotify" else { return nil }
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
+                target == "anon_inode:inotify"
+            else { return nil }
             return fd
         }
     }

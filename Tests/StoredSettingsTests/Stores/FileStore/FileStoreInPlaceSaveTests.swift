@@ -1,6 +1,7 @@
 import Foundation
 import StoredSettings
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -74,7 +75,9 @@ struct FileStoreInPlaceSaveTests {
                 if run.exitCode != 65 { failures.append("exit \(String(describing: run.exitCode)): \(run.errors)") }
             }
             // Read between saves: a file caught mid-save (empty or cut short) says nothing.
-            if let keys = try? FileStore(url: url, options: quietOptions).keys(), !keys.isEmpty, keys.count < 100 { failures.append("after write \(index): \(keys.count) keys") }
+            if let keys = try? FileStore(url: url, options: quietOptions).keys(), !keys.isEmpty, keys.count < 100 {
+                failures.append("after write \(index): \(keys.count) keys")
+            }
         }
         let (exitCode, output) = await editor.finish()
         #expect(exitCode == 0, "\(output)")

@@ -1,6 +1,7 @@
 import Foundation
 import StoredSettings
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -110,7 +111,8 @@ struct FileStorePermissionTests {
     @Test func missingParentThatCannotBeCreatedThrowsIO() throws {
         let folder = try ScratchFolder()
         try Data("a file, not a folder".utf8).write(to: folder.file("blocker"))
-        let store = try FileStore(url: folder.url.appendingPathComponent("blocker/sub/settings.json"), options: quietOptions)
+        let store = try FileStore(
+            url: folder.url.appendingPathComponent("blocker/sub/settings.json"), options: quietOptions)
         let error = try #require(throws: StorageError.self) { try store.setValue(.int(1), forKey: "a") }
         #expect(error.code == .io)
         #expect(error.key == "a")

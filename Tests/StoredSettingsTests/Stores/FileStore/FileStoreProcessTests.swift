@@ -32,13 +32,18 @@ struct FileStoreProcessTests {
         guard TestScale.isFull else { return }
 
         _ = try await runAll(environment: environment) { ["defaults-write-keys", suite, "p\($0)", String(writes)] }
-        _ = try await runAll(environment: environment) { _ in ["defaults-increment", suite + "-counter", "count", String(writes)] }
-        let defaultsKeys = facts(try await ChildProcess.run(["defaults-read", suite, "p", "count"], environment: environment))
-        let defaultsCount = facts(try await ChildProcess.run(["defaults-read", suite + "-counter", "p", "count"], environment: environment))
+        _ = try await runAll(environment: environment) { _ in
+            ["defaults-increment", suite + "-counter", "count", String(writes)]
+        }
+        let defaultsKeys = facts(
+            try await ChildProcess.run(["defaults-read", suite, "p", "count"], environment: environment))
+        let defaultsCount = facts(
+            try await ChildProcess.run(["defaults-read", suite + "-counter", "p", "count"], environment: environment))
 
         // The comparison is printed, not asserted, but it must have been measured.
         #expect(defaultsKeys["keys"].flatMap { Int($0) } != nil && defaultsCount["value"].flatMap { Int($0) } != nil)
-        print("""
+        print(
+            """
             \(processes) processes × \(writes) writes each  FileStore   UserDefaults
             distinct keys kept (of \(total))    \(keys.count)         \(defaultsKeys["keys"] ?? "?")
             increments kept (of \(total))       \(count.flatMap { try? Int(storedValue: $0) }.map(String.init) ?? "none")         \(defaultsCount["value"] ?? "?")

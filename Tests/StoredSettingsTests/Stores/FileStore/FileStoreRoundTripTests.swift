@@ -14,12 +14,16 @@ struct FileStoreRoundTripTests {
         case .xmlPropertyList: return try FileStore(url: folder.file("settings.plist"), options: quietOptions)
         case .binaryPropertyList:
             let url = folder.file("settings.plist")
-            try PropertyListSerialization.data(fromPropertyList: ["seed": true], format: .binary, options: 0).write(to: url)
+            try PropertyListSerialization.data(fromPropertyList: ["seed": true], format: .binary, options: 0).write(
+                to: url)
             return try FileStore(url: url, options: quietOptions)
         }
     }
 
-    static let doubles: [Double] = [0.1, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -.leastNormalMagnitude, 1.0 / 3.0, 1e21, 123456789.125]
+    static let doubles: [Double] = [
+        0.1, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -.leastNormalMagnitude, 1.0 / 3.0, 1e21,
+        123456789.125,
+    ]
     static let dates: [Date] = [
         Date(timeIntervalSinceReferenceDate: 123_456.789_012_345_678),
         Date(timeIntervalSinceReferenceDate: -0.000_001),
@@ -60,7 +64,9 @@ struct FileStoreRoundTripTests {
         #expect(reopened.value(forKey: "emoji") == .string("👩‍💻 é \u{1F600} <&> \"q\" \\ \r\n\t"))
         #expect(try Data(storedValue: try #require(reopened.value(forKey: "data"))) == Data([0, 1, 2, 255]))
         #expect(try Data(storedValue: try #require(reopened.value(forKey: "empty data"))) == Data())
-        #expect(reopened.value(forKey: "nested") == .dictionary(["list": .array([.bool(true), .int(-1), .dictionary([:]), .array([])])]))
+        #expect(
+            reopened.value(forKey: "nested")
+                == .dictionary(["list": .array([.bool(true), .int(-1), .dictionary([:]), .array([])])]))
     }
 
     @Test func nulCharactersRoundTripInJSONAndBinaryPropertyLists() throws {
@@ -68,7 +74,9 @@ struct FileStoreRoundTripTests {
             let folder = try ScratchFolder()
             let store = try Self.store(kind, in: folder)
             try store.setValue(.string("a\u{0}b"), forKey: "nul")
-            #expect(try FileStore(url: store.url, options: quietOptions).value(forKey: "nul") == .string("a\u{0}b"), "\(kind)")
+            #expect(
+                try FileStore(url: store.url, options: quietOptions).value(forKey: "nul") == .string("a\u{0}b"),
+                "\(kind)")
         }
     }
 

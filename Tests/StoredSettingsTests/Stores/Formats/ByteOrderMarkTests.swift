@@ -13,7 +13,9 @@ struct ByteOrderMarkTests {
         let store = try FileStore(url: url, options: quietOptions)
         try store.setValue(.string("light"), forKey: "theme")
         let before = try Data(contentsOf: url)
-        let error = try #require(throws: StorageError.self) { try store.setValue(.string("\u{FEFF}dark"), forKey: "theme") }
+        let error = try #require(throws: StorageError.self) {
+            try store.setValue(.string("\u{FEFF}dark"), forKey: "theme")
+        }
         #expect(error.code == .encodingFailed)
         #expect(error.key == "theme")
         #expect(error.description.contains("U+FEFF"), "\(error)")
@@ -39,14 +41,20 @@ struct ByteOrderMarkTests {
         let folder = try ScratchFolder()
         let url = folder.file(name)
         if name.hasSuffix(".binary.plist") {
-            try PropertyListSerialization.data(fromPropertyList: [String: Any](), format: .binary, options: 0).write(to: url)
+            try PropertyListSerialization.data(fromPropertyList: [String: Any](), format: .binary, options: 0).write(
+                to: url)
         }
         let store = try FileStore(url: url, options: quietOptions)
         try store.setValue(.string("\u{FEFF}dark"), forKey: "\u{FEFF}theme")
         try store.setValue(.string("light"), forKey: "theme")
         let reopened = try FileStore(url: url, options: quietOptions)
-        #expect(reopened.value(forKey: "\u{FEFF}theme").map { $0.description } == StoredValue.string("\u{FEFF}dark").description)
-        #expect(Set(reopened.keys().map { Array($0.unicodeScalars) }) == [Array("\u{FEFF}theme".unicodeScalars), Array("theme".unicodeScalars)])
+        #expect(
+            reopened.value(forKey: "\u{FEFF}theme").map { $0.description }
+                == StoredValue.string("\u{FEFF}dark").description)
+        #expect(
+            Set(reopened.keys().map { Array($0.unicodeScalars) }) == [
+                Array("\u{FEFF}theme".unicodeScalars), Array("theme".unicodeScalars),
+            ])
     }
 
     @Test func anXMLPropertyListKeepsFEFFInsideAString() throws {
@@ -55,12 +63,15 @@ struct ByteOrderMarkTests {
         let store = try FileStore(url: url, options: quietOptions)
         try store.setValue(.string("a\u{FEFF}b"), forKey: "x\u{FEFF}y")
         let reopened = try FileStore(url: url, options: quietOptions)
-        #expect(reopened.value(forKey: "x\u{FEFF}y").map { Array($0.description.unicodeScalars) }
-            == Array(StoredValue.string("a\u{FEFF}b").description.unicodeScalars))
+        #expect(
+            reopened.value(forKey: "x\u{FEFF}y").map { Array($0.description.unicodeScalars) }
+                == Array(StoredValue.string("a\u{FEFF}b").description.unicodeScalars))
     }
 
     @Test func userDefaultsRefusesKeysAndStringsStartingWithFEFF() throws {
-        let name = FileManager.default.temporaryDirectory.appendingPathComponent("ByteOrderMarkTests-\(UUID().uuidString)").path
+        let name = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ByteOrderMarkTests-\(UUID().uuidString)"
+        ).path
         let store = try UserDefaultsStore(suiteAtPath: name)
         defer { store.defaults.removePersistentDomain(forName: name) }
         try store.setValue(.string("light"), forKey: "theme")

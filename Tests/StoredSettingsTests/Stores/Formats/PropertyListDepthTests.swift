@@ -45,7 +45,8 @@ struct PropertyListDepthTests {
         let folder = try ScratchFolder()
         let url = folder.file("settings.plist")
         let levels = PropertyListValue.maximumDepth + 6
-        let body = "<dict><key>deep</key>" + String(repeating: "<array><!--</array>-->", count: levels)
+        let body =
+            "<dict><key>deep</key>" + String(repeating: "<array><!--</array>-->", count: levels)
             + String(repeating: "</array>", count: levels) + "</dict>"
         let data = Self.xml(body)
         try data.write(to: url)

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import StoredSettings
 import StoredSettingsTestSupport
 import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 /// XML 1.0 cannot carry NUL, the other C0 controls except tab, line feed and carriage return,
 /// U+FFFE or U+FFFF, not even escaped. Every medium written as XML refuses them with
@@ -37,7 +38,9 @@ struct XMLCharacterTests {
             let error = try #require(throws: StorageError.self) { try store.setValue(shape, forKey: "value") }
             #expect(error.code == .encodingFailed)
             #expect(error.key == "value")
-            #expect(error.description.contains("U+\(String(codePoint, radix: 16, uppercase: true).leftPadded(to: 4))"), "\(error)")
+            #expect(
+                error.description.contains("U+\(String(codePoint, radix: 16, uppercase: true).leftPadded(to: 4))"),
+                "\(error)")
             #expect(store.value(forKey: "value") == .string("previous"))
             #expect(try Data(contentsOf: store.url) == before)
         }
@@ -45,7 +48,9 @@ struct XMLCharacterTests {
 
     @Test(arguments: refused)
     func userDefaultsRefusesCharacterAndKeepsPreviousValue(codePoint: UInt32) throws {
-        let name = FileManager.default.temporaryDirectory.appendingPathComponent("XMLCharacterTests-\(UUID().uuidString)").path
+        let name = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "XMLCharacterTests-\(UUID().uuidString)"
+        ).path
         let store = try UserDefaultsStore(suiteAtPath: name)
         defer { store.defaults.removePersistentDomain(forName: name) }
         try store.setValue(.string("previous"), forKey: "value")
@@ -63,13 +68,17 @@ struct XMLCharacterTests {
         }
         #expect(error.key == "value")
         #expect(error.codingPath == ["outer", "a\u{1}b"])
-        #expect(error.description.hasSuffix(": an XML property list cannot hold the character U+0001 in a dictionary key; use a binary property list or JSON."))
+        #expect(
+            error.description.hasSuffix(
+                ": an XML property list cannot hold the character U+0001 in a dictionary key; use a binary property list or JSON."
+            ))
         #expect(!error.description.unicodeScalars.contains("\u{1}"))
     }
 
     @Test func xmlPropertyListKeepsTheCharactersXMLCarries() throws {
         let store = try TemporaryFileStore(fileName: "settings.plist")
-        let value = StoredValue.dictionary(Dictionary(uniqueKeysWithValues: Self.kept.map { (Self.text($0), StoredValue.string(Self.text($0))) }))
+        let value = StoredValue.dictionary(
+            Dictionary(uniqueKeysWithValues: Self.kept.map { (Self.text($0), StoredValue.string(Self.text($0))) }))
         try store.setValue(value, forKey: "value")
         #expect(try store.reopened().value(forKey: "value") == value)
         #expect(try XMLWellFormedness.check(Data(contentsOf: store.url)) == nil)
@@ -78,7 +87,8 @@ struct XMLCharacterTests {
     @Test(arguments: [0x01, 0x1F, 0xFFFE] as [UInt32])
     func binaryPropertyListAndJSONKeepTheCharacter(codePoint: UInt32) throws {
         let binary = try TemporaryFileStore(fileName: "settings.plist")
-        try PropertyListSerialization.data(fromPropertyList: ["seed": true], format: .binary, options: 0).write(to: binary.url)
+        try PropertyListSerialization.data(fromPropertyList: ["seed": true], format: .binary, options: 0).write(
+            to: binary.url)
         let json = try TemporaryFileStore(fileName: "settings.json")
         for store in [try binary.reopened(), json.fileStore] {
             for shape in Self.shapes(codePoint) {

@@ -71,7 +71,7 @@ struct AdversarialLayerTests {
     func malformedVariablesAreReportedNamingTheVariableAndReadTheDefault(_ key: HostileKey, _ text: String) throws {
         let variable = "HOSTILE_" + (KeyWordsProbe.snake(key.rawValue))
         let tool = try HostileTool(environment: [variable: text])
-        try tool.file.setValue(.string("from the file"), forKey: key.rawValue)   // never used instead
+        try tool.file.setValue(.string("from the file"), forKey: key.rawValue) // never used instead
         let reports = CapturedReports()
         let settings = tool.settings
         let readsTheDefault = reports.capture { () -> Bool in
@@ -114,7 +114,9 @@ struct AdversarialLayerTests {
         ParseCase(arguments: ["--title", "日本語 🎉"], values: ["title": .string("日本語 🎉")]),
         ParseCase(arguments: ["--title", "-"], values: ["title": .string("-")]),
         ParseCase(arguments: ["--", "--count", "3"], remaining: ["--", "--count", "3"]),
-        ParseCase(arguments: ["b", "-x", "--zz", "a", "--", "--set", "q=1"], remaining: ["b", "-x", "--zz", "a", "--", "--set", "q=1"]),
+        ParseCase(
+            arguments: ["b", "-x", "--zz", "a", "--", "--set", "q=1"],
+            remaining: ["b", "-x", "--zz", "a", "--", "--set", "q=1"]),
         ParseCase(arguments: ["--count=1", "--count", "2", "--set", "count=3"], values: ["count": .string("3")]),
         ParseCase(arguments: ["--enabled", "--no-enabled"], values: ["enabled": .bool(false)]),
         ParseCase(arguments: ["--Count", "3"], remaining: ["--Count", "3"]),
@@ -135,8 +137,11 @@ struct AdversarialLayerTests {
             let error = try #require(store.errors.first, "\(spelling)")
             #expect(error.code == .invalidKey)
             #expect(error.key == spelling)
-            let hint = spelling == "pagesize" || spelling.contains(where: { "-_".contains($0) }) ? "; it is spelled 'pageSize'" : ""
-            #expect(error.description == "Setting '\(spelling)' in command line: --set names no declared setting\(hint).")
+            let hint =
+                spelling == "pagesize" || spelling.contains(where: { "-_".contains($0) })
+                ? "; it is spelled 'pageSize'" : ""
+            #expect(
+                error.description == "Setting '\(spelling)' in command line: --set names no declared setting\(hint).")
         }
     }
 
@@ -150,7 +155,8 @@ struct AdversarialLayerTests {
     }
 
     @Test func settingsNamedHelpOrSetDoNotTakeOverThoseOptions() {
-        let store = CommandLineStore(arguments: ["--help", "--set", "help=x", "--no-set"], declaredBy: HelpNamedSettings.self)
+        let store = CommandLineStore(
+            arguments: ["--help", "--set", "help=x", "--no-set"], declaredBy: HelpNamedSettings.self)
         #expect(store.remainingArguments == ["--help", "--no-set"])
         #expect(store.value(forKey: "help") == .string("x"))
         #expect(store.errors.isEmpty)
@@ -187,8 +193,8 @@ struct AdversarialLayerTests {
     @Test func aWrapperUpdateUnderAnEnvironmentValueCountsOnFromTheFile() throws {
         let tool = try HostileTool(environment: ["HOSTILE_COUNT": "5"])
         try tool.settings.$count.update { $0 += 1 }
-        #expect(tool.file.value(forKey: "count") == .int(2))   // the default 1, plus one: the override is not copied
-        #expect(tool.settings.count == 5)   // the environment still wins
+        #expect(tool.file.value(forKey: "count") == .int(2)) // the default 1, plus one: the override is not copied
+        #expect(tool.settings.count == 5) // the environment still wins
     }
 
     @Test(arguments: ["environment", "command line"])
@@ -237,7 +243,7 @@ struct AdversarialLayerTests {
             for index in 0..<30 {
                 group.addTask {
                     try? store.setValue(.int(Int64(index)), forKey: "k\(index)")
-                    try? store.setValue(.int(Int64(index)), forKey: "hidden")   // under `top`: nothing
+                    try? store.setValue(.int(Int64(index)), forKey: "hidden") // under `top`: nothing
                 }
             }
         }
@@ -252,7 +258,7 @@ struct AdversarialLayerTests {
 
     @Test func originIsNilOnlyWhenNoLayerHoldsTheKey() throws {
         let tool = try HostileTool(environment: ["HOSTILE_TITLE": ""], arguments: ["--set", "count=2"])
-        #expect(tool.store.origin(forKey: "title") == nil)   // an empty variable counts as unset
+        #expect(tool.store.origin(forKey: "title") == nil) // an empty variable counts as unset
         #expect(tool.store.origin(forKey: "count") == "--set count=… on the command line")
         let description = try #require(tool.settings.settingDescriptions().first { $0.key == "title" })
         #expect(description.origin == "default")

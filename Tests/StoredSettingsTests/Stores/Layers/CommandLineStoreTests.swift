@@ -25,9 +25,11 @@ struct CommandLineStoreTests {
         ParseCase(arguments: ["--auto-reload"], values: ["autoReload": .bool(true)]),
         ParseCase(arguments: ["--no-auto-reload"], values: ["autoReload": .bool(false)]),
         ParseCase(arguments: ["--auto-reload=no"], values: ["autoReload": .string("no")]),
-        ParseCase(arguments: ["--auto-reload", "file.txt"], values: ["autoReload": .bool(true)], remaining: ["file.txt"]),
-        ParseCase(arguments: ["--theme", "dark", "--no-auto-reload", "--auto-reload"],
-                  values: ["theme": .string("dark"), "autoReload": .bool(true)]),
+        ParseCase(
+            arguments: ["--auto-reload", "file.txt"], values: ["autoReload": .bool(true)], remaining: ["file.txt"]),
+        ParseCase(
+            arguments: ["--theme", "dark", "--no-auto-reload", "--auto-reload"],
+            values: ["theme": .string("dark"), "autoReload": .bool(true)]),
         ParseCase(arguments: ["write", "--verbose", "-x", "text"], remaining: ["write", "--verbose", "-x", "text"]),
         ParseCase(arguments: ["--no-theme"], remaining: ["--no-theme"]),
         ParseCase(arguments: ["a", "--", "--set", "x=1"], remaining: ["a", "--", "--set", "x=1"]),
@@ -38,7 +40,8 @@ struct CommandLineStoreTests {
         ParseCase(arguments: ["--set", "a\u{1}b=1"], errors: [.invalidKey]),
         ParseCase(arguments: ["--page-size"], errors: [.invalidArgument]),
         ParseCase(arguments: ["--no-auto-reload=yes"], errors: [.invalidArgument]),
-        ParseCase(arguments: ["--set", "x", "--set", "pin=2"], values: ["pin": .string("2")], errors: [.invalidArgument]),
+        ParseCase(
+            arguments: ["--set", "x", "--set", "pin=2"], values: ["pin": .string("2")], errors: [.invalidArgument]),
     ])
     func parsesArguments(_ parse: ParseCase) {
         let store = CommandLineStore(arguments: parse.arguments, declaredBy: ToolSettings.self)
@@ -71,7 +74,8 @@ struct CommandLineStoreTests {
     }
 
     @Test func errorsNeverContainTheValue() {
-        let store = CommandLineStore(arguments: ["--set", "=hunter2", "--no-auto-reload=hunter2"], declaredBy: ToolSettings.self)
+        let store = CommandLineStore(
+            arguments: ["--set", "=hunter2", "--no-auto-reload=hunter2"], declaredBy: ToolSettings.self)
         #expect(store.errors.count == 2)
         for error in store.errors {
             #expect(!error.description.contains("hunter2"))

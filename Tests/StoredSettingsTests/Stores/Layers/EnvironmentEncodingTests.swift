@@ -2,6 +2,7 @@ import Foundation
 import StoredSettings
 import StoredSettingsTestSupport
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -15,10 +16,12 @@ import Darwin
 @Suite(.timeLimit(TestScale.hangGuard))
 struct EnvironmentEncodingTests {
     @Test func everyListedKeyReadsItsVariable() {
-        let store = EnvironmentStore(prefix: "APP", environment: [
-            "APP_THEME": "dark", "APP_lower": "a", "APP_TWO__PARTS": "b", "APP_DASH-ED": "c",
-            "APP_EDITOR_FONT_SIZE": "12", "APP_X9": "d",
-        ])
+        let store = EnvironmentStore(
+            prefix: "APP",
+            environment: [
+                "APP_THEME": "dark", "APP_lower": "a", "APP_TWO__PARTS": "b", "APP_DASH-ED": "c",
+                "APP_EDITOR_FONT_SIZE": "12", "APP_X9": "d",
+            ])
         let keys = store.keys()
         for key in keys {
             #expect(store.value(forKey: key) != nil, "keys() lists \(key), which value(forKey:) cannot read")
@@ -41,7 +44,9 @@ struct EnvironmentEncodingTests {
     }
 
     @Test func aVariableWhoseNameIsNotUTF8IsLeftOut() {
-        let raw: [[UInt8]] = [Array("APP_".utf8) + [0xFF] + Array("=x".utf8), Array("APP_THEME=dark".utf8), Array("NOEQUALS".utf8)]
+        let raw: [[UInt8]] = [
+            Array("APP_".utf8) + [0xFF] + Array("=x".utf8), Array("APP_THEME=dark".utf8), Array("NOEQUALS".utf8),
+        ]
         let store = EnvironmentStore(prefix: "APP", rawEnvironment: raw)
         #expect(store.keys() == ["theme"])
     }
@@ -63,15 +68,16 @@ struct EnvironmentEncodingProcessTests {
         posix_spawn_file_actions_addclose(&actions, fds[0])
         let words: [String] = [helper, "environment-read", prefix, key]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { bytes in
-            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-            for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
-            copy[bytes.count] = 0
-            return copy
-        } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] =
+            environment.map { bytes in
+                let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+                for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+                copy[bytes.count] = 0
+                return copy
+            } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { $0?.deallocate() }
+            for pointer in argv { free(pointer) }
+            for pointer in envp { pointer?.deallocate() }
         }
         var pid: pid_t = 0
         let code = posix_spawn(&pid, helper, &actions, nil, argv, envp)
@@ -95,14 +101,17 @@ struct EnvironmentEncodingProcessTests {
 
     @Test(.timeLimit(TestScale.hangGuard))
     func aChildProcessReportsAVariableThatIsNotUTF8ByName() throws {
-        let lines = try Self.run(prefix: "APP", key: "name", environment: [
-            Array("APP_NAME=caf".utf8) + [0xE9], Array("APP_THEME=dark".utf8), Array("APP_lower=x".utf8),
-        ])
-        #expect(lines == [
-            "keys theme",
-            "reported Setting 'name' in environment variable APP_NAME: the value is not valid UTF-8.",
-            "value -absent-",
-        ])
+        let lines = try Self.run(
+            prefix: "APP", key: "name",
+            environment: [
+                Array("APP_NAME=caf".utf8) + [0xE9], Array("APP_THEME=dark".utf8), Array("APP_lower=x".utf8),
+            ])
+        #expect(
+            lines == [
+                "keys theme",
+                "reported Setting 'name' in environment variable APP_NAME: the value is not valid UTF-8.",
+                "value -absent-",
+            ])
     }
 
     @Test(.timeLimit(TestScale.hangGuard))

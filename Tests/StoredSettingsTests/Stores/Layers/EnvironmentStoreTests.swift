@@ -49,7 +49,8 @@ struct EnvironmentStoreTests {
         )
         #expect(store.value(forKey: "pageSize") == .string("42"))
         #expect(store.value(forKey: "theme") == nil)
-        #expect(EnvironmentStore(prefix: "OTHER", environment: ["APP_PAGE_SIZE": "42"]).value(forKey: "pageSize") == nil)
+        #expect(
+            EnvironmentStore(prefix: "OTHER", environment: ["APP_PAGE_SIZE": "42"]).value(forKey: "pageSize") == nil)
     }
 
     @Test func treatsAnEmptyVariableAsUnset() {
@@ -93,13 +94,15 @@ struct EnvironmentStoreTests {
     }
 
     @Test func valuesDecodeLenientlyThroughTheWrapper() throws {
-        let store = EnvironmentStore(prefix: "APP", environment: [
-            "APP_AUTO_RELOAD": "yes",
-            "APP_PAGE_SIZE": "42",
-            "APP_THEME": "dark",
-            "APP_LAST_OPENED": "2025-02-03T04:05:06.25Z",
-            "APP_TAGS": #"["work", "home"]"#,
-        ])
+        let store = EnvironmentStore(
+            prefix: "APP",
+            environment: [
+                "APP_AUTO_RELOAD": "yes",
+                "APP_PAGE_SIZE": "42",
+                "APP_THEME": "dark",
+                "APP_LAST_OPENED": "2025-02-03T04:05:06.25Z",
+                "APP_TAGS": #"["work", "home"]"#,
+            ])
         let settings = ToolSettings(store: store)
         let reports = CapturedReports()
         reports.capture {
@@ -121,7 +124,9 @@ struct EnvironmentStoreTests {
         let error = try #require(reports.all.first)
         #expect(error.code == .typeMismatch)
         #expect(error.path == "environment variable APP_PAGE_SIZE")
-        #expect(error.description == "Setting 'pageSize' in environment variable APP_PAGE_SIZE: expected Int, found string.")
+        #expect(
+            error.description == "Setting 'pageSize' in environment variable APP_PAGE_SIZE: expected Int, found string."
+        )
     }
 
     @Test func describesTheOriginOfSetVariablesOnly() {

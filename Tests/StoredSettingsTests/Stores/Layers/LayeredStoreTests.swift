@@ -17,7 +17,9 @@ struct LayeredStoreTests {
 
         static let all: [LayerCombination] = [false, true].flatMap { environment in
             [false, true].flatMap { commandLine in
-                [false, true].map { file in LayerCombination(environment: environment, commandLine: commandLine, file: file) }
+                [false, true].map { file in
+                    LayerCombination(environment: environment, commandLine: commandLine, file: file)
+                }
             }
         }
     }
@@ -26,15 +28,19 @@ struct LayeredStoreTests {
     func theFirstLayerHoldingAKeyWinsAndNamesItsOrigin(_ combination: LayerCombination) throws {
         let file = try TemporaryFileStore()
         if combination.file { try file.setValue(.string("file"), forKey: "theme") }
-        let environment = EnvironmentStore(prefix: "APP", environment: combination.environment ? ["APP_THEME": "environment"] : [:])
+        let environment = EnvironmentStore(
+            prefix: "APP", environment: combination.environment ? ["APP_THEME": "environment"] : [:])
         let commandLine = CommandLineStore(arguments: combination.commandLine ? ["--set", "theme=argument"] : [])
         let store = LayeredStore([environment, commandLine, file], writingTo: file)
 
         let expected: (value: StoredValue?, origin: String?) =
-            combination.environment ? (.string("environment"), "environment variable APP_THEME")
-            : combination.commandLine ? (.string("argument"), "--set theme=… on the command line")
-            : combination.file ? (.string("file"), "file " + file.url.path)
-            : (nil, nil)
+            combination.environment
+            ? (.string("environment"), "environment variable APP_THEME")
+            : combination.commandLine
+                ? (.string("argument"), "--set theme=… on the command line")
+                : combination.file
+                    ? (.string("file"), "file " + file.url.path)
+                    : (nil, nil)
         #expect(store.value(forKey: "theme") == expected.value)
         #expect(store.origin(forKey: "theme") == expected.origin)
         let description = try #require(ToolSettings(store: store).settingDescriptions().first { $0.key == "theme" })
@@ -65,15 +71,18 @@ struct LayeredStoreTests {
 
         let reports = CapturedReports()
         reports.capture {
-            #expect(settings.autoReload == false)   // the default, not the file's `true`
+            #expect(settings.autoReload == false) // the default, not the file's `true`
             #expect(settings.pageSize == 20)
         }
-        #expect(reports.all.map(\.path) == ["environment variable APP_AUTO_RELOAD", "--set pageSize=… on the command line"])
+        #expect(
+            reports.all.map(\.path) == ["environment variable APP_AUTO_RELOAD", "--set pageSize=… on the command line"])
         let error = try #require(throws: StorageError.self) { try settings.$autoReload.load() }
         #expect(error.code == .typeMismatch)
         #expect(error.key == "autoReload")
         #expect(error.path == "environment variable APP_AUTO_RELOAD")
-        #expect(error.description == "Setting 'autoReload' in environment variable APP_AUTO_RELOAD: expected Bool, found string.")
+        #expect(
+            error.description
+                == "Setting 'autoReload' in environment variable APP_AUTO_RELOAD: expected Bool, found string.")
         #expect(file.value(forKey: "autoReload") == .bool(true))
     }
 
@@ -141,9 +150,9 @@ struct LayeredStoreTests {
         try settings.$pageSize.update { $0 += 1 }
         #expect(file.value(forKey: "pageSize") == .int(101))
         let theme = try settings.$theme.update { $0 }
-        #expect(theme == .system)   // the default: the environment's value is an override
+        #expect(theme == .system) // the default: the environment's value is an override
         #expect(settings.theme == .dark)
-        #expect(file.value(forKey: "theme") == nil)   // the environment's value is not copied
+        #expect(file.value(forKey: "theme") == nil) // the environment's value is not copied
     }
 
     @Test func changesDeliverOnlyChangesOfTheEffectiveValue() async throws {
@@ -151,21 +160,22 @@ struct LayeredStoreTests {
         let file = InMemoryStore()
         let store = LayeredStore([top, file], writingTo: file)
         let changes = store.changes()
-        try file.setValue(.string("light"), forKey: "theme")    // hidden by `top`: nothing
-        try file.setValue(.int(3), forKey: "pageSize")          // delivered
-        try top.setValue(nil, forKey: "theme")                  // the file's value shows: delivered
-        try top.setValue(.string("light"), forKey: "theme")     // same effective value: nothing
-        try file.setValue(nil, forKey: "pageSize")              // delivered as removal
+        try file.setValue(.string("light"), forKey: "theme") // hidden by `top`: nothing
+        try file.setValue(.int(3), forKey: "pageSize") // delivered
+        try top.setValue(nil, forKey: "theme") // the file's value shows: delivered
+        try top.setValue(.string("light"), forKey: "theme") // same effective value: nothing
+        try file.setValue(nil, forKey: "pageSize") // delivered as removal
         var received: [StoredChange] = []
         for await change in changes {
             received.append(change)
             if received.count == 3 { break }
         }
-        #expect(Set(received) == [
-            StoredChange(key: "pageSize", value: .int(3)),
-            StoredChange(key: "theme", value: .string("light")),
-            StoredChange(key: "pageSize", value: nil),
-        ])
+        #expect(
+            Set(received) == [
+                StoredChange(key: "pageSize", value: .int(3)),
+                StoredChange(key: "theme", value: .string("light")),
+                StoredChange(key: "pageSize", value: nil),
+            ])
         #expect(received.filter { $0.key == "pageSize" }.map(\.value) == [.int(3), nil])
     }
 

@@ -21,7 +21,10 @@ struct OneRunOverrideTests {
         init(environment: [String: String] = [:], arguments: [String] = []) throws {
             file = try TemporaryFileStore()
             store = LayeredStore(
-                [CommandLineStore(arguments: arguments), EnvironmentStore(prefix: "APP", environment: environment), file],
+                [
+                    CommandLineStore(arguments: arguments), EnvironmentStore(prefix: "APP", environment: environment),
+                    file,
+                ],
                 writingTo: file
             )
             settings = Settings(store: store)
@@ -47,7 +50,7 @@ struct OneRunOverrideTests {
         #expect(override > 1)
         try tool.settings.$count.update { $0 += 1 }
         #expect(try tool.persisted("count") == .int(2))
-        #expect(tool.settings.count == override)   // the override still wins on reads
+        #expect(tool.settings.count == override) // the override still wins on reads
     }
 
     @Test(arguments: 0..<2)
@@ -75,7 +78,7 @@ struct OneRunOverrideTests {
             count += 1
             return before
         }
-        #expect(seen == 0)   // the default: the file holds nothing yet
+        #expect(seen == 0) // the default: the file holds nothing yet
         #expect(try tool.persisted("count") == .int(1))
     }
 
@@ -96,7 +99,8 @@ struct OneRunOverrideTests {
     @Test func anUpdateStartsFromALowerLayerWhenTheWritableLayerHoldsNothing() throws {
         let file = InMemoryStore()
         let defaults = InMemoryStore(["count": .int(100)])
-        let store = LayeredStore([EnvironmentStore(prefix: "APP", environment: ["APP_COUNT": "7"]), file, defaults], writingTo: file)
+        let store = LayeredStore(
+            [EnvironmentStore(prefix: "APP", environment: ["APP_COUNT": "7"]), file, defaults], writingTo: file)
         try Settings(store: store).$count.update { $0 += 1 }
         #expect(file.values == ["count": .int(101)])
     }

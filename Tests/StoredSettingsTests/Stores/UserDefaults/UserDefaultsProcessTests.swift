@@ -1,6 +1,7 @@
 import Foundation
 import StoredSettings
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -34,9 +35,12 @@ final class DefaultsSandbox: Sendable {
         _ arguments: String..., environment extra: [String: String] = [:],
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> [String: String] {
-        let child = try ChildProcess.launch(["defaults-store", suite] + arguments, environment: environment.merging(extra) { $1 })
+        let child = try ChildProcess.launch(
+            ["defaults-store", suite] + arguments, environment: environment.merging(extra) { $1 })
         let (exitCode, output) = await Self.finish(child)
-        #expect(exitCode == 0, "defaults-store \(arguments.joined(separator: " ")) failed: \(output)", sourceLocation: sourceLocation)
+        #expect(
+            exitCode == 0, "defaults-store \(arguments.joined(separator: " ")) failed: \(output)",
+            sourceLocation: sourceLocation)
         return facts(output)
     }
 
@@ -50,7 +54,10 @@ final class DefaultsSandbox: Sendable {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 while true {
                     let count = read(child.output, &buffer, buffer.count)
-                    if count > 0 { bytes.append(contentsOf: buffer[0..<count]); continue }
+                    if count > 0 {
+                        bytes.append(contentsOf: buffer[0..<count])
+                        continue
+                    }
                     if count < 0, errno == EINTR { continue }
                     break
                 }
@@ -80,7 +87,8 @@ struct UserDefaultsProcessTests {
     @Test(.timeLimit(TestScale.hangGuard))
     func setterWriteSurvivesSIGKILLAfterTheSetterReturned() async throws {
         let sandbox = try DefaultsSandbox()
-        let child = try ChildProcess.launch(["defaults-store", sandbox.suite, "set-and-hold", "count", "42"], environment: sandbox.environment)
+        let child = try ChildProcess.launch(
+            ["defaults-store", sandbox.suite, "set-and-hold", "count", "42"], environment: sandbox.environment)
         // `set` is printed after the setter returned; the child then waits in pause().
         #expect(child.readLine() == "set")
         child.sendKill()
@@ -98,18 +106,23 @@ struct UserDefaultsProcessTests {
         try Data().write(to: sandbox.folder.file("not-a-folder"))
         let unwritable = ["XDG_CONFIG_HOME": sandbox.folder.file("not-a-folder/config").path]
         let set = try await sandbox.run("set", "count", "9", environment: unwritable)
-        #expect(set["error"]?.hasPrefix("io Setting 'count' in UserDefaults domain \(sandbox.suite): ") == true, "\(set)")
+        #expect(
+            set["error"]?.hasPrefix("io Setting 'count' in UserDefaults domain \(sandbox.suite): ") == true, "\(set)")
         #expect(set["memory"] == "0")
     }
 
     @Test(.timeLimit(TestScale.hangGuard))
     func setterNeverWritesOverADomainFileThatDoesNotParse() async throws {
         let sandbox = try DefaultsSandbox()
-        let broken = Data("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n<key>theme</key>\n<string>dark</string>\n".utf8)
+        let broken = Data(
+            "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n<key>theme</key>\n<string>dark</string>\n".utf8)
         let file = sandbox.folder.file("config/\(sandbox.suite).plist")
         try broken.write(to: file)
         let set = try await sandbox.run("set", "count", "9")
-        #expect(set["error"]?.hasPrefix("dataCorrupted Setting 'count' in UserDefaults domain \(sandbox.suite): \(file.path) does not parse") == true, "\(set)")
+        #expect(
+            set["error"]?.hasPrefix(
+                "dataCorrupted Setting 'count' in UserDefaults domain \(sandbox.suite): \(file.path) does not parse")
+                == true, "\(set)")
         #expect(set["memory"] == "0")
         #expect(try Data(contentsOf: file) == broken)
     }
