@@ -46,6 +46,10 @@ extension FileStore {
         ///   - corruptFilePolicy: What to do with a file that does not parse.
         ///   - changeCheckInterval: How often to look for external changes where the platform
         ///     has no file events; `nil` for never (not even on events).
+        /// Runs after the store has read its file and before it starts watching it: a test's
+        /// way to change the file inside that gap. Not part of the API, nor of equality.
+        package var afterOpeningForTesting: TestHook?
+
         public init(
             maximumFileSize: Int = Options.defaultMaximumFileSize,
             corruptFilePolicy: CorruptFilePolicy = .throwError,
@@ -75,4 +79,16 @@ extension StorageError.Code {
     /// bit): anyone in that group could change the program's settings. Reported, not thrown,
     /// by ``FileStore``.
     public static let insecurePermissions = StorageError.Code("insecurePermissions")
+}
+
+extension FileStore.Options {
+    /// A closure a test runs at a chosen point of a store's work. All hooks compare equal, so
+    /// options with and without one are the same options.
+    package struct TestHook: Equatable, Sendable {
+        let body: @Sendable () -> Void
+
+        package init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+        package static func == (lhs: TestHook, rhs: TestHook) -> Bool { true }
+    }
 }

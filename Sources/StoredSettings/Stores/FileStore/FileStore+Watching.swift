@@ -8,7 +8,13 @@ extension FileStore {
     /// symbolic link the `fs.protected_symlinks` rule refuses) is reported once until it
     /// changes.
     package func checkForExternalChange() {
-        changeChecks.withLock { $0 += 1 }
+        checkForExternalChange(counted: true)
+    }
+
+    /// ``checkForExternalChange()``; `counted` is false for the one check a store makes when it
+    /// starts watching, which ``changeCheckCount`` leaves out.
+    func checkForExternalChange(counted: Bool) {
+        if counted { changeChecks.withLock { $0 += 1 } }
         // The common case, nothing changed, costs one `lstat` and one `stat` and never waits
         // for a write in progress.
         if let target = try? FileSystem.resolvingSymbolicLinks(url.path),

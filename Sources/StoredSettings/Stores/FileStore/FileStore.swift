@@ -134,11 +134,15 @@ public final class FileStore: Storable {
             path: self.url.path, format: format, options: options, state: &state, reports: &reports)
         storage = DictionaryStorage(values)
         file = Lock(state)
+        options.afterOpeningForTesting?.body()
         if let interval = options.changeCheckInterval {
             let watcher = FileWatcher(path: self.url.path, interval: interval) { [weak self] in
                 self?.checkForExternalChange()
             }
             self.watcher.withLock { $0 = watcher }
+            // A write that landed between the read above and the watch's start sent no event the
+            // watch could see: look once more, now that any later write will be seen.
+            checkForExternalChange(counted: false)
         }
         for report in reports { StorageErrorReporter.report(report) }
     }

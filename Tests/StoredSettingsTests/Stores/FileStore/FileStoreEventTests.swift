@@ -118,3 +118,20 @@ struct FileStoreEventTests {
     }
     #endif
 }
+
+/// A write between a store's first read and the start of its watch is not lost.
+@Suite(.timeLimit(TestScale.hangGuard))
+struct FileStoreOpeningGapTests {
+    @Test func writeWhileTheStoreOpensIsDeliveredAndRead() async throws {
+        let folder = try ScratchFolder()
+        let url = folder.file("settings.json")
+        try FileStore(url: url, options: quietOptions).setValue(.int(1), forKey: "k")
+        var options = FileStore.Options()
+        options.afterOpeningForTesting = .init {
+            // Another program writes after the store read the file, before it watches it.
+            try? FileStore(url: url, options: quietOptions).setValue(.int(2), forKey: "k")
+        }
+        let store = try FileStore(url: url, options: options)
+        #expect(store.value(forKey: "k") == .int(2))
+    }
+}
