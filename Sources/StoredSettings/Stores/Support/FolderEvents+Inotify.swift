@@ -41,6 +41,9 @@ package final class FolderEvents: Sendable {
         var descriptor: Int32
         var watchesAncestor: Bool
         let handler: @Sendable () -> Void
+        /// While no watch can be had for it: the `stat` check that stands in, every
+        /// ``FolderEvents/pollingInterval``, until a watch succeeds again.
+        var polling: ChangeCheckScheduler.Entry?
     }
 
     private struct State {
@@ -48,7 +51,13 @@ package final class FolderEvents: Sendable {
         var entries: [UInt64: Entry] = [:]
         var entriesByWatch: [Int32: Set<UInt64>] = [:]
         var nextID: UInt64 = 0
+        /// Folders whose watches fail as if the watch limit were reached, for tests.
+        var refusedFolders: Set<String> = []
     }
+
+    /// How often a registration whose folder cannot be watched any more (the watch limit
+    /// reached after its folder was deleted and made again) is checked instead, and tried again.
+    static let pollingInterval: UInt64 = 250_000_000
 
     private static let mask =
         UInt32(IN_CREATE) | UInt32(IN_DELETE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM)
@@ -75,7 +84,7 @@ package final class FolderEvents: Sendable {
                 state.inotify = fd
                 startThread = true
             }
-            guard let (descriptor, ancestor) = Self.watch(folder, inotify: state.inotify) else {
+            guard let (descriptor, ancestor) = Self.watch(folder, in: state) else {
                 return (nil, startThread)
             }
             state.nextID += 1
@@ -97,15 +106,17 @@ package final class FolderEvents: Sendable {
     package func remove(_ registration: Registration) {
         state.withLock { state in
             guard let entry = state.entries.removeValue(forKey: registration.id) else { return }
+            if let polling = entry.polling { ChangeCheckScheduler.shared.remove(polling) }
             Self.detach(registration.id, from: entry.descriptor, in: &state)
         }
     }
 
     /// Watches `folder`, or its deepest existing ancestor; `nil` when not even that works.
-    private static func watch(_ folder: String, inotify: Int32) -> (descriptor: Int32, ancestor: Bool)? {
+    private static func watch(_ folder: String, in state: State) -> (descriptor: Int32, ancestor: Bool)? {
+        if state.refusedFolders.contains(folder) { return nil }
         var path = folder.isEmpty ? "." : folder
         while true {
-            let descriptor = inotify_add_watch(inotify, path, mask)
+            let descriptor = inotify_add_watch(state.inotify, path, mask)
             if descriptor >= 0 { return (descriptor, path != folder) }
             guard errno == ENOENT || errno == ENOTDIR, path != "/", path != "." else { return nil }
             path = (path as NSString).deletingLastPathComponent
@@ -172,20 +183,57 @@ package final class FolderEvents: Sendable {
             guard var entry = state.entries[id] else { continue }
             if entry.descriptor < 0 || entry.watchesAncestor || overflow {
                 if entry.descriptor >= 0 { detach(id, from: entry.descriptor, in: &state) }
-                if let (descriptor, ancestor) = watch(entry.folder, inotify: state.inotify) {
+                if let (descriptor, ancestor) = watch(entry.folder, in: state) {
                     entry.descriptor = descriptor
                     entry.watchesAncestor = ancestor
                     state.entriesByWatch[descriptor, default: []].insert(id)
                 } else {
                     // Not even the root can be watched (the watch limit was reached): the
-                    // registration stays, and is moved again on the next overflow.
+                    // file is checked by polling until a watch can be had again.
                     entry.descriptor = -1
+                    if entry.polling == nil {
+                        entry.polling = ChangeCheckScheduler.shared.add(everyNanoseconds: pollingInterval) {
+                            FolderEvents.shared.pollWithoutWatch(id)
+                        }
+                    }
                 }
                 state.entries[id] = entry
             }
             handlers.append(entry.handler)
         }
         return handlers
+    }
+
+    /// One polling check of a registration that has no watch: tries to watch its folder again
+    /// (and stops polling when that works), then calls its handler.
+    private func pollWithoutWatch(_ id: UInt64) {
+        let handler = state.withLock { state -> (@Sendable () -> Void)? in
+            guard var entry = state.entries[id] else { return nil }
+            if entry.descriptor < 0, let (descriptor, ancestor) = Self.watch(entry.folder, in: state) {
+                entry.descriptor = descriptor
+                entry.watchesAncestor = ancestor
+                state.entriesByWatch[descriptor, default: []].insert(id)
+                if let polling = entry.polling { ChangeCheckScheduler.shared.remove(polling) }
+                entry.polling = nil
+                state.entries[id] = entry
+            }
+            return entry.handler
+        }
+        handler?()
+    }
+
+    /// Makes watches of `folder` fail (or succeed again) as when the system's watch limit is
+    /// reached, for tests of the fallback to polling.
+    package func refuseWatches(of folder: String, _ refused: Bool) {
+        state.withLock { state in
+            if refused { state.refusedFolders.insert(folder) } else { state.refusedFolders.remove(folder) }
+        }
+    }
+
+    /// Whether the registration of the file at `path` is being polled for want of a watch.
+    package func isPolling(fileAt path: String) -> Bool {
+        let folder = (path as NSString).deletingLastPathComponent
+        return state.withLock { state in state.entries.values.contains { $0.folder == folder && $0.polling != nil } }
     }
 
     /// How many folders (or ancestors) are watched now, for tests.

@@ -135,3 +135,28 @@ struct FileStoreOpeningGapTests {
         #expect(store.value(forKey: "k") == .int(2))
     }
 }
+
+#if os(Linux) || os(Android)
+/// A store whose folder can no longer be watched (the system's watch limit reached after the
+/// folder was deleted and made again) checks its file by polling instead of going deaf.
+@Suite(.timeLimit(TestScale.hangGuard))
+struct FileStoreWatchLimitTests {
+    @Test func folderThatCannotBeWatchedAgainIsPolled() async throws {
+        let folder = try ScratchFolder()
+        let sub = folder.url.appendingPathComponent("sub", isDirectory: true)
+        let url = sub.appendingPathComponent("settings.json")
+        try FileStore(url: url, options: quietOptions).setValue(.int(1), forKey: "k")
+        let reader = try FileStore(url: url)
+        let watchedFolder = (reader.url.path as NSString).deletingLastPathComponent
+        FolderEvents.shared.refuseWatches(of: watchedFolder, true)
+        defer { FolderEvents.shared.refuseWatches(of: watchedFolder, false) }
+        var events = reader.changes().makeAsyncIterator()
+
+        try FileManager.default.removeItem(at: sub)
+        #expect(await events.next() == StoredChange(key: "k", value: nil))
+        #expect(FolderEvents.shared.isPolling(fileAt: reader.url.path))
+        try FileStore(url: url, options: quietOptions).setValue(.int(2), forKey: "k")
+        #expect(await events.next() == StoredChange(key: "k", value: .int(2)))
+    }
+}
+#endif
