@@ -97,10 +97,13 @@ final class SuiteState: Sendable {
         }
     }
 
-    /// Publishes a store's commit, unless the watcher delivered that value for the key already.
-    func didCommit(_ value: StoredValue?, forKey key: String) {
+    /// Publishes a store's commit as reads see it now (`visible`: a removal may uncover a
+    /// registered default or an argument), unless the watcher delivered that value for the key
+    /// already.
+    func didCommit(visible value: StoredValue?, forKey key: String) {
         watch.withLock { watch in
             if watch.seen != nil {
+                watch.seen?[key] = value
                 if let last = watch.published[key], Self.identical(last, value) { return }
                 watch.published[key] = value
             }

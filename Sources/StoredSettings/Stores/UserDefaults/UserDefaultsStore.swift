@@ -292,7 +292,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
                 message: "UserDefaults could not save the domain file; the change was not saved")
         }
         #endif
-        shared.didCommit(value, forKey: key)
+        shared.didCommit(visible: self.value(forKey: key), forKey: key)
     }
 
     /// `UserDefaults.set(_:forKey:)`, or `removeObject(forKey:)` for `nil`.
