@@ -93,6 +93,16 @@ final class TemporaryFolder: Sendable {
     }
 }
 
+/// Whether a suite named by a plain name lives in the test's own folders. On Linux it does:
+/// under `XDG_CONFIG_HOME`, which CI points at an empty folder. On Apple platforms `cfprefsd`
+/// keeps it in the user's real `~/Library/Preferences` whatever `HOME` says, so tests that
+/// create named suites through `stored --domain` do not run there.
+#if canImport(Darwin)
+let namedSuitesStayInTestFolders = false
+#else
+let namedSuitesStayInTestFolders = true
+#endif
+
 /// A UserDefaults suite with a unique name, removed when released.
 final class TemporarySuite: Sendable {
     let name = "StoredCLITests.\(UUID().uuidString)"
