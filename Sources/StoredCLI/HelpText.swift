@@ -20,6 +20,9 @@ package enum HelpText {
           PATH.json, PATH.plist    A settings file; a missing file is an empty store,
                                    created with its folders on the first write.
           --domain NAME            A UserDefaults suite of this user.
+          etcd://HOST:PORT[,HOST:PORT...]/PREFIX
+                                   Keys under PREFIX/ on an etcd cluster; user and
+                                   password from STORED_ETCD_USER, STORED_ETCD_PASSWORD.
         """
 
     static let exitSection = """

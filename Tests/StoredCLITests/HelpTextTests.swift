@@ -25,6 +25,9 @@ struct HelpTextTests {
           PATH.json, PATH.plist    A settings file; a missing file is an empty store,
                                    created with its folders on the first write.
           --domain NAME            A UserDefaults suite of this user.
+          etcd://HOST:PORT[,HOST:PORT...]/PREFIX
+                                   Keys under PREFIX/ on an etcd cluster; user and
+                                   password from STORED_ETCD_USER, STORED_ETCD_PASSWORD.
 
         EXIT STATUS:
           0 success, 1 key not found, 64 usage error, 65 bad data,
@@ -53,6 +56,9 @@ struct HelpTextTests {
           PATH.json, PATH.plist    A settings file; a missing file is an empty store,
                                    created with its folders on the first write.
           --domain NAME            A UserDefaults suite of this user.
+          etcd://HOST:PORT[,HOST:PORT...]/PREFIX
+                                   Keys under PREFIX/ on an etcd cluster; user and
+                                   password from STORED_ETCD_USER, STORED_ETCD_PASSWORD.
 
         A VALUE that does not fit TYPE exits with 65 and changes nothing.
 
@@ -75,6 +81,9 @@ struct HelpTextTests {
           PATH.json, PATH.plist    A settings file; a missing file is an empty store,
                                    created with its folders on the first write.
           --domain NAME            A UserDefaults suite of this user.
+          etcd://HOST:PORT[,HOST:PORT...]/PREFIX
+                                   Keys under PREFIX/ on an etcd cluster; user and
+                                   password from STORED_ETCD_USER, STORED_ETCD_PASSWORD.
 
         Exits with 1 when KEY holds no value.
 
