@@ -66,6 +66,8 @@ public final class FileStore: Storable {
     /// How many times ``checkForExternalChange()`` ran, for tests of the watcher.
     let changeChecks = Lock<Int>(0)
     let loadedFingerprint: Lock<FileFingerprint?>
+    /// The `setValue` calls waiting for the write in progress (group commit).
+    let writeGroup = WriteGroup()
 
     /// What the store knows about the file, guarded by ``file``, which also serializes this
     /// store's writes and reloads.
@@ -202,8 +204,18 @@ public final class FileStore: Storable {
     ///   left a file that does not parse, or emptied a file that held settings, and it did not
     ///   settle into one that parses within about half a second. The file and the values in
     ///   memory keep the previous value then.
+    ///
+    /// Group commit: calls that wait for another thread's write to this store queue their
+    /// change; the next write commits every queued change in order as one file, with one
+    /// `fsync` of the file and one of the folder, and each call returns once its change is on
+    /// disk. A failure of that shared write fails every call of the group, and none of their
+    /// changes is kept; a key conflict fails only its own call. Each change is delivered once
+    /// through ``changes()``, in commit order. ``update(forKey:_:)`` and ``batch(_:)`` bodies
+    /// never join a group: they run alone, on the caller's thread. Across processes, writes
+    /// still take turns on the `flock`.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
-        try update(forKey: key) { $0 = value }
+        try StorageError.validate(key: key, location: url.path)
+        try commitInGroup(value, forKey: key)
     }
 
     /// Reads, changes and writes the value as one step, atomic across threads and processes,
