@@ -38,7 +38,9 @@ import Foundation
 /// XML.
 ///
 /// Thread-safety: every member may be used from any thread or task. Writes from one store are
-/// serialized; reads are a locked dictionary lookup and never wait for a write's disk I/O.
+/// serialized; ``setValue(_:forKey:)`` calls waiting on one another share one write and its
+/// `fsync`s (group commit, see <doc:ConfigurationFiles>). Reads are a locked dictionary lookup
+/// and never wait for a write's disk I/O.
 public final class FileStore: Storable {
     /// The file format of a ``FileStore``.
     public enum Format: Sendable, Equatable {
