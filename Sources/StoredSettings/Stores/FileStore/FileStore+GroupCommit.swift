@@ -26,6 +26,8 @@ extension FileStore {
         private var pending: [QueuedWrite] = []
         private var outcomes: [UInt64: StorageError?] = [:]
         private var leading = false
+        /// The thread of the leader while ``leading``.
+        private var leader: pthread_t?
         private var nextID: UInt64 = 0
         /// How many writes wait behind the one in progress, for tests: they wait on it to know
         /// that writers provably queued.
@@ -35,9 +37,19 @@ extension FileStore {
         /// another, or throws what its commit threw.
         ///
         /// `commitGroup` runs without the queue's lock, on the leader's thread, with the writes
-        /// to commit in queue order, and returns each one's outcome (`nil`: written).
-        func submit(key: String, value: StoredValue?, commitGroup: ([QueuedWrite]) -> [UInt64: StorageError?]) throws {
+        /// to commit in queue order, and returns each one's outcome (`nil`: written). A write
+        /// made by the leader's own thread while it leads (from an error report handler the
+        /// commit calls) would wait for itself: it runs `alone` instead, outside any group.
+        func submit(
+            key: String, value: StoredValue?, alone: () throws -> Void,
+            commitGroup: ([QueuedWrite]) -> [UInt64: StorageError?]
+        ) throws {
             condition.lock()
+            if leading, let leader, pthread_equal(leader, pthread_self()) != 0 {
+                condition.unlock()
+                try alone()
+                return
+            }
             let id = nextID
             nextID &+= 1
             pending.append(QueuedWrite(id: id, key: key, value: value))
@@ -50,6 +62,7 @@ extension FileStore {
                 }
                 if !leading {
                     leading = true
+                    leader = pthread_self()
                     let group = pending
                     pending.removeAll(keepingCapacity: true)
                     queued.withLock { $0 = 0 }
@@ -58,6 +71,7 @@ extension FileStore {
                     let own = results.removeValue(forKey: id) ?? nil
                     condition.lock()
                     leading = false
+                    leader = nil
                     outcomes.merge(results) { _, new in new }
                     condition.broadcast()
                     condition.unlock()
@@ -84,7 +98,9 @@ extension FileStore {
             return
         }
         do {
-            try writeGroup.submit(key: key, value: value) { group in commit(group) }
+            try writeGroup.submit(key: key, value: value, alone: { try update(forKey: key) { $0 = value } }) { group in
+                commit(group)
+            }
         } catch let error as StorageError {
             throw error.adding(key: key, path: url.path)
         }

@@ -196,4 +196,28 @@ struct FileStoreGroupCommitTests {
         #expect(held.store.value(forKey: "caf\u{E9}") == .int(1))
         #expect(held.store.value(forKey: "other") == .int(3))
     }
+
+    @Test func aReportHandlerMayWriteTheStoreWhoseWriteReportedAndBothWritesLand() throws {
+        let folder = try ScratchFolder()
+        var options = FileStore.Options(changeCheckInterval: nil)
+        options.corruptFilePolicy = .moveAside
+        let store = try FileStore(url: folder.file("settings.json"), options: options)
+        try store.setValue(.int(1), forKey: "before")
+        // Another program leaves a file that does not parse: the next write moves it aside
+        // and reports that, from the thread leading the write.
+        try Data("{ broken".utf8).write(to: folder.file("settings.json"))
+        let reported = Lock<[StorageError.Code]>([])
+        try StorageErrorReporter.withHandler({ error in
+            reported.withLock { $0.append(error.code) }
+            try? store.setValue(.int(7), forKey: "fromHandler")
+        }) {
+            try store.setValue(.int(2), forKey: "after")
+        }
+        #expect(reported.value.contains(.dataCorrupted))
+        #expect(store.value(forKey: "after") == .int(2))
+        #expect(store.value(forKey: "fromHandler") == .int(7))
+        let reopened = try FileStore(url: folder.file("settings.json"), options: quietOptions)
+        #expect(reopened.value(forKey: "fromHandler") == .int(7))
+        #expect(reopened.value(forKey: "after") == .int(2))
+    }
 }
