@@ -72,6 +72,7 @@ do {
     try runReadCases(bench)
     try runWriteCases(bench)
     try runRoundTwoCases(bench)
+    try runDurableCases(bench)
     try runLatency(bench)
     try runEtcdCases(bench)
     if only == nil {

@@ -39,6 +39,10 @@ extension FileStore {
         /// The largest file read or written by default: 16 MiB.
         @usableFromInline package static let defaultMaximumFileSize = 16 * 1024 * 1024
 
+        /// Runs after the store has read its file and before it starts watching it: a test's
+        /// way to change the file inside that gap. Not part of the API, nor of equality.
+        package var afterOpeningForTesting: TestHook?
+
         /// Creates options.
         ///
         /// - Parameters:
@@ -46,10 +50,6 @@ extension FileStore {
         ///   - corruptFilePolicy: What to do with a file that does not parse.
         ///   - changeCheckInterval: How often to look for external changes where the platform
         ///     has no file events; `nil` for never (not even on events).
-        /// Runs after the store has read its file and before it starts watching it: a test's
-        /// way to change the file inside that gap. Not part of the API, nor of equality.
-        package var afterOpeningForTesting: TestHook?
-
         public init(
             maximumFileSize: Int = Options.defaultMaximumFileSize,
             corruptFilePolicy: CorruptFilePolicy = .throwError,

@@ -20,6 +20,18 @@ extension FileStore {
     func commit<R>(
         key: String? = nil, _ body: (inout [String: StoredValue]) throws -> (result: R, changedKeys: [String])
     ) throws -> R {
+        try commitChanges(key: key) { values in
+            let (result, changedKeys) = try body(&values)
+            return (result, changedKeys.map { StoredChange(key: $0, value: values[$0]) })
+        }
+    }
+
+    /// ``commit(key:_:)`` for a `body` that names the changes to publish, in order, once the
+    /// file is written: several changes of one key (a group of writes) are each delivered.
+    /// No changes: nothing is written.
+    func commitChanges<R>(
+        key: String? = nil, _ body: (inout [String: StoredValue]) throws -> (result: R, changes: [StoredChange])
+    ) throws -> R {
         var reports: [StorageError] = []
         defer { for report in reports { StorageErrorReporter.report(report) } }
         let store = UpdateScope.medium(self)
@@ -40,8 +52,8 @@ extension FileStore {
                 try lock.lock()
                 defer { lock.unlock() }
                 var values = try refresh(&state, target: target, underFileLock: true, reports: &reports)
-                let (result, changedKeys) = try UpdateScope.runBody(ofUpdateOn: media, key: key) { try body(&values) }
-                guard !changedKeys.isEmpty else { return result }
+                let (result, changes) = try UpdateScope.runBody(ofUpdateOn: media, key: key) { try body(&values) }
+                guard !changes.isEmpty else { return result }
                 let data = try Self.encode(values, format: format, encoding: state.encoding, source: state.source)
                 guard data.count <= options.maximumFileSize else {
                     throw StorageError(
@@ -68,7 +80,7 @@ extension FileStore {
                     continue
                 }
                 AtomicFile.removeStaleTemporaryFiles(for: target)
-                storage.replace(with: values, changedKeys: changedKeys)
+                storage.replace(with: values, publishing: changes)
                 return result
             }
             throw StorageError(

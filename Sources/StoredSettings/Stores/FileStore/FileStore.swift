@@ -38,7 +38,9 @@ public import Foundation
 /// XML.
 ///
 /// Thread-safety: every member may be used from any thread or task. Writes from one store are
-/// serialized; reads are a locked dictionary lookup and never wait for a write's disk I/O.
+/// serialized; ``setValue(_:forKey:)`` calls waiting on one another share one write and its
+/// `fsync`s (group commit, see <doc:ConfigurationFiles>). Reads are a locked dictionary lookup
+/// and never wait for a write's disk I/O.
 public final class FileStore: Storable {
     /// The file format of a ``FileStore``.
     public enum Format: Sendable, Equatable {
@@ -66,6 +68,8 @@ public final class FileStore: Storable {
     /// How many times ``checkForExternalChange()`` ran, for tests of the watcher.
     let changeChecks = Lock<Int>(0)
     let loadedFingerprint: Lock<FileFingerprint?>
+    /// The `setValue` calls waiting for the write in progress (group commit).
+    let writeGroup = WriteGroup()
 
     /// What the store knows about the file, guarded by ``file``, which also serializes this
     /// store's writes and reloads.
@@ -209,8 +213,18 @@ public final class FileStore: Storable {
     ///   left a file that does not parse, or emptied a file that held settings, and it did not
     ///   settle into one that parses within about half a second. The file and the values in
     ///   memory keep the previous value then.
+    ///
+    /// Group commit: calls that wait for another thread's write to this store queue their
+    /// change; the next write commits every queued change in order as one file, with one
+    /// `fsync` of the file and one of the folder, and each call returns once its change is on
+    /// disk. A failure of that shared write fails every call of the group, and none of their
+    /// changes is kept; a key conflict fails only its own call. Each change is delivered once
+    /// through ``changes()``, in commit order. ``update(forKey:_:)`` and ``batch(_:)`` bodies
+    /// never join a group: they run alone, on the caller's thread. Across processes, writes
+    /// still take turns on the `flock`.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
-        try update(forKey: key) { $0 = value }
+        try StorageError.validate(key: key, location: url.path)
+        try commitInGroup(value, forKey: key)
     }
 
     /// Reads, changes and writes the value as one step, atomic across threads and processes,

@@ -89,10 +89,13 @@ package enum AtomicFile {
         guard data.withUnsafeBytes({ DescriptorWrite.writeAll(fd, $0) }) else {
             throw FileSystem.ioError("cannot write", path: path)
         }
-        guard FileSystem.flushToStableStorage(fd) else { throw FileSystem.ioError("cannot write (fsync)", path: path) }
+        guard try !DurabilityHook.run(.fileSync, path: path) || FileSystem.flushToStableStorage(fd) else {
+            throw FileSystem.ioError("cannot write (fsync)", path: path)
+        }
         guard fstat(fd, &info) == 0 else { throw FileSystem.ioError("cannot read the file's attributes", path: path) }
         let fingerprint = FileFingerprint(info)
         try beforeReplace()
+        _ = try DurabilityHook.run(.rename, path: path)
         guard rename(temporaryPath, path) == 0 else {
             throw FileSystem.ioError("cannot replace the file", path: path)
         }
@@ -102,10 +105,10 @@ package enum AtomicFile {
         descriptorOpen = false
         let directoryFD = FileSystem.openFile(
             directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
-        if directoryFD >= 0 {
+        if directoryFD >= 0, (try? DurabilityHook.run(.folderSync, path: path)) ?? false {
             _ = FileSystem.flushToStableStorage(directoryFD)
-            close(directoryFD)
         }
+        if directoryFD >= 0 { close(directoryFD) }
         return fingerprint
     }
 

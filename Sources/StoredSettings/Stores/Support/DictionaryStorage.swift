@@ -117,6 +117,21 @@ package final class DictionaryStorage: Sendable {
         }
     }
 
+    /// Replaces the values with `values` and publishes `changes`, in order: the changes of a
+    /// group of writes committed elsewhere first (a file), each delivered once even when
+    /// several change one key.
+    ///
+    /// Takes `writers` like every other write.
+    package func replace(with values: [String: StoredValue], publishing changes: [StoredChange]) {
+        writers.withLock {
+            state.withLock { state in
+                state.values = values
+                state.revision &+= 1
+                broadcaster.publish(changes)
+            }
+        }
+    }
+
     private func commit(_ value: StoredValue?, forKey key: String, in state: inout State) throws {
         // First: `state.values[key]` would find a canonically equivalent key of other scalars.
         try checkNoCanonicallyEquivalentKey(key, in: state.values)

@@ -77,6 +77,9 @@ package enum UpdateScope {
         }
     }
 
+    /// Whether an `update` body of any store runs on this thread: one `pthread_getspecific`.
+    package static var isInsideUpdateBody: Bool { currentMarks != nil }
+
     /// A medium name for a store guarded by an object's identity (a lock, a dictionary).
     package static func medium(_ object: AnyObject) -> String {
         String(describing: ObjectIdentifier(object))

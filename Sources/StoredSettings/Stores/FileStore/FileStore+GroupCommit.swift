@@ -1,0 +1,152 @@
+import Foundation
+
+extension FileStore {
+    /// One ``FileStore/setValue(_:forKey:)`` waiting in a ``WriteGroup``.
+    struct QueuedWrite: Sendable {
+        let id: UInt64
+        let key: String
+        let value: StoredValue?
+    }
+
+    /// The writes of one store waiting for the write in progress: the group commit.
+    ///
+    /// While one thread (the leader) writes the file, later `setValue` calls queue their change
+    /// here and wait. When the leader is done, one waiting thread becomes the next leader and
+    /// commits every queued change, in the order queued, with one read check of the file, one
+    /// write, one `fsync` of the file, one `rename` and one `fsync` of the folder; then it hands
+    /// each member its outcome. Writers waiting on one another thus share the cost of making
+    /// the file durable, and each call still returns only once its change is on disk (or
+    /// failed).
+    ///
+    /// Thread-safety: `@unchecked Sendable` is safe because every stored property other than
+    /// the `let`s is read and written only between `condition.lock()` and `condition.unlock()`;
+    /// ``queued`` is an ``AwaitableState``, safe on its own.
+    final class WriteGroup: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var pending: [QueuedWrite] = []
+        private var outcomes: [UInt64: StorageError?] = [:]
+        private var leading = false
+        /// The thread of the leader while ``leading``.
+        private var leader: pthread_t?
+        private var nextID: UInt64 = 0
+        /// How many writes wait behind the one in progress, for tests: they wait on it to know
+        /// that writers provably queued.
+        let queued = AwaitableState(0)
+
+        /// Queues `key`'s new `value` and returns once it was committed by this thread or by
+        /// another, or throws what its commit threw.
+        ///
+        /// `commitGroup` runs without the queue's lock, on the leader's thread, with the writes
+        /// to commit in queue order, and returns each one's outcome (`nil`: written). A write
+        /// made by the leader's own thread while it leads (from an error report handler the
+        /// commit calls) would wait for itself: it runs `alone` instead, outside any group.
+        func submit(
+            key: String, value: StoredValue?, alone: () throws -> Void,
+            commitGroup: ([QueuedWrite]) -> [UInt64: StorageError?]
+        ) throws {
+            condition.lock()
+            if leading, let leader, pthread_equal(leader, pthread_self()) != 0 {
+                condition.unlock()
+                try alone()
+                return
+            }
+            let id = nextID
+            nextID &+= 1
+            pending.append(QueuedWrite(id: id, key: key, value: value))
+            if leading { queued.withLock { $0 = pending.count } }
+            while true {
+                if let outcome = outcomes.removeValue(forKey: id) {
+                    condition.unlock()
+                    if let outcome { throw outcome }
+                    return
+                }
+                if !leading {
+                    leading = true
+                    leader = pthread_self()
+                    let group = pending
+                    pending.removeAll(keepingCapacity: true)
+                    queued.withLock { $0 = 0 }
+                    condition.unlock()
+                    var results = commitGroup(group)
+                    let own = results.removeValue(forKey: id) ?? nil
+                    condition.lock()
+                    leading = false
+                    leader = nil
+                    outcomes.merge(results) { _, new in new }
+                    condition.broadcast()
+                    condition.unlock()
+                    if let own { throw own }
+                    return
+                }
+                condition.wait()
+            }
+        }
+    }
+
+    /// How many ``setValue(_:forKey:)`` calls wait behind the write in progress, to join the
+    /// next group: for tests, which wait on it to know that writers provably queued.
+    package var queuedWrites: AwaitableState<Int> { writeGroup.queued }
+
+    /// ``setValue(_:forKey:)`` through the store's ``WriteGroup``: `key` has been validated.
+    ///
+    /// Inside an `update` body (of any store) on this thread the write is made alone, as
+    /// ``update(forKey:_:)`` makes it, so that a write the body may not make throws
+    /// ``StorageError/Code/reentrantWrite`` to its caller only, never to a group.
+    func commitInGroup(_ value: StoredValue?, forKey key: String) throws {
+        if UpdateScope.isInsideUpdateBody {
+            try update(forKey: key) { $0 = value }
+            return
+        }
+        do {
+            try writeGroup.submit(key: key, value: value, alone: { try update(forKey: key) { $0 = value } }) { group in
+                commit(group)
+            }
+        } catch let error as StorageError {
+            throw error.adding(key: key, path: url.path)
+        }
+    }
+
+    /// Commits `group` as one write and returns each member's outcome.
+    ///
+    /// A member whose key is canonically equivalent to a stored key of other scalars fails
+    /// alone, before its change is applied. A failure of the shared write (I/O, a file that
+    /// does not parse) fails every member, and nothing changes in memory or on disk. When the
+    /// group's file cannot be encoded or would be too large, one member's value may be the
+    /// cause: each member is then committed alone, so only the members at fault fail.
+    private func commit(_ group: [QueuedWrite]) -> [UInt64: StorageError?] {
+        do {
+            return try commitChanges { values in
+                var outcomes: [UInt64: StorageError?] = [:]
+                var changes: [StoredChange] = []
+                for write in group {
+                    do {
+                        try checkNoCanonicallyEquivalentKey(write.key, in: values)
+                    } catch {
+                        outcomes[write.id] = Self.storageError(error, path: url.path)
+                        continue
+                    }
+                    outcomes[write.id] = .some(nil)
+                    guard !values[write.key].isIdentical(to: write.value) else { continue }
+                    values[write.key] = write.value
+                    changes.append(StoredChange(key: write.key, value: write.value))
+                }
+                return (outcomes, changes)
+            }
+        } catch let error as StorageError
+            where group.count > 1 && (error.code == .encodingFailed || error.code == .tooLarge)
+        {
+            var outcomes: [UInt64: StorageError?] = [:]
+            for write in group { outcomes[write.id] = commit([write])[write.id] ?? nil }
+            return outcomes
+        } catch {
+            let failure = Self.storageError(error, path: url.path)
+            return Dictionary(uniqueKeysWithValues: group.map { ($0.id, failure) })
+        }
+    }
+
+    /// `error` as a ``StorageError``; another error (none is expected) becomes an I/O error
+    /// naming the file.
+    private static func storageError(_ error: any Error, path: String) -> StorageError {
+        error as? StorageError ?? StorageError(.io, path: path, message: "the write failed: \(error)")
+    }
+}
