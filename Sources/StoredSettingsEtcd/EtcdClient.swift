@@ -100,7 +100,7 @@ final class EtcdClient: Sendable {
         let bytes = try JSONSerialization.data(withJSONObject: body)
         let status: Int
         let data: Data
-        if endpoint.scheme == "https" {
+        if EtcdStore.Configuration.isTLS(endpoint) {
             (status, data) = try sendWithURLSession(path, bytes, to: endpoint)
         } else {
             do {

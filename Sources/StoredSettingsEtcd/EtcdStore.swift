@@ -40,7 +40,8 @@ import FoundationNetworking
 /// Thread-safety: every member may be used from any thread or task. The watch runs on a
 /// thread of its own, stopped when the store is released.
 public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshotting {
-    /// What the store was opened with.
+    /// What the store was opened with, its timeouts and delays clamped into
+    /// ``Configuration/timeoutRange``.
     public let configuration: EtcdStore.Configuration
     let client: EtcdClient
     let snapshot: EtcdSnapshot
@@ -59,6 +60,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     ///   ``StorageError/Code/authenticationFailed`` naming the user when etcd refuses the
     ///   name or password.
     public init(configuration: EtcdStore.Configuration) throws {
+        let configuration = configuration.clamped()
         self.configuration = configuration
         client = EtcdClient(configuration: configuration)
         snapshot = EtcdSnapshot(keyPrefix: configuration.prefix + "/")
@@ -293,7 +295,12 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
             [
                 "key": Gateway.base64(keyPrefix), "range_end": Gateway.rangeEnd(ofPrefix: keyPrefix),
             ])
-        return (Gateway.keyValues(of: answer), Gateway.revision(of: answer))
+        let revision = Gateway.revision(of: answer)
+        // The watch asks for the revision after this one: Int64.max has none.
+        guard revision < Int64.max else {
+            throw EtcdClient.Failure.noAnswer("etcd answered revision \(revision), which has no next revision")
+        }
+        return (Gateway.keyValues(of: answer), revision)
     }
 
     static func storageError(_ failure: EtcdClient.Failure, key: String?, configuration: Configuration) -> StorageError

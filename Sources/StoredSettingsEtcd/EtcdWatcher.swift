@@ -111,16 +111,19 @@ final class EtcdWatcher: Sendable {
 
     /// One watch connection to `endpoint`, until it ends.
     private func watch(_ endpoint: URL) -> Outcome {
+        // A snapshot at Int64.max has no next revision to ask for: a protocol error, not a trap.
+        let (start, overflow) = snapshot.revision.addingReportingOverflow(1)
+        guard !overflow else { return .lost(wasConnected: false) }
         let body: [String: Any] = [
             "create_request": [
                 "key": Gateway.base64(snapshot.keyPrefix),
                 "range_end": Gateway.rangeEnd(ofPrefix: snapshot.keyPrefix),
-                "start_revision": String(snapshot.revision + 1),
+                "start_revision": String(start),
             ]
         ]
         guard let bytes = try? JSONSerialization.data(withJSONObject: body) else { return .lost(wasConnected: false) }
         let reader = WatchStreamReader(snapshot: snapshot)
-        guard endpoint.scheme == "https" else { return watchOverPlainHTTP(endpoint, bytes, reader) }
+        guard EtcdStore.Configuration.isTLS(endpoint) else { return watchOverPlainHTTP(endpoint, bytes, reader) }
         var request = client.makeRequest("v3/watch", to: endpoint)
         request.httpBody = bytes
         // An idle watch is normal: only a closed connection ends it.
