@@ -232,7 +232,15 @@ private final class WatchStreamReader: NSObject, URLSessionDataDelegate, Sendabl
         }
         guard let result = object["result"] as? [String: Any] else { return nil }
         if Gateway.int64(result["compact_revision"]) > 0 { return .compacted }
-        if result["canceled"] as? Bool == true { return .lost(wasConnected: true) }
+        if result["canceled"] as? Bool == true {
+            // etcd cancels a watch whose token it no longer knows (a member restart may forget
+            // simple tokens; they also expire) with a normal answer, often marked `created` too.
+            let reason = result["cancel_reason"] as? String ?? ""
+            if EtcdClient.isExpiredToken(code: -1, message: reason) || reason.contains("permission denied") {
+                return .renewToken
+            }
+            return .lost(wasConnected: state.withLock { $0.connected })
+        }
         if result["created"] as? Bool == true {
             state.withLock { $0.connected = true }
             snapshot.setDisconnected(nil)

@@ -147,7 +147,7 @@ final class EtcdCluster: Sendable {
     }
 
     /// Waits for `serving … client requests` in the log, then for `/health` to say true.
-    private func waitUntilReady(_ member: Member) async throws {
+    private func waitUntilReady(_ member: Member, user: String? = nil) async throws {
         let name = member.name
         let logs = await self.logs.wait {
             $0[name]?.contains("client requests on") == true || $0[name + " exited"] != nil
@@ -156,16 +156,19 @@ final class EtcdCluster: Sendable {
             throw Failure(description: "etcd \(name) exited: \(log(of: member).suffix(2000))")
         }
         for _ in 0..<50 {
-            if await Self.isHealthy(member) { return }
+            if await Self.isHealthy(member, user: user) { return }
         }
         throw Failure(description: "etcd \(member.name) never became healthy: \(log(of: member).suffix(2000))")
     }
 
     /// Whether `etcdctl endpoint health` says the member is healthy. (`etcdctl`, not
     /// `URLSession`: on Linux a connection closed before an answer stops the process.)
-    static func isHealthy(_ member: Member) async -> Bool {
+    /// `user` is `NAME:PASSWORD` once authentication is on.
+    static func isHealthy(_ member: Member, user: String? = nil) async -> Bool {
+        let credentials = user.map { ["--user=\($0)"] } ?? []
         let run = try? await EtcdProgram.run(
-            "etcdctl", ["--endpoints=\(member.endpoint)", "endpoint", "health"], environment: ["ETCDCTL_API": "3"])
+            "etcdctl", ["--endpoints=\(member.endpoint)"] + credentials + ["endpoint", "health"],
+            environment: ["ETCDCTL_API": "3"])
         return run?.exitCode == 0
     }
 
@@ -177,10 +180,11 @@ final class EtcdCluster: Sendable {
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     }
 
-    /// Starts a stopped member again on its data folder and waits until it serves clients.
-    func restart(_ member: Member) async throws {
+    /// Starts a stopped member again on its data folder and waits until it serves clients
+    /// (`user`, `NAME:PASSWORD`, signs the health check in once authentication is on).
+    func restart(_ member: Member, user: String? = nil) async throws {
         try launch(member, fresh: false)
-        try await waitUntilReady(member)
+        try await waitUntilReady(member, user: user)
     }
 
     /// Stops every member and removes the data folders.
