@@ -38,7 +38,7 @@ import FoundationNetworking
 /// ``Configuration/maximumRequestBytes`` throws ``StorageError/Code/tooLarge``.
 ///
 /// Thread-safety: every member may be used from any thread or task. The watch runs on a
-/// thread of its own, stopped when the store is released.
+/// thread of its own, told to stop when the store is released; releasing never waits for it.
 public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshotting {
     /// What the store was opened with, its timeouts and delays clamped into
     /// ``Configuration/timeoutRange``.
@@ -173,6 +173,10 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                 }
                 return try client.call("v3/kv/deleterange", ["key": etcdKey])
             }
+            // A delete of a key etcd no longer holds (`deleted` "0", which the gateway omits)
+            // commits no event under the prefix, and the answer's revision is the cluster's
+            // (any key's): no event would bring the snapshot there, so there is nothing to wait for.
+            if value == nil, Gateway.int64(answer["deleted"]) == 0 { return }
             awaitSnapshot(atLeast: Gateway.revision(of: answer))
         }
     }

@@ -33,8 +33,6 @@ final class EtcdWatcher: Sendable {
     private let state = Lock(State())
     /// Signalled by ``stop()`` to cut a pause short.
     private let wake = DispatchSemaphore(value: 0)
-    /// Signalled when the watch thread has ended.
-    private let ended = DispatchSemaphore(value: 0)
 
     init(client: EtcdClient, snapshot: EtcdSnapshot) {
         self.client = client
@@ -48,23 +46,26 @@ final class EtcdWatcher: Sendable {
         thread.start()
     }
 
-    /// Ends the watch and waits for its thread to finish.
+    /// Ends the watch without waiting for its thread: the thread holds its own references to
+    /// the watcher, client and snapshot, and exits when the call it is in (a connect, a read of
+    /// the prefix, a sign-in, each bounded by the request timeout) returns, so releasing a
+    /// store never blocks on a frozen or blackholed endpoint.
     func stop() {
-        let (task, socket, started) = state.withLock { state -> (URLSessionDataTask?, Int32?, Bool) in
+        let (task, started) = state.withLock { state -> (URLSessionDataTask?, Bool) in
             state.stopped = true
-            return (state.task, state.socket, state.started)
+            // Under the lock: the watch thread clears `socket` under it before closing the
+            // descriptor, so the number shut down here cannot have been closed and reused.
+            if let socket = state.socket { shutdown(socket, Int32(SHUT_RDWR)) }
+            return (state.task, state.started)
         }
         guard started else { return }
         task?.cancel()
-        if let socket { shutdown(socket, Int32(SHUT_RDWR)) }
         wake.signal()
-        ended.wait()
     }
 
     private var isStopped: Bool { state.withLock { $0.stopped } }
 
     private func run() {
-        defer { ended.signal() }
         let minimumDelay = 0.05
         var delay = minimumDelay
         var attempt = 0

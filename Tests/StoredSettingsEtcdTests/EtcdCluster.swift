@@ -118,9 +118,13 @@ final class EtcdCluster: Sendable {
             throw Failure(description: "cannot start etcd: \(String(cString: strerror(code)))")
         }
         processes.withLock { $0[member.name] = pid }
+        // Each launch's drain thread writes only while its launch is the member's latest: the
+        // thread of a stopped process may still be reading its last lines after a restart.
+        let run = UUID().uuidString
         logs.withLock {
             $0[member.name] = ""
             $0[member.name + " exited"] = nil
+            $0[member.name + " run"] = run
         }
         // Drains the member's log for as long as it runs, so it never blocks on a full pipe.
         let name = member.name
@@ -130,14 +134,14 @@ final class EtcdCluster: Sendable {
                 let count = read(readEnd, &buffer, buffer.count)
                 if count > 0 {
                     let text = String(decoding: buffer[0..<count], as: UTF8.self)
-                    logs.withLock { $0[name, default: ""] += text }
+                    logs.withLock { if $0[name + " run"] == run { $0[name, default: ""] += text } }
                     continue
                 }
                 if count < 0, errno == EINTR { continue }
                 break
             }
             close(readEnd)
-            logs.withLock { $0[name + " exited"] = "" }
+            logs.withLock { if $0[name + " run"] == run { $0[name + " exited"] = "" } }
         }
     }
 

@@ -7,8 +7,10 @@ import Glibc
 import Darwin
 #endif
 
-/// A listening socket on a free loopback port that gives every connection the same bytes and
-/// closes it: stands in for an etcd member that answers malformed HTTP.
+/// A listening socket on a free loopback port that gives each connection the next of its
+/// answers (the last one repeated) and closes it: stands in for an etcd member that answers
+/// malformed HTTP. A `nil` answer sends nothing and holds the connection open until ``stop()``,
+/// like a member that froze.
 ///
 /// Each connection's request head is kept, so a test can see what the client sent. Stopped by
 /// ``stop()`` (shutting the listening socket down ends the accepting thread).
@@ -18,9 +20,17 @@ final class FakeHTTPServer: Sendable {
     private let listener: Int32
     private let requests = AwaitableState<[String]>([])
     private let ended = AwaitableState(false)
+    /// Connections held open by a `nil` answer, closed by ``stop()``.
+    private let held = Lock<[Int32]>([])
 
     /// Listens and answers every connection with `answer`.
-    init(answer: String) throws {
+    convenience init(answer: String) throws {
+        try self.init(answers: [answer])
+    }
+
+    /// Listens and answers the n-th connection with the n-th of `answers` (the last one for
+    /// every later connection); `nil` holds a connection open without answering.
+    init(answers: [String?]) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw EtcdCluster.Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()
@@ -39,18 +49,25 @@ final class FakeHTTPServer: Sendable {
         }
         listener = fd
         endpoint = "127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
-        let bytes = Array(answer.utf8)
+        let scripted = answers.map { $0.map { Array($0.utf8) } }
         #if canImport(Darwin)
         let flags: Int32 = 0
         #else
         let flags = Int32(MSG_NOSIGNAL)
         #endif
-        Thread.detachNewThread { [requests, ended] in
+        Thread.detachNewThread { [requests, ended, held] in
+            var served = 0
             while true {
                 let connection = accept(fd, nil, nil)
                 if connection < 0, errno == EINTR { continue }
                 guard connection >= 0 else { break }
                 requests.withLock { $0.append(Self.readHead(connection)) }
+                guard let bytes = scripted[min(served, scripted.count - 1)] else {
+                    served += 1
+                    held.withLock { $0.append(connection) }
+                    continue
+                }
+                served += 1
                 _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, flags) }
                 // End of answer, then drain until the client closes: no reset cuts the answer short.
                 shutdown(connection, Int32(SHUT_WR))
@@ -75,6 +92,9 @@ final class FakeHTTPServer: Sendable {
         shutdown(listener, Int32(SHUT_RDWR))
         _ = await ended.wait { $0 }
         close(listener)
+        for connection in held.withLock({ $0 }) { shutdown(connection, Int32(SHUT_RDWR)) }
+        // Closed once the clients gave up: the descriptors stay theirs to see end-of-file on.
+        for connection in held.withLock({ $0 }) { close(connection) }
     }
 
     /// Reads up to the end of the request head (the body is not needed).
