@@ -93,7 +93,7 @@ final class FakeHTTPServer: Sendable {
         _ = await ended.wait { $0 }
         close(listener)
         for connection in held.withLock({ $0 }) { shutdown(connection, Int32(SHUT_RDWR)) }
-        // Closed once the clients gave up: the descriptors stay theirs to see end-of-file on.
+        // Shut down first, so a client blocked reading one sees end-of-file, then closed.
         for connection in held.withLock({ $0 }) { close(connection) }
     }
 
