@@ -100,7 +100,7 @@ final class EtcdClient: Sendable {
         let bytes = try JSONSerialization.data(withJSONObject: body)
         let status: Int
         let data: Data
-        if endpoint.scheme == "https" {
+        if EtcdStore.Configuration.isTLS(endpoint) {
             (status, data) = try sendWithURLSession(path, bytes, to: endpoint)
         } else {
             do {
@@ -161,13 +161,17 @@ final class EtcdClient: Sendable {
         return request
     }
 
-    /// Obtains a token for the configured user (`/v3/auth/authenticate`) and keeps it.
+    /// Obtains a token for the configured user (`/v3/auth/authenticate`) and keeps it, in place
+    /// of the one held before.
     ///
     /// - Throws: ``StorageError/Code/authenticationFailed`` naming the user (never the
     ///   password) when etcd refuses the name or password; ``Failure`` otherwise.
     func authenticate() throws {
         guard let user = configuration.user else { return }
         let body: [String: Any] = ["name": user, "password": configuration.password ?? ""]
+        // etcd refuses an authenticate request that carries a token it no longer knows, so the
+        // old one is dropped first (requests meanwhile fail as unauthenticated and renew too).
+        state.withLock { $0.token = nil }
         do {
             let answer = try callEachEndpoint("v3/auth/authenticate", body, idempotent: true)
             guard let token = answer["token"] as? String else {

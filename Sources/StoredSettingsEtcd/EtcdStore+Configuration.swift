@@ -25,17 +25,25 @@ extension EtcdStore {
         /// The user's password. Never part of an error message or a description.
         public var password: String?
         /// How long opening the store tries to reach an endpoint before it throws
-        /// ``StorageError/Code/io``, in seconds. Default 5.
+        /// ``StorageError/Code/io``, in seconds. Default 5. A value set after creation outside
+        /// ``timeoutRange`` (or NaN) is clamped into it where it is used.
         public var connectionTimeout: TimeInterval
-        /// How long one request to one endpoint may take, in seconds. Default 5.
+        /// How long one request to one endpoint may take, in seconds, from connecting to the
+        /// last byte of the answer. Default 5. A value set after creation outside
+        /// ``timeoutRange`` (or NaN) is clamped into it where it is used.
         public var requestTimeout: TimeInterval
         /// The largest request the store sends, in bytes: a write whose key and value need more
         /// throws ``StorageError/Code/tooLarge``. Default 1,572,864 (1.5 MiB), etcd's default
         /// `--max-request-bytes`; set it to the cluster's value.
         public var maximumRequestBytes: Int
         /// The longest pause between two reconnection attempts of the watch, in seconds; the
-        /// pause starts at 0.05 s and doubles up to this. Default 2.
+        /// pause starts at 0.05 s and doubles up to this. Default 2. Clamped into
+        /// ``timeoutRange`` where it is used, like the timeouts.
         public var maximumReconnectDelay: TimeInterval
+
+        /// The timeouts and delays a configuration accepts, in seconds: more than 0 (0 and
+        /// negative values would mean no limit to the socket calls) and at most one day.
+        public static let timeoutRange: ClosedRange<TimeInterval> = 0.001...86_400
 
         /// etcd's default `--max-request-bytes`: 1.5 MiB.
         public static let defaultMaximumRequestBytes = 1_572_864
@@ -53,7 +61,9 @@ extension EtcdStore {
         ///   - maximumReconnectDelay: The longest pause between reconnection attempts, in seconds.
         /// - Throws: ``StorageError/Code/invalidKey`` for an empty prefix or one with control
         ///   characters; ``StorageError/Code/io`` for no endpoint, or one that is not an
-        ///   `http`/`https` URL with a host and a port.
+        ///   `http`/`https` URL with a host and a port (the scheme in any case; it is kept in
+        ///   lower case); ``StorageError/Code/invalidArgument`` naming the field for a timeout
+        ///   or delay that is NaN, infinite or outside ``timeoutRange``.
         public init(
             endpoints: [String],
             prefix: String,
@@ -68,6 +78,16 @@ extension EtcdStore {
             try StorageError.validate(key: trimmed, location: "etcd")
             guard !endpoints.isEmpty else {
                 throw StorageError(.io, path: "etcd", message: "no endpoint given")
+            }
+            for (name, seconds) in [
+                ("connectionTimeout", connectionTimeout), ("requestTimeout", requestTimeout),
+                ("maximumReconnectDelay", maximumReconnectDelay),
+            ] where !Self.timeoutRange.contains(seconds) {
+                throw StorageError(
+                    .invalidArgument, path: "etcd",
+                    message:
+                        "\(name) is \(seconds) s; it must be from \(Self.timeoutRange.lowerBound) to \(Self.timeoutRange.upperBound) s"
+                )
             }
             self.endpoints = try endpoints.map(Self.endpointURL)
             self.prefix = trimmed
@@ -102,16 +122,42 @@ extension EtcdStore {
             try self.init(endpoints: hosts, prefix: String(rest[rest.index(after: slash)...]))
         }
 
-        /// `http://HOST:PORT` for `HOST:PORT`; the URL itself for an `http` or `https` URL.
+        /// `http://HOST:PORT` for `HOST:PORT`; the URL itself, its scheme in lower case, for an
+        /// `http` or `https` URL (a path is kept: requests go to `PATH/v3/...`).
         static func endpointURL(_ text: String) throws -> URL {
             let spelled = text.contains("://") ? text : "http://" + text
-            guard let url = URL(string: spelled), let scheme = url.scheme?.lowercased(),
-                scheme == "http" || scheme == "https", url.host?.isEmpty == false, url.port != nil
+            guard var components = URLComponents(string: spelled), let scheme = components.scheme?.lowercased(),
+                scheme == "http" || scheme == "https", components.host?.isEmpty == false, components.port != nil
             else {
                 throw StorageError(
                     .io, path: text, message: "an etcd endpoint is http://HOST:PORT or https://HOST:PORT")
             }
+            components.scheme = scheme
+            guard let url = components.url else {
+                throw StorageError(
+                    .io, path: text, message: "an etcd endpoint is http://HOST:PORT or https://HOST:PORT")
+            }
             return url
+        }
+
+        /// This configuration with every timeout and delay clamped into ``timeoutRange``: what
+        /// a store runs with, so no value set after creation reaches a socket call unchecked.
+        func clamped() -> Configuration {
+            var copy = self
+            copy.connectionTimeout = Self.usable(connectionTimeout)
+            copy.requestTimeout = Self.usable(requestTimeout)
+            copy.maximumReconnectDelay = Self.usable(maximumReconnectDelay)
+            return copy
+        }
+
+        /// Whether `url` is a TLS endpoint, whatever the case of its scheme.
+        static func isTLS(_ url: URL) -> Bool {
+            url.scheme?.lowercased() == "https"
+        }
+
+        /// `seconds` clamped into ``timeoutRange``; NaN counts as the default, 5 s.
+        static func usable(_ seconds: TimeInterval) -> TimeInterval {
+            seconds.isNaN ? 5 : min(max(seconds, timeoutRange.lowerBound), timeoutRange.upperBound)
         }
 
         /// The endpoints as `HOST:PORT`, comma-separated: how messages name the cluster.
@@ -123,7 +169,7 @@ extension EtcdStore {
         static func hostAndPort(_ url: URL) -> String {
             let host = url.host ?? "?"
             let port = url.port.map { ":\($0)" } ?? ""
-            return (url.scheme == "https" ? "https://" : "") + host + port
+            return (isTLS(url) ? "https://" : "") + host + port
         }
     }
 }

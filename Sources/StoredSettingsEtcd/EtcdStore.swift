@@ -38,9 +38,10 @@ import FoundationNetworking
 /// ``Configuration/maximumRequestBytes`` throws ``StorageError/Code/tooLarge``.
 ///
 /// Thread-safety: every member may be used from any thread or task. The watch runs on a
-/// thread of its own, stopped when the store is released.
+/// thread of its own, told to stop when the store is released; releasing never waits for it.
 public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshotting {
-    /// What the store was opened with.
+    /// What the store was opened with, its timeouts and delays clamped into
+    /// ``Configuration/timeoutRange``.
     public let configuration: EtcdStore.Configuration
     let client: EtcdClient
     let snapshot: EtcdSnapshot
@@ -59,6 +60,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     ///   ``StorageError/Code/authenticationFailed`` naming the user when etcd refuses the
     ///   name or password.
     public init(configuration: EtcdStore.Configuration) throws {
+        let configuration = configuration.clamped()
         self.configuration = configuration
         client = EtcdClient(configuration: configuration)
         snapshot = EtcdSnapshot(keyPrefix: configuration.prefix + "/")
@@ -171,6 +173,10 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                 }
                 return try client.call("v3/kv/deleterange", ["key": etcdKey])
             }
+            // A delete of a key etcd no longer holds (`deleted` "0", which the gateway omits)
+            // commits no event under the prefix, and the answer's revision is the cluster's
+            // (any key's): no event would bring the snapshot there, so there is nothing to wait for.
+            if value == nil, Gateway.int64(answer["deleted"]) == 0 { return }
             awaitSnapshot(atLeast: Gateway.revision(of: answer))
         }
     }
@@ -293,7 +299,12 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
             [
                 "key": Gateway.base64(keyPrefix), "range_end": Gateway.rangeEnd(ofPrefix: keyPrefix),
             ])
-        return (Gateway.keyValues(of: answer), Gateway.revision(of: answer))
+        let revision = Gateway.revision(of: answer)
+        // The watch asks for the revision after this one: Int64.max has none.
+        guard revision < Int64.max else {
+            throw EtcdClient.Failure.noAnswer("etcd answered revision \(revision), which has no next revision")
+        }
+        return (Gateway.keyValues(of: answer), revision)
     }
 
     static func storageError(_ failure: EtcdClient.Failure, key: String?, configuration: Configuration) -> StorageError

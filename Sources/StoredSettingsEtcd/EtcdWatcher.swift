@@ -33,8 +33,6 @@ final class EtcdWatcher: Sendable {
     private let state = Lock(State())
     /// Signalled by ``stop()`` to cut a pause short.
     private let wake = DispatchSemaphore(value: 0)
-    /// Signalled when the watch thread has ended.
-    private let ended = DispatchSemaphore(value: 0)
 
     init(client: EtcdClient, snapshot: EtcdSnapshot) {
         self.client = client
@@ -48,23 +46,26 @@ final class EtcdWatcher: Sendable {
         thread.start()
     }
 
-    /// Ends the watch and waits for its thread to finish.
+    /// Ends the watch without waiting for its thread: the thread holds its own references to
+    /// the watcher, client and snapshot, and exits when the call it is in (a connect, a read of
+    /// the prefix, a sign-in, each bounded by the request timeout) returns, so releasing a
+    /// store never blocks on a frozen or blackholed endpoint.
     func stop() {
-        let (task, socket, started) = state.withLock { state -> (URLSessionDataTask?, Int32?, Bool) in
+        let (task, started) = state.withLock { state -> (URLSessionDataTask?, Bool) in
             state.stopped = true
-            return (state.task, state.socket, state.started)
+            // Under the lock: the watch thread clears `socket` under it before closing the
+            // descriptor, so the number shut down here cannot have been closed and reused.
+            if let socket = state.socket { shutdown(socket, Int32(SHUT_RDWR)) }
+            return (state.task, state.started)
         }
         guard started else { return }
         task?.cancel()
-        if let socket { shutdown(socket, Int32(SHUT_RDWR)) }
         wake.signal()
-        ended.wait()
     }
 
     private var isStopped: Bool { state.withLock { $0.stopped } }
 
     private func run() {
-        defer { ended.signal() }
         let minimumDelay = 0.05
         var delay = minimumDelay
         var attempt = 0
@@ -111,16 +112,19 @@ final class EtcdWatcher: Sendable {
 
     /// One watch connection to `endpoint`, until it ends.
     private func watch(_ endpoint: URL) -> Outcome {
+        // A snapshot at Int64.max has no next revision to ask for: a protocol error, not a trap.
+        let (start, overflow) = snapshot.revision.addingReportingOverflow(1)
+        guard !overflow else { return .lost(wasConnected: false) }
         let body: [String: Any] = [
             "create_request": [
                 "key": Gateway.base64(snapshot.keyPrefix),
                 "range_end": Gateway.rangeEnd(ofPrefix: snapshot.keyPrefix),
-                "start_revision": String(snapshot.revision + 1),
+                "start_revision": String(start),
             ]
         ]
         guard let bytes = try? JSONSerialization.data(withJSONObject: body) else { return .lost(wasConnected: false) }
         let reader = WatchStreamReader(snapshot: snapshot)
-        guard endpoint.scheme == "https" else { return watchOverPlainHTTP(endpoint, bytes, reader) }
+        guard EtcdStore.Configuration.isTLS(endpoint) else { return watchOverPlainHTTP(endpoint, bytes, reader) }
         var request = client.makeRequest("v3/watch", to: endpoint)
         request.httpBody = bytes
         // An idle watch is normal: only a closed connection ends it.
@@ -229,7 +233,15 @@ private final class WatchStreamReader: NSObject, URLSessionDataDelegate, Sendabl
         }
         guard let result = object["result"] as? [String: Any] else { return nil }
         if Gateway.int64(result["compact_revision"]) > 0 { return .compacted }
-        if result["canceled"] as? Bool == true { return .lost(wasConnected: true) }
+        if result["canceled"] as? Bool == true {
+            // etcd cancels a watch whose token it no longer knows (a member restart may forget
+            // simple tokens; they also expire) with a normal answer, often marked `created` too.
+            let reason = result["cancel_reason"] as? String ?? ""
+            if EtcdClient.isExpiredToken(code: -1, message: reason) || reason.contains("permission denied") {
+                return .renewToken
+            }
+            return .lost(wasConnected: state.withLock { $0.connected })
+        }
         if result["created"] as? Bool == true {
             state.withLock { $0.connected = true }
             snapshot.setDisconnected(nil)

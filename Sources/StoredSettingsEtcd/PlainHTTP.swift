@@ -12,6 +12,9 @@ import Darwin
 /// request (`Connection: close`), answers read by `Content-Length`, chunked transfer coding,
 /// or to the end of the connection.
 ///
+/// A negative or malformed `Content-Length`, a chunk size that is not hexadecimal digits, and
+/// an answer head over ``maximumHeadBytes`` end the exchange with ``Failure/exchange(_:)``.
+///
 /// The store uses it instead of `URLSession` for plain-HTTP endpoints because the Linux
 /// `URLSession` (FoundationNetworking, through Swift 6.3) stops the process with a fatal error
 /// when a connection closes after the request and before any answer, which is what a stopping
@@ -27,6 +30,9 @@ enum PlainHTTP {
         case exchange(String)
     }
 
+    /// The largest answer head (status line and headers) read, in bytes: 64 KiB.
+    static let maximumHeadBytes = 65_536
+
     /// An answer: the status code and the whole body.
     struct Response {
         var status: Int
@@ -37,6 +43,7 @@ enum PlainHTTP {
     /// and `poll(2)`); the socket then blocks, with `timeout` as its send and receive limit
     /// when `receiveTimeout` is true.
     static func connect(to endpoint: URL, timeout: TimeInterval, receiveTimeout: Bool = true) throws(Failure) -> Int32 {
+        let timeout = EtcdStore.Configuration.usable(timeout)
         guard let host = endpoint.host, let port = endpoint.port else { throw .connect("no host or port") }
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -61,7 +68,7 @@ enum PlainHTTP {
             var result = systemConnect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen)
             if result != 0 && errno == EINPROGRESS {
                 var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                let ready = poll(&poller, 1, Int32(max(1, timeout * 1000)))
+                let ready = poll(&poller, 1, milliseconds(timeout))
                 var error: Int32 = 0
                 var length = socklen_t(MemoryLayout<Int32>.size)
                 if ready == 1, getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0, error == 0 {
@@ -95,20 +102,23 @@ enum PlainHTTP {
 
     /// The bytes of a `POST` of `body` to `path` on `endpoint`.
     static func request(_ path: String, on endpoint: URL, headers: [String: String], body: Data) -> Data {
-        var head = "POST /\(path) HTTP/1.1\r\nHost: \(endpoint.host ?? ""):\(endpoint.port ?? 80)\r\n"
+        let base = endpoint.path.hasSuffix("/") ? String(endpoint.path.dropLast()) : endpoint.path
+        var head = "POST \(base)/\(path) HTTP/1.1\r\nHost: \(endpoint.host ?? ""):\(endpoint.port ?? 80)\r\n"
         head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         return Data((head + "\r\n").utf8) + body
     }
 
-    /// Sends `body` and returns the whole answer.
+    /// Sends `body` and returns the whole answer, all within `timeout` seconds (connecting,
+    /// sending and every receive together).
     static func post(_ path: String, to endpoint: URL, headers: [String: String], body: Data, timeout: TimeInterval)
         throws(Failure) -> Response
     {
+        let deadline = Date(timeIntervalSinceNow: EtcdStore.Configuration.usable(timeout))
         let fd = try connect(to: endpoint, timeout: timeout)
         defer { close(fd) }
         var collected = Data()
-        let status = try exchange(fd, request(path, on: endpoint, headers: headers, body: body)) {
+        let status = try exchange(fd, request(path, on: endpoint, headers: headers, body: body), deadline: deadline) {
             collected.append($0)
         }
         return Response(status: status, body: collected)
@@ -117,14 +127,25 @@ enum PlainHTTP {
     /// Sends `bytes` on `fd`, reads the answer's head, and hands each piece of its body to
     /// `receive` as it arrives, until the body ends or the connection closes.
     ///
+    /// With a `deadline`, each receive waits (`poll(2)`) only for the time left until it, so the
+    /// whole answer takes at most that long; without one, only the socket's own limits apply.
+    ///
     /// - Returns: The status code.
-    static func exchange(_ fd: Int32, _ bytes: Data, receive: (Data) -> Void) throws(Failure) -> Int {
+    static func exchange(_ fd: Int32, _ bytes: Data, deadline: Date? = nil, receive: (Data) -> Void) throws(Failure)
+        -> Int
+    {
         try sendAll(fd, bytes)
         var buffer = Data()
         var head: Head?
         var body = BodyReader.untilClose
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
+            if let deadline {
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, milliseconds(max(0, deadline.timeIntervalSinceNow)))
+                if ready < 0, errno == EINTR { continue }
+                if ready == 0 { throw .exchange("no answer in time") }
+            }
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count < 0, errno == EINTR { continue }
             if count < 0 {
@@ -138,7 +159,15 @@ enum PlainHTTP {
             }
             buffer.append(contentsOf: chunk[0..<count])
             if head == nil {
-                guard let end = buffer.range(of: Data("\r\n\r\n".utf8)) else { continue }
+                guard let end = buffer.range(of: Data("\r\n\r\n".utf8)) else {
+                    guard buffer.count <= maximumHeadBytes else {
+                        throw .exchange("the answer's head is over \(maximumHeadBytes) bytes")
+                    }
+                    continue
+                }
+                guard end.lowerBound - buffer.startIndex <= maximumHeadBytes else {
+                    throw .exchange("the answer's head is over \(maximumHeadBytes) bytes")
+                }
                 let parsed = try Head(String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self))
                 head = parsed
                 buffer.removeSubrange(buffer.startIndex..<end.upperBound)
@@ -181,7 +210,13 @@ enum PlainHTTP {
                 let name = line[..<colon].lowercased()
                 let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 if name == "transfer-encoding", value.lowercased().contains("chunked") { chunked = true }
-                if name == "content-length" { length = Int(value) }
+                if name == "content-length" {
+                    guard !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let count = Int(value)
+                    else {
+                        throw .exchange("the Content-Length '\(value.prefix(40))' is not a length")
+                    }
+                    length = count
+                }
             }
         }
     }
@@ -232,7 +267,9 @@ enum PlainHTTP {
                     }
                     guard let end = buffer.range(of: Data("\r\n".utf8)) else { return false }
                     let line = String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self)
-                    guard let size = Int(line.split(separator: ";").first.map(String.init) ?? "", radix: 16) else {
+                    // Hexadecimal digits only: Int(_:radix:) alone would take a sign.
+                    let digits = line.split(separator: ";", omittingEmptySubsequences: false).first ?? ""
+                    guard !digits.isEmpty, digits.allSatisfy(\.isHexDigit), let size = Int(digits, radix: 16) else {
                         throw .exchange("a chunk size does not parse")
                     }
                     buffer.removeSubrange(buffer.startIndex..<end.upperBound)
@@ -242,6 +279,12 @@ enum PlainHTTP {
             }
         }
     }
+}
+
+/// `seconds` as the milliseconds `poll(2)` takes: at least 1 for a positive wait, at most a day.
+private func milliseconds(_ seconds: TimeInterval) -> Int32 {
+    guard seconds > 0 else { return 0 }
+    return Int32(min(max(seconds * 1000, 1), 86_400_000).rounded(.up))
 }
 
 /// `connect(2)`, named apart from ``PlainHTTP/connect(to:timeout:receiveTimeout:)``.

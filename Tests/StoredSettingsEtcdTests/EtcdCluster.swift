@@ -118,9 +118,13 @@ final class EtcdCluster: Sendable {
             throw Failure(description: "cannot start etcd: \(String(cString: strerror(code)))")
         }
         processes.withLock { $0[member.name] = pid }
+        // Each launch's drain thread writes only while its launch is the member's latest: the
+        // thread of a stopped process may still be reading its last lines after a restart.
+        let run = UUID().uuidString
         logs.withLock {
             $0[member.name] = ""
             $0[member.name + " exited"] = nil
+            $0[member.name + " run"] = run
         }
         // Drains the member's log for as long as it runs, so it never blocks on a full pipe.
         let name = member.name
@@ -130,14 +134,14 @@ final class EtcdCluster: Sendable {
                 let count = read(readEnd, &buffer, buffer.count)
                 if count > 0 {
                     let text = String(decoding: buffer[0..<count], as: UTF8.self)
-                    logs.withLock { $0[name, default: ""] += text }
+                    logs.withLock { if $0[name + " run"] == run { $0[name, default: ""] += text } }
                     continue
                 }
                 if count < 0, errno == EINTR { continue }
                 break
             }
             close(readEnd)
-            logs.withLock { $0[name + " exited"] = "" }
+            logs.withLock { if $0[name + " run"] == run { $0[name + " exited"] = "" } }
         }
     }
 
@@ -147,7 +151,7 @@ final class EtcdCluster: Sendable {
     }
 
     /// Waits for `serving … client requests` in the log, then for `/health` to say true.
-    private func waitUntilReady(_ member: Member) async throws {
+    private func waitUntilReady(_ member: Member, user: String? = nil) async throws {
         let name = member.name
         let logs = await self.logs.wait {
             $0[name]?.contains("client requests on") == true || $0[name + " exited"] != nil
@@ -156,16 +160,19 @@ final class EtcdCluster: Sendable {
             throw Failure(description: "etcd \(name) exited: \(log(of: member).suffix(2000))")
         }
         for _ in 0..<50 {
-            if await Self.isHealthy(member) { return }
+            if await Self.isHealthy(member, user: user) { return }
         }
         throw Failure(description: "etcd \(member.name) never became healthy: \(log(of: member).suffix(2000))")
     }
 
     /// Whether `etcdctl endpoint health` says the member is healthy. (`etcdctl`, not
     /// `URLSession`: on Linux a connection closed before an answer stops the process.)
-    static func isHealthy(_ member: Member) async -> Bool {
+    /// `user` is `NAME:PASSWORD` once authentication is on.
+    static func isHealthy(_ member: Member, user: String? = nil) async -> Bool {
+        let credentials = user.map { ["--user=\($0)"] } ?? []
         let run = try? await EtcdProgram.run(
-            "etcdctl", ["--endpoints=\(member.endpoint)", "endpoint", "health"], environment: ["ETCDCTL_API": "3"])
+            "etcdctl", ["--endpoints=\(member.endpoint)"] + credentials + ["endpoint", "health"],
+            environment: ["ETCDCTL_API": "3"])
         return run?.exitCode == 0
     }
 
@@ -177,10 +184,11 @@ final class EtcdCluster: Sendable {
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     }
 
-    /// Starts a stopped member again on its data folder and waits until it serves clients.
-    func restart(_ member: Member) async throws {
+    /// Starts a stopped member again on its data folder and waits until it serves clients
+    /// (`user`, `NAME:PASSWORD`, signs the health check in once authentication is on).
+    func restart(_ member: Member, user: String? = nil) async throws {
         try launch(member, fresh: false)
-        try await waitUntilReady(member)
+        try await waitUntilReady(member, user: user)
     }
 
     /// Stops every member and removes the data folders.

@@ -1,0 +1,110 @@
+import Foundation
+import StoredSettings
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A listening socket on a free loopback port that gives each connection the next of its
+/// answers (the last one repeated) and closes it: stands in for an etcd member that answers
+/// malformed HTTP. A `nil` answer sends nothing and holds the connection open until ``stop()``,
+/// like a member that froze.
+///
+/// Each connection's request head is kept, so a test can see what the client sent. Stopped by
+/// ``stop()`` (shutting the listening socket down ends the accepting thread).
+final class FakeHTTPServer: Sendable {
+    /// `127.0.0.1:PORT`.
+    let endpoint: String
+    private let listener: Int32
+    private let requests = AwaitableState<[String]>([])
+    private let ended = AwaitableState(false)
+    /// Connections held open by a `nil` answer, closed by ``stop()``.
+    private let held = Lock<[Int32]>([])
+
+    /// Listens and answers every connection with `answer`.
+    convenience init(answer: String) throws {
+        try self.init(answers: [answer])
+    }
+
+    /// Listens and answers the n-th connection with the n-th of `answers` (the last one for
+    /// every later connection); `nil` holds a connection open without answering.
+    init(answers: [String?]) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw EtcdCluster.Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0 && listen(fd, 16) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            throw EtcdCluster.Failure(description: "bind: \(String(cString: strerror(errno)))")
+        }
+        listener = fd
+        endpoint = "127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        let scripted = answers.map { $0.map { Array($0.utf8) } }
+        #if canImport(Darwin)
+        let flags: Int32 = 0
+        #else
+        let flags = Int32(MSG_NOSIGNAL)
+        #endif
+        Thread.detachNewThread { [requests, ended, held] in
+            var served = 0
+            while true {
+                let connection = accept(fd, nil, nil)
+                if connection < 0, errno == EINTR { continue }
+                guard connection >= 0 else { break }
+                requests.withLock { $0.append(Self.readHead(connection)) }
+                guard let bytes = scripted[min(served, scripted.count - 1)] else {
+                    served += 1
+                    held.withLock { $0.append(connection) }
+                    continue
+                }
+                served += 1
+                _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, flags) }
+                // End of answer, then drain until the client closes: no reset cuts the answer short.
+                shutdown(connection, Int32(SHUT_WR))
+                var sink = [UInt8](repeating: 0, count: 4096)
+                while recv(connection, &sink, sink.count, 0) > 0 {}
+                close(connection)
+            }
+            ended.withLock { $0 = true }
+        }
+    }
+
+    /// The request heads received so far.
+    var receivedHeads: [String] { requests.value }
+
+    /// Waits until `count` requests have arrived; their heads.
+    func waitForRequests(_ count: Int) async -> [String] {
+        await requests.wait { $0.count >= count }
+    }
+
+    /// Stops accepting and waits for the accepting thread to end.
+    func stop() async {
+        shutdown(listener, Int32(SHUT_RDWR))
+        _ = await ended.wait { $0 }
+        close(listener)
+        for connection in held.withLock({ $0 }) { shutdown(connection, Int32(SHUT_RDWR)) }
+        // Shut down first, so a client blocked reading one sees end-of-file, then closed.
+        for connection in held.withLock({ $0 }) { close(connection) }
+    }
+
+    /// Reads up to the end of the request head (the body is not needed).
+    private static func readHead(_ fd: Int32) -> String {
+        var head: [UInt8] = []
+        var byte: UInt8 = 0
+        while recv(fd, &byte, 1, 0) == 1 {
+            head.append(byte)
+            if head.count >= 4 && head.suffix(4) == [13, 10, 13, 10] { break }
+        }
+        return String(decoding: head, as: UTF8.self)
+    }
+}
