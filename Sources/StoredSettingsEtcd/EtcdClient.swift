@@ -164,7 +164,7 @@ final class EtcdClient: Sendable {
     /// Obtains a token for the configured user (`/v3/auth/authenticate`) and keeps it, in place
     /// of the one held before.
     ///
-    /// - Throws: ``StorageError/Code/authenticationFailed`` naming the user (never the
+    /// - Throws: `StorageError.Code.authenticationFailed` naming the user (never the
     ///   password) when etcd refuses the name or password; ``Failure`` otherwise.
     func authenticate() throws {
         guard let user = configuration.user else { return }

@@ -140,7 +140,7 @@ final class EtcdSnapshot: @unchecked Sendable {
 enum EtcdValue {
     /// The compact JSON text of `value`.
     ///
-    /// - Throws: ``StorageError/Code/encodingFailed`` for NaN or an infinity.
+    /// - Throws: `StorageError.Code.encodingFailed` for NaN or an infinity.
     static func encode(_ value: StoredValue) throws -> Data {
         try StoredValueJSON.data(from: value, pretty: false)
     }

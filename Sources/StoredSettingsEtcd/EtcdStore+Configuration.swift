@@ -25,7 +25,7 @@ extension EtcdStore {
         /// The user's password. Never part of an error message or a description.
         public var password: String?
         /// How long opening the store tries to reach an endpoint before it throws
-        /// ``StorageError/Code/io``, in seconds. Default 5. A value set after creation outside
+        /// `StorageError.Code.io`, in seconds. Default 5. A value set after creation outside
         /// ``timeoutRange`` (or NaN) is clamped into it where it is used.
         public var connectionTimeout: TimeInterval
         /// How long one request to one endpoint may take, in seconds, from connecting to the
@@ -33,7 +33,7 @@ extension EtcdStore {
         /// ``timeoutRange`` (or NaN) is clamped into it where it is used.
         public var requestTimeout: TimeInterval
         /// The largest request the store sends, in bytes: a write whose key and value need more
-        /// throws ``StorageError/Code/tooLarge``. Default 1,572,864 (1.5 MiB), etcd's default
+        /// throws `StorageError.Code.tooLarge`. Default 1,572,864 (1.5 MiB), etcd's default
         /// `--max-request-bytes`; set it to the cluster's value.
         public var maximumRequestBytes: Int
         /// The longest pause between two reconnection attempts of the watch, in seconds; the
@@ -59,10 +59,10 @@ extension EtcdStore {
         ///   - requestTimeout: Seconds one request may take.
         ///   - maximumRequestBytes: The request size limit, in bytes.
         ///   - maximumReconnectDelay: The longest pause between reconnection attempts, in seconds.
-        /// - Throws: ``StorageError/Code/invalidKey`` for an empty prefix or one with control
-        ///   characters; ``StorageError/Code/io`` for no endpoint, or one that is not an
+        /// - Throws: `StorageError.Code.invalidKey` for an empty prefix or one with control
+        ///   characters; `StorageError.Code.io` for no endpoint, or one that is not an
         ///   `http`/`https` URL with a host and a port (the scheme in any case; it is kept in
-        ///   lower case); ``StorageError/Code/invalidArgument`` naming the field for a timeout
+        ///   lower case); `StorageError.Code.invalidArgument` naming the field for a timeout
         ///   or delay that is NaN, infinite or outside ``timeoutRange``.
         public init(
             endpoints: [String],
@@ -102,8 +102,8 @@ extension EtcdStore {
         /// Reads an `etcd://HOST:PORT[,HOST:PORT…]/PREFIX` address (the `stored` tool's target);
         /// `etcds://` means `https` endpoints.
         ///
-        /// - Throws: ``StorageError/Code/io`` when `address` is not of that form;
-        ///   ``StorageError/Code/invalidKey`` for an empty prefix.
+        /// - Throws: `StorageError.Code.io` when `address` is not of that form;
+        ///   `StorageError.Code.invalidKey` for an empty prefix.
         public init(address: String) throws {
             let scheme: String
             let rest: Substring

@@ -31,11 +31,11 @@ import FoundationNetworking
 ///   saw; when etcd has compacted that revision, the store reads the prefix again and delivers
 ///   the differences.
 /// - While no endpoint can be reached, reads serve the last snapshot (``disconnectedSince``
-///   says since when), writes throw ``StorageError/Code/io`` and change nothing, and the watch
+///   says since when), writes throw `StorageError.Code.io` and change nothing, and the watch
 ///   reconnects on its own, to any endpoint, with backoff.
 ///
 /// Limitations: NaN and infinities (JSON has no form for them); a write whose request exceeds
-/// ``Configuration/maximumRequestBytes`` throws ``StorageError/Code/tooLarge``.
+/// ``Configuration/maximumRequestBytes`` throws `StorageError.Code.tooLarge`.
 ///
 /// Thread-safety: every member may be used from any thread or task. The watch runs on a
 /// thread of its own, told to stop when the store is released; releasing never waits for it.
@@ -56,8 +56,8 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// ``Configuration/connectionTimeout`` seconds.
     ///
     /// - Parameter configuration: Endpoints, prefix, user and limits.
-    /// - Throws: ``StorageError/Code/io`` naming every endpoint when none answered in time;
-    ///   ``StorageError/Code/authenticationFailed`` naming the user when etcd refuses the
+    /// - Throws: `StorageError.Code.io` naming every endpoint when none answered in time;
+    ///   `StorageError.Code.authenticationFailed` naming the user when etcd refuses the
     ///   name or password.
     public init(configuration: EtcdStore.Configuration) throws {
         let configuration = configuration.clamped()
@@ -150,11 +150,11 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// (`/v3/kv/deleterange`); returns once etcd has committed it. A value identical to the
     /// snapshot's sends nothing.
     ///
-    /// - Throws: ``StorageError/Code/invalidKey`` for an empty key or one with control
-    ///   characters; ``StorageError/Code/encodingFailed`` for NaN or an infinity;
-    ///   ``StorageError/Code/tooLarge`` over ``Configuration/maximumRequestBytes`` or etcd's
-    ///   own limit; ``StorageError/Code/io`` when no endpoint answered (nothing was changed)
-    ///   or etcd refused the write; ``StorageError/Code/reentrantWrite`` from inside an
+    /// - Throws: `StorageError.Code.invalidKey` for an empty key or one with control
+    ///   characters; `StorageError.Code.encodingFailed` for NaN or an infinity;
+    ///   `StorageError.Code.tooLarge` over ``Configuration/maximumRequestBytes`` or etcd's
+    ///   own limit; `StorageError.Code.io` when no endpoint answered (nothing was changed)
+    ///   or etcd refused the write; `StorageError.Code.reentrantWrite` from inside an
     ///   update body of this store.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try checkWritable(key)
@@ -187,7 +187,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     ///
     /// `body` may run more than once; only its last run's result is written and returned. It
     /// may read this store; a write it makes to this store throws
-    /// ``StorageError/Code/reentrantWrite``.
+    /// `StorageError.Code.reentrantWrite`.
     ///
     /// - Throws: As ``setValue(_:forKey:)``, or what `body` throws (nothing is written then).
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
@@ -271,7 +271,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         return bytes
     }
 
-    /// Runs a request, turning its failure into a ``StorageError`` naming `key`.
+    /// Runs a request, turning its failure into a `StorageError` naming `key`.
     private func perform(key: String, _ request: () throws -> [String: Any]) throws -> [String: Any] {
         do {
             return try request()
