@@ -43,23 +43,13 @@ func runWriteCases(_ bench: Bench) throws {
         target: 1.5, slow: true
     )
 
-    // UserDefaults with the same 100 keys, forced to disk.
+    // UserDefaults with the same 100 keys, forced to disk, for the UserDefaultsStore case.
     let suite = try ScratchDefaults()
     defer { suite.remove() }
     for (key, value) in values { suite.defaults.set(try PropertyListValue.object(from: value), forKey: key) }
     suite.defaults.synchronize()
-    var defaultsFlag = false
-    try bench.compare(
-        storedWrite,
-        against: Workload("UserDefaults set + synchronize() (not crash-safe)", iterations: 1) { n in
-            for _ in 0..<n {
-                defaultsFlag.toggle()
-                suite.defaults.set(defaultsFlag, forKey: flagKey)
-                suite.defaults.synchronize()
-            }
-        },
-        target: nil, slow: true
-    )
+    // The durable write against UserDefaults set + synchronize() is the case
+    // "durable write, 100 keys" (DurableCases.swift), with each fsync's share.
 
     // What a committed UserDefaultsStore write costs: on Linux it calls synchronize() so the
     // write survives the process; the baseline is the in-memory set it did before.
