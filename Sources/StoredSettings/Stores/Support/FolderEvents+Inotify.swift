@@ -230,12 +230,6 @@ package final class FolderEvents: Sendable {
         }
     }
 
-    /// Whether the registration of the file at `path` is being polled for want of a watch.
-    package func isPolling(fileAt path: String) -> Bool {
-        let folder = (path as NSString).deletingLastPathComponent
-        return state.withLock { state in state.entries.values.contains { $0.folder == folder && $0.polling != nil } }
-    }
-
     /// How many folders (or ancestors) are watched now, for tests.
     package var watchCount: Int {
         state.withLock { $0.entriesByWatch.count }

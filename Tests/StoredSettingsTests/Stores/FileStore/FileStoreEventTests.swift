@@ -154,7 +154,8 @@ struct FileStoreWatchLimitTests {
 
         try FileManager.default.removeItem(at: sub)
         #expect(await events.next() == StoredChange(key: "k", value: nil))
-        #expect(FolderEvents.shared.isPolling(fileAt: reader.url.path))
+        // The file's own deletion may be delivered before the folder's watch is dropped, so
+        // whether polling has started yet is not asserted here; the next write must arrive.
         try FileStore(url: url, options: quietOptions).setValue(.int(2), forKey: "k")
         #expect(await events.next() == StoredChange(key: "k", value: .int(2)))
     }
