@@ -15,6 +15,10 @@ package protocol AnyStoredSetting: Sendable {
     var declaredTypeName: String { get }
     /// Whether the value is a `Bool` (or `Bool?`), which command-line flags set without text.
     var isBoolean: Bool { get }
+    /// Whether the value is an array or a set (or an optional one).
+    var isList: Bool { get }
+    /// Whether the value is a dictionary with open keys (`[String: V]`, or an optional one).
+    var isDictionary: Bool { get }
     /// The default in stored form; `nil` for optional settings (and defaults that do not
     /// encode).
     var defaultStoredValue: StoredValue? { get }

@@ -3,13 +3,15 @@ import Foundation
 // MARK: - Array
 
 extension Array: StoredValueConvertible where Element: StoredValueConvertible {
-    /// Reads `.array`, each element as `Element`; also JSON array text (how the environment and
-    /// the command line spell lists).
+    /// Reads `.array`, each element as `Element`; also list text, as the environment and the
+    /// command line spell lists: JSON array text (`["a","b"]`) or comma-separated text
+    /// (`a, b`; `\,` is a comma inside an item, see the rules of lenient text in "Supported
+    /// types").
     ///
-    /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds, or the first element's
-    ///   error with its index in `codingPath`.
+    /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds or malformed list text
+    ///   (`1,,2`), or the first element's error with its index in `codingPath`.
     public init(storedValue: StoredValue) throws {
-        guard case .array(let items) = try storedValue.parsingJSONText(as: .array) else {
+        guard case .array(let items) = try storedValue.parsingListText(expectedType: typeName(Self.self)) else {
             throw StorageError.typeMismatch(Self.self, found: storedValue)
         }
         // A plain loop: this generic code runs unspecialized, where `enumerated().map` would
@@ -37,11 +39,11 @@ extension Array: StoredValueConvertible where Element: StoredValueConvertible {
 // MARK: - Set
 
 extension Set: StoredValueConvertible where Element: StoredValueConvertible {
-    /// Reads `.array` (or JSON array text); duplicates collapse.
+    /// Reads `.array` (or list text, as `Array` does); duplicates collapse.
     ///
     /// - Throws: As `Array`.
     public init(storedValue: StoredValue) throws {
-        guard case .array(let items) = try storedValue.parsingJSONText(as: .array) else {
+        guard case .array(let items) = try storedValue.parsingListText(expectedType: typeName(Self.self)) else {
             throw StorageError.typeMismatch(Self.self, found: storedValue)
         }
         var elements = Set(minimumCapacity: items.count)
@@ -160,5 +162,16 @@ extension StoredValue {
         let first = text.first { !$0.isWhitespace }
         guard (kind == .array && first == "[") || (kind == .dictionary && first == "{") else { return self }
         return (try? StoredValueJSON.parse(Data(text.utf8))) ?? self
+    }
+
+    /// For a `.string`, the list it spells: JSON array text when it starts with `[` (text that
+    /// does not parse stays as it is, a type mismatch for the caller), else comma-separated
+    /// items (``ListText``) as `.string`s. Other values are returned as they are.
+    ///
+    /// - Throws: ``StorageError/Code/typeMismatch`` for malformed comma-separated text.
+    package func parsingListText(expectedType: @autoclosure () -> String) throws -> StoredValue {
+        guard case .string(let text) = self else { return self }
+        if text.first(where: { !$0.isWhitespace }) == "[" { return try parsingJSONText(as: .array) }
+        return .array(try ListText.items(of: text, expectedType: expectedType()).map(StoredValue.string))
     }
 }

@@ -117,7 +117,7 @@ final class StoredValueDecoding: Decoder, SingleValueDecodingContainer {
         if case .array(let items) = value {
             return StoredUnkeyedDecodingContainer(decoder: self, items: items, depth: keys.count)
         }
-        if case .string = value, case .array(let items) = try value.parsingJSONText(as: .array) {
+        if case .string = value, case .array(let items) = try value.parsingListText(expectedType: "an array") {
             return StoredUnkeyedDecodingContainer(decoder: self, items: items, depth: keys.count)
         }
         throw containerMismatch([Any].self, expected: "an array")

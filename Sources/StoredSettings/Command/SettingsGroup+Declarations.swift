@@ -1,0 +1,57 @@
+import Foundation
+
+extension SettingsGroup {
+    /// What the layers need to know about each setting the type declares, as plain data: key,
+    /// shape (flag, list, structure with its fields, other), default in stored form, secrecy.
+    ///
+    /// A structure's fields are those of its default's stored form (a `Codable` type stored as
+    /// a dictionary); an optional structure has no default, so no fields are known for it.
+    package static func declarations() -> [SettingDeclaration] {
+        declaredSettings().map { _, setting in setting.declaration }
+    }
+}
+
+extension AnyStoredSetting {
+    /// The setting as plain data for the layers.
+    package var declaration: SettingDeclaration {
+        let defaultValue = defaultStoredValue
+        let shape: SettingDeclaration.Shape
+        if isBoolean {
+            shape = .boolean
+        } else if isList {
+            shape = .list
+        } else if !isDictionary, case .dictionary(let fields)? = defaultValue {
+            shape = .structure(fields: fields.mapValues(SettingDeclaration.Shape.init(fieldValue:)))
+        } else {
+            shape = .other
+        }
+        return SettingDeclaration(key: key, shape: shape, defaultValue: defaultValue, isSecret: isSecret)
+    }
+}
+
+extension SettingDeclaration.Shape {
+    /// The shape of a field inside a structure, from its value in the default.
+    init(fieldValue: StoredValue) {
+        switch fieldValue {
+        case .bool: self = .boolean
+        case .array: self = .list
+        case .dictionary(let fields): self = .structure(fields: fields.mapValues(Self.init(fieldValue:)))
+        default: self = .other
+        }
+    }
+}
+
+/// Arrays and sets: the list types, which lists from the environment and the command line
+/// fill.
+package protocol ListValue {}
+extension Array: ListValue {}
+extension Set: ListValue {}
+
+/// Dictionaries with open keys (`[String: V]`), which have no fixed fields.
+package protocol DictionaryValue {}
+extension Dictionary: DictionaryValue {}
+
+extension Stored {
+    package var isList: Bool { ValueTypeInfo.unwrapped(Value.self) is any ListValue.Type }
+    package var isDictionary: Bool { ValueTypeInfo.unwrapped(Value.self) is any DictionaryValue.Type }
+}

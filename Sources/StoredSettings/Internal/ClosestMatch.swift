@@ -1,0 +1,42 @@
+/// The candidate that `name` is most likely a misspelling of, for a did-you-mean hint: the one
+/// with the fewest edits (Levenshtein distance, letters compared without case and without the
+/// separators `.`, `-`, `_`), when that is at most a third of the name's length (at least 1)
+/// and no other candidate is as close; `nil` otherwise.
+package func closestMatch(to name: String, among candidates: some Sequence<String>) -> String? {
+    func squeezed(_ text: String) -> [Character] {
+        Array(text.lowercased().filter { !".-_".contains($0) })
+    }
+    let target = squeezed(name)
+    let limit = max(1, target.count / 3)
+    var best: (candidate: String, distance: Int)?
+    var tie = false
+    for candidate in candidates where candidate != name {
+        let distance = editDistance(target, squeezed(candidate))
+        guard distance <= limit else { continue }
+        if let current = best, distance >= current.distance {
+            if distance == current.distance, candidate != current.candidate { tie = true }
+            continue
+        }
+        best = (candidate, distance)
+        tie = false
+    }
+    return tie ? nil : best?.candidate
+}
+
+/// The Levenshtein distance between two texts: the fewest insertions, deletions and
+/// substitutions that turn one into the other.
+package func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Comma-separated list text, as the environment and the command line spell lists
+/// (`APP_HOSTS=alpha, beta`).
+///
+/// Rules:
+/// - items are separated by `,`; spaces and tabs around each item are trimmed;
+/// - `\,` is a comma inside an item and `\\` a backslash; any other backslash is kept as it is
+///   (`C:\notes` stays `C:\notes`);
+/// - an empty text (or one of only spaces) is the empty list;
+/// - an empty item (`1,,2`, `a,`, `,a`) makes the text malformed: a type mismatch, so a typo
+///   never silently drops or adds an element. Write JSON text (`["a", "", "b"]`) for empty items
+///   or items with spaces at their ends.
+package enum ListText {
+    /// The items of `text`.
+    ///
+    /// - Parameter expectedType: The list's type name for the error (`Array<Int>`).
+    /// - Throws: ``StorageError/Code/typeMismatch`` naming the position of the first empty item.
+    package static func items(of text: String, expectedType: String) throws -> [String] {
+        var items: [String] = []
+        var current = ""
+        var escaped = false
+        var pendingSpace = ""
+        for character in text {
+            if escaped {
+                escaped = false
+                if character == "," || character == "\\" {
+                    current += pendingSpace
+                    pendingSpace = ""
+                    current.append(character)
+                } else {
+                    current += pendingSpace + "\\"
+                    pendingSpace = ""
+                    if character == " " || character == "\t" {
+                        pendingSpace.append(character)
+                    } else {
+                        current.append(character)
+                    }
+                }
+                continue
+            }
+            switch character {
+            case "\\":
+                escaped = true
+            case ",":
+                items.append(current)
+                current = ""
+                pendingSpace = ""
+            case " ", "\t":
+                // Spaces inside an item are kept; at its ends they are trimmed.
+                if !current.isEmpty { pendingSpace.append(character) }
+            default:
+                current += pendingSpace
+                pendingSpace = ""
+                current.append(character)
+            }
+        }
+        if escaped { current += pendingSpace + "\\" }
+        items.append(current)
+        if items == [""] { return [] }
+        if let empty = items.firstIndex(of: "") {
+            throw StorageError(
+                .typeMismatch, expectedType: expectedType, foundKind: "malformed list text",
+                message: "item \(empty + 1) of \(items.count) is empty (write '\\,' for a comma inside an item)"
+            )
+        }
+        return items
+    }
+}
