@@ -20,6 +20,10 @@ import Musl
 /// `withLock` body in the package is therefore closed code: it copies what it needs out of the
 /// state, and callbacks run after it returns.
 ///
+/// Give it a state that is not empty: with `Lock(())`, ThreadSanitizer reports every access to
+/// the zero-sized state as a race, since it has the object's own address, where other threads
+/// read the object's header before they take the lock.
+///
 /// The lock is `Sendable` only when its state is, as `Mutex` is for its value: handing a lock to
 /// another thread hands out its state, so state that may not cross threads (a non-`Sendable`
 /// class, for instance) keeps the lock on its own thread too, and the compiler checks it.
