@@ -64,7 +64,7 @@ package enum ValueType: String, CaseIterable, Sendable {
             // The library's reading of number text: decimal only (`0x10` is refused) and never
             // beyond Double's range (`1e400` is not infinity).
             guard let number = try? Double(storedValue: .string(text)) else {
-                let beyond = isPlainDecimalText(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                let beyond = isPlainDecimalText(text.trimmingWhitespace)
                 throw mismatch(text, beyond ? "beyond the range of Double" : "not a number")
             }
             return .double(number)

@@ -56,7 +56,7 @@ package enum DateText {
     /// Text written by ``string(from:)`` gives back the same date to the bit. Impossible dates
     /// and times (February 30th, 25:00, minute 61) are `nil`, never moved to a nearby date.
     package static func date(from text: String) -> Date? {
-        var scanner = DateScanner(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        var scanner = DateScanner(text.trimmingWhitespace)
         guard let fields = scanner.fields(), scanner.isAtEnd else { return nil }
         guard (1...12).contains(fields.month), fields.day >= 1,
             fields.day <= daysInMonth(year: fields.year, month: fields.month),

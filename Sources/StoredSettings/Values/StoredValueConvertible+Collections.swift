@@ -166,12 +166,17 @@ extension StoredValue {
 
     /// For a `.string`, the list it spells: JSON array text when it starts with `[` (text that
     /// does not parse stays as it is, a type mismatch for the caller), else comma-separated
-    /// items (``ListText``) as `.string`s. Other values are returned as they are.
+    /// items (``ListText``) as `.string`s. Text starting with `{` is a JSON object, never a
+    /// list of one item: it stays as it is. Other values are returned as they are.
     ///
     /// - Throws: ``StorageError/Code/typeMismatch`` for malformed comma-separated text.
     package func parsingListText(expectedType: @autoclosure () -> String) throws -> StoredValue {
         guard case .string(let text) = self else { return self }
-        if text.first(where: { !$0.isWhitespace }) == "[" { return try parsingJSONText(as: .array) }
+        switch text.first(where: { !$0.isWhitespace }) {
+        case "[": return try parsingJSONText(as: .array)
+        case "{": return self
+        default: break
+        }
         return .array(try ListText.items(of: text, expectedType: expectedType()).map(StoredValue.string))
     }
 }

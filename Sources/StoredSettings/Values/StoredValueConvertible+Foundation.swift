@@ -88,7 +88,7 @@ extension UUID: StoredValueConvertible {
     ///   UUID.
     public init(storedValue: StoredValue) throws {
         guard case .string(let text) = storedValue,
-            let value = UUID(uuidString: text.trimmingCharacters(in: .whitespacesAndNewlines))
+            let value = UUID(uuidString: text.trimmingWhitespace)
         else {
             throw StorageError.typeMismatch(UUID.self, found: storedValue)
         }
@@ -112,7 +112,7 @@ extension Decimal: StoredValueConvertible {
     public init(storedValue: StoredValue) throws {
         switch storedValue {
         case .string(let text):
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = text.trimmingWhitespace
             guard isPlainDecimalText(trimmed),
                 let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN
             else {

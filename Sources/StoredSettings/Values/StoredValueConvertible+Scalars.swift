@@ -26,7 +26,7 @@ extension Bool: StoredValueConvertible {
 
     /// Parses the lenient Boolean words; `nil` for anything else.
     package init?(lenientText text: String) {
-        switch text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() {
+        switch text.trimmingWhitespace.lowercased() {
         case "true", "yes", "on", "1": self = true
         case "false", "no", "off", "0": self = false
         default: return nil
@@ -64,7 +64,7 @@ extension StoredValueConvertible where Self: FixedWidthInteger & Codable {
             guard let exact = Self(exactly: value) else { throw Self.outOfRange(storedValue) }
             self = exact
         case .string(let text):
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = text.trimmingWhitespace
             if let exact = Self(trimmed, radix: 10) {
                 self = exact
                 return
@@ -129,7 +129,7 @@ extension Double: StoredValueConvertible {
         case .double(let value): self = value
         case .int(let value): self = Double(value)
         case .string(let text):
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = text.trimmingWhitespace
             if isPlainDecimalText(trimmed) {
                 guard let value = Double(trimmed) else {
                     throw StorageError.typeMismatch(Double.self, found: storedValue)

@@ -37,6 +37,7 @@ struct ListTextTests {
     @Test func jsonTextStillReadsAsJSON() throws {
         #expect(try [String](storedValue: .string(#"["a,b", "c"]"#)) == ["a,b", "c"])
         #expect(throws: StorageError.self) { try [String](storedValue: .string("[not json")) }
+        #expect(throws: StorageError.self) { try [String](storedValue: .string(#"{"a":1}"#)) }
     }
 
     @Test func listInsideACodableValueReadsFromText() throws {
