@@ -46,12 +46,28 @@ extension Set: StoredValueConvertible where Element: StoredValueConvertible {
         guard case .array(let items) = try storedValue.parsingListText(expectedType: typeName(Self.self)) else {
             throw StorageError.typeMismatch(Self.self, found: storedValue)
         }
+        // The common case inserts the strings into a `Set<String>`: this generic code runs
+        // unspecialized, where each `insert` into a `Set<Element>` looks up its generic metadata.
+        if Element.self == String.self, let strings = Self.strings(of: items) {
+            self = unsafeBitCast(strings, to: Self.self)
+            return
+        }
         var elements = Set(minimumCapacity: items.count)
         for index in items.indices {
             elements.insert(
                 try StorageError.prefixingCodingPath(String(index)) { try Element(storedValue: items[index]) })
         }
         self = elements
+    }
+
+    /// The items as a set of strings when every item is a `.string`, else `nil`.
+    private static func strings(of items: [StoredValue]) -> Set<String>? {
+        var strings = Set<String>(minimumCapacity: items.count)
+        for item in items {
+            guard case .string(let text) = item else { return nil }
+            strings.insert(text)
+        }
+        return strings
     }
 
     /// `.array` of the elements' stored forms, in a stable order so files do not change
@@ -61,7 +77,10 @@ extension Set: StoredValueConvertible where Element: StoredValueConvertible {
     /// - Throws: The first element's encoding error.
     public func storedValue() throws -> StoredValue {
         // The common case sorts the strings themselves (the same order): no enum per comparison.
-        if let strings = self as? Set<String> { return .array(strings.sorted().map(StoredValue.string)) }
+        // A type check rather than `as? Set<String>`, which copies and rehashes every element.
+        if Element.self == String.self {
+            return .array(unsafeBitCast(self, to: Set<String>.self).sorted().map(StoredValue.string))
+        }
         var items: [StoredValue] = []
         items.reserveCapacity(count)
         for element in self { items.append(try element.storedValue()) }
