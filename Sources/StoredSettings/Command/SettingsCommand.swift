@@ -17,6 +17,7 @@ public import Foundation
 /// daybook config unset KEY
 /// daybook config reset (KEY... | --all)
 /// daybook config path
+/// daybook config schema
 /// ```
 ///
 /// - `list` prints an aligned table for people (`KEY TYPE VALUE`, plus `ORIGIN` with
@@ -30,6 +31,8 @@ public import Foundation
 /// - `unset` and `reset` remove stored values, so the defaults apply; `reset --all` removes
 ///   every declared setting's value (other keys in the file are left alone).
 /// - `path` prints the settings file that writes go to.
+/// - `schema` prints a JSON Schema (draft 2020-12) of the settings file, so that an editor
+///   completes and checks it (``SettingsGroup/jsonSchema(title:)`` describes what it says).
 /// - `--help` (or `-h`) prints the help text after any subcommand, except as the VALUE of
 ///   `set`: `config set title --help` stores the text `--help`.
 ///
@@ -143,6 +146,7 @@ public struct SettingsCommand: Sendable {
         case "unset": return unset(rest, &context)
         case "reset": return reset(rest, &context)
         case "path": return path(rest, &context)
+        case "schema": return schema(rest, &context)
         default: return context.usage("unknown subcommand '\(verb)'")
         }
     }

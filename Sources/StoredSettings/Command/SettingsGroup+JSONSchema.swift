@@ -1,0 +1,159 @@
+import Foundation
+
+extension SettingsGroup {
+    /// A JSON Schema (draft 2020-12) of the group's settings file, as pretty-printed JSON text,
+    /// so that an editor completes and checks `settings.json`.
+    ///
+    /// ```swift
+    /// let schema = DaybookSettings.jsonSchema(title: "daybook settings")
+    /// try Data(schema.utf8).write(to: schemaURL)
+    /// ```
+    ///
+    /// The schema describes the JSON object a ``FileStore`` keeps: one property per declared
+    /// key, with
+    /// - its type as the store writes it: `boolean`; `integer` with the width's `minimum` and
+    ///   `maximum` (a `UInt64` or `UInt` above `Int64.max` is written as its decimal text, so it
+    ///   may also be a string of digits); `number` for `Double` and `Float`; `string` for
+    ///   `String`, `string` with `format` `date-time` for `Date` (ISO 8601 text),
+    ///   `uri-reference` for `URL` (a `URL` may be relative), `uuid` for `UUID`,
+    ///   `contentEncoding` `base64` for `Data`, and a pattern of decimal text for `Decimal`;
+    ///   `enum` of the raw values for a `RawRepresentable` type that is `CaseIterable` (the
+    ///   raw value's type otherwise); `array` with `items` for arrays, plus `uniqueItems` for
+    ///   sets; `object` with `additionalProperties` for `[String: V]`;
+    /// - for a `Codable` structure, `object` with its fields as `properties`, the non-optional
+    ///   ones `required`, and no other fields (`additionalProperties: false`). The fields are
+    ///   found by running the type's `init(from:)` against a decoder that records every field
+    ///   asked for (and hands out placeholder values), so an optional setting of a structure is
+    ///   described too. When that fails (an `init(from:)` that checks its values, an enum with
+    ///   associated values), the fields are read from the default's stored form, and other
+    ///   fields are allowed;
+    /// - a type of unknown shape (a custom ``StoredValueConvertible`` conformance) as the shape
+    ///   of its default, or as any value when it has none;
+    /// - `default`: the default's stored form (none for optional settings, and none for
+    ///   secrets);
+    /// - `description`: the help text; a secret also has `writeOnly: true`, and its description
+    ///   says that listings hide it.
+    ///
+    /// No property is required, and no property may be `null`: an absent key takes its default,
+    /// an unset optional is absent from the file, and the file's parser refuses `null`
+    /// (``FileStore`` reads no stored value as null). Keys that no setting declares are
+    /// allowed (`additionalProperties: true`): one file may serve several groups, an older or
+    /// newer version of the tool may keep keys this one does not declare, and the library may
+    /// keep bookkeeping keys of its own there.
+    ///
+    /// The schema is stricter than reading: values arrive leniently from hand-edited files
+    /// (`"yes"` reads as `true`, `"42"` as `42`), but the schema asks for the form the store
+    /// writes. A property-list settings file holds the same keys and shapes, with dates as
+    /// `<date>` and data as `<data>` elements; the schema describes its JSON form only, since
+    /// JSON Schema validates JSON.
+    ///
+    /// The settings are found as ``settingDescriptions()`` finds them, on an instance created
+    /// on a throwaway in-memory store: no store is read.
+    ///
+    /// - Parameter title: The schema's `title`, such as `daybook settings`; none when `nil`.
+    /// - Returns: The schema as JSON text with sorted keys, two-space indentation and a
+    ///   trailing newline.
+    /// - Note: Safe to call from any thread.
+    public static func jsonSchema(title: String? = nil) -> String {
+        JSONSchemaDocument.text(for: declaredSettings(), title: title)
+    }
+}
+
+/// A settings file's JSON Schema, built from the declared settings.
+package enum JSONSchemaDocument {
+    /// The draft the schema follows.
+    package static let dialect = "https://json-schema.org/draft/2020-12/schema"
+
+    /// The schema of a file holding `settings`, as JSON text (see ``SettingsGroup/jsonSchema(title:)``).
+    package static func text(
+        for settings: [(name: String, setting: any AnyStoredSetting)], title: String?
+    ) -> String {
+        var document: [String: Any] = [
+            "$schema": dialect,
+            "type": "object",
+            "description":
+                "A settings file: every key is optional (an absent key takes its default), "
+                + "and keys no setting declares are allowed.",
+            "properties": properties(of: settings),
+            "additionalProperties": true,
+        ]
+        if let title { document["title"] = title }
+        return json(document)
+    }
+
+    /// One property schema per setting, under its key.
+    static func properties(of settings: [(name: String, setting: any AnyStoredSetting)]) -> [String: Any] {
+        var properties: [String: Any] = [:]
+        for (_, setting) in settings {
+            let defaultValue = setting.defaultStoredValue
+            var builder = JSONSchemaBuilder()
+            var property: [String: Any]
+            if let typed = setting as? any JSONSchemaValueTyped {
+                property = builder.schema(for: typed.schemaValueType, default: defaultValue)
+            } else {
+                property = builder.schema(inferredFrom: defaultValue)
+            }
+            var description = setting.help ?? ""
+            if setting.isSecret {
+                property["writeOnly"] = true
+                description += (description.isEmpty ? "" : " ") + "A secret: listings show it as \(ValueText.redacted)."
+            } else if let defaultValue, let json = jsonValue(defaultValue) {
+                property["default"] = json
+            }
+            if !description.isEmpty { property["description"] = description }
+            properties[setting.key] = property
+        }
+        return properties
+    }
+
+    /// `value` as a `JSONSerialization` object, in the form a JSON settings file holds it:
+    /// dates as ISO 8601 text, data as Base64 text; `nil` when it has no JSON form (NaN, an
+    /// infinity, a date beyond ISO 8601 text), as a JSON settings file cannot hold it either.
+    static func jsonValue(_ value: StoredValue) -> Any? {
+        switch value {
+        case .bool(let flag): return flag
+        case .int(let number): return NSNumber(value: number)
+        case .double(let number): return number.isFinite ? NSNumber(value: number) : nil
+        case .string(let text): return text
+        case .data(let data): return data.base64EncodedString()
+        case .date(let date): return DateText.string(from: date)
+        case .array(let items):
+            var result: [Any] = []
+            for item in items {
+                guard let json = jsonValue(item) else { return nil }
+                result.append(json)
+            }
+            return result
+        case .dictionary(let items):
+            var result: [String: Any] = [:]
+            for (key, item) in items {
+                guard let json = jsonValue(item) else { return nil }
+                result[key] = json
+            }
+            return result
+        }
+    }
+
+    /// Pretty JSON text with sorted keys, from `JSONSerialization`.
+    static func json(_ object: [String: Any]) -> String {
+        // The objects are built from strings, numbers, Booleans, arrays and dictionaries only,
+        // with finite numbers (NaN and infinities have no stored JSON form, and defaults that
+        // do not encode are left out), so serialization does not fail.
+        guard
+            JSONSerialization.isValidJSONObject(object),
+            let data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else { return "{}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
+
+/// A setting whose value type the schema can name: ``Stored``, with optionals unwrapped.
+package protocol JSONSchemaValueTyped {
+    /// The setting's value type, the wrapped type for an optional.
+    var schemaValueType: Any.Type { get }
+}
+
+extension Stored: JSONSchemaValueTyped {
+    package var schemaValueType: Any.Type { ValueTypeInfo.unwrapped(Value.self) }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// Builds the JSON Schema of one setting's value from its Swift type (see
+/// ``SettingsGroup/jsonSchema(title:)`` for the rules), as `JSONSerialization` objects.
+struct JSONSchemaBuilder {
+    /// The deepest nesting of types described; deeper types are described as any value.
+    static let maximumDepth = 32
+
+    /// The structure types being described, so a type that contains itself ends the walk.
+    private var describing: Set<ObjectIdentifier> = []
+
+    /// The schema of values of `type` (not optional), using `defaultValue` where the type alone
+    /// does not tell the shape.
+    mutating func schema(for type: Any.Type, default defaultValue: StoredValue? = nil) -> [String: Any] {
+        if let known = Self.scalarSchema(for: type) { return known }
+        if let sequence = type as? any JSONSchemaSequence.Type {
+            var schema: [String: Any] = ["type": "array"]
+            let items = nested(sequence.schemaElementType, default: Self.firstItem(of: defaultValue))
+            if !items.isEmpty { schema["items"] = items }
+            if sequence.schemaHasUniqueElements { schema["uniqueItems"] = true }
+            return schema
+        }
+        if let dictionary = type as? any JSONSchemaStringKeyedDictionary.Type {
+            var schema: [String: Any] = ["type": "object"]
+            let values = nested(dictionary.schemaValueType, default: nil)
+            if !values.isEmpty { schema["additionalProperties"] = values }
+            return schema
+        }
+        if let raw = type as? any RawRepresentable.Type {
+            if let cases = type as? any CaseIterable.Type, let values = Self.rawValues(of: cases) {
+                return ["enum": values]
+            }
+            return nested(Self.rawValueType(of: raw), default: nil)
+        }
+        if let decodable = type as? any Decodable.Type, let fields = JSONSchemaFieldProbe.fields(of: decodable) {
+            return structure(type, fields: fields)
+        }
+        return schema(inferredFrom: defaultValue)
+    }
+
+    /// The schema of an unknown type, from the shape of a stored value; any value when there
+    /// is none.
+    func schema(inferredFrom value: StoredValue?) -> [String: Any] {
+        switch value {
+        case nil: return [:]
+        case .bool: return ["type": "boolean"]
+        case .int: return ["type": "integer"]
+        case .double: return ["type": "number"]
+        case .string: return ["type": "string"]
+        case .date: return ["type": "string", "format": "date-time"]
+        case .data: return ["type": "string", "contentEncoding": "base64"]
+        case .array: return ["type": "array"]
+        case .dictionary(let items):
+            return ["type": "object", "properties": items.mapValues { schema(inferredFrom: $0) }]
+        }
+    }
+
+    // MARK: - Parts
+
+    /// The schema of a type inside another, guarded against endless nesting.
+    private mutating func nested(_ type: Any.Type, default defaultValue: StoredValue?) -> [String: Any] {
+        let type = ValueTypeInfo.unwrapped(type)
+        let identifier = ObjectIdentifier(type)
+        guard describing.count < Self.maximumDepth, !describing.contains(identifier) else { return [:] }
+        describing.insert(identifier)
+        defer { describing.remove(identifier) }
+        return schema(for: type, default: defaultValue)
+    }
+
+    /// An object with the probed fields of a `Codable` structure.
+    private mutating func structure(_ type: Any.Type, fields: [JSONSchemaFieldProbe.Field]) -> [String: Any] {
+        let identifier = ObjectIdentifier(type)
+        describing.insert(identifier)
+        defer { describing.remove(identifier) }
+        var properties: [String: Any] = [:]
+        var required: [String] = []
+        for field in fields {
+            properties[field.name] = nested(field.type, default: nil)
+            if field.isRequired && !required.contains(field.name) { required.append(field.name) }
+        }
+        var schema: [String: Any] = ["type": "object", "properties": properties, "additionalProperties": false]
+        if !required.isEmpty { schema["required"] = required.sorted() }
+        return schema
+    }
+
+    /// The schemas of types whose stored form the package fixes.
+    private static func scalarSchema(for type: Any.Type) -> [String: Any]? {
+        if type == Bool.self { return ["type": "boolean"] }
+        if type == String.self { return ["type": "string"] }
+        if type == Date.self { return ["type": "string", "format": "date-time"] }
+        if type == URL.self { return ["type": "string", "format": "uri-reference"] }
+        if type == UUID.self { return ["type": "string", "format": "uuid"] }
+        if type == Data.self { return ["type": "string", "contentEncoding": "base64"] }
+        if type == Decimal.self {
+            // `Decimal` is stored as its `description`: digits, a `.` and more digits.
+            return ["type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?$"]
+        }
+        if type is any BinaryFloatingPoint.Type { return ["type": "number"] }
+        if let integer = type as? any FixedWidthInteger.Type { return integerSchema(integer) }
+        return nil
+    }
+
+    /// `integer` with the width's bounds; for widths beyond `Int64.max` also the decimal text
+    /// the store writes for values above it.
+    private static func integerSchema<T: FixedWidthInteger>(_: T.Type) -> [String: Any] {
+        guard T.bitWidth <= 64 else { return ["type": "integer"] }
+        if let maximum = Int64(exactly: T.max), let minimum = Int64(exactly: T.min) {
+            return ["type": "integer", "minimum": NSNumber(value: minimum), "maximum": NSNumber(value: maximum)]
+        }
+        let maximum = UInt64(truncatingIfNeeded: T.max)
+        return [
+            "anyOf": [
+                ["type": "integer", "minimum": 0, "maximum": NSNumber(value: maximum)] as [String: Any],
+                [
+                    "type": "string", "pattern": "^[0-9]+$",
+                    "description": "A value above \(Int64.max), as the store writes it: its decimal text.",
+                ],
+            ]
+        ]
+    }
+
+    /// The stored forms of every case, as JSON values; `nil` when a case does not encode.
+    private static func rawValues<T: CaseIterable>(of _: T.Type) -> [Any]? {
+        var values: [Any] = []
+        for value in T.allCases {
+            guard let convertible = value as? any StoredValueConvertible,
+                let stored = try? convertible.storedValue(),
+                let json = JSONSchemaDocument.jsonValue(stored)
+            else { return nil }
+            values.append(json)
+        }
+        return values
+    }
+
+    private static func rawValueType<T: RawRepresentable>(of _: T.Type) -> Any.Type {
+        T.RawValue.self
+    }
+
+    private static func firstItem(of value: StoredValue?) -> StoredValue? {
+        guard case .array(let items) = value else { return nil }
+        return items.first
+    }
+}
+
+/// An array or a set, whose element type the schema names.
+protocol JSONSchemaSequence {
+    /// The element type.
+    static var schemaElementType: Any.Type { get }
+    /// Whether no element occurs twice (a set).
+    static var schemaHasUniqueElements: Bool { get }
+}
+
+extension Array: JSONSchemaSequence {
+    static var schemaElementType: Any.Type { Element.self }
+    static var schemaHasUniqueElements: Bool { false }
+}
+
+extension Set: JSONSchemaSequence {
+    static var schemaElementType: Any.Type { Element.self }
+    static var schemaHasUniqueElements: Bool { true }
+}
+
+/// A `[String: V]`, whose value type the schema names.
+protocol JSONSchemaStringKeyedDictionary {
+    /// The value type.
+    static var schemaValueType: Any.Type { get }
+}
+
+extension Dictionary: JSONSchemaStringKeyedDictionary where Key == String {
+    static var schemaValueType: Any.Type { Value.self }
+}
