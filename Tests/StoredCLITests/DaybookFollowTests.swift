@@ -34,7 +34,9 @@ struct DaybookFollowTests {
                         let count = read(fd, &byte, 1)
                         if count < 0, errno == EINTR { continue }
                         guard count == 1 else { return continuation.resume(returning: nil) }
-                        if byte == 0x0A { return continuation.resume(returning: String(decoding: bytes, as: UTF8.self)) }
+                        if byte == 0x0A {
+                            return continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+                        }
                         bytes.append(byte)
                     }
                 }

@@ -117,7 +117,9 @@ struct MigratingStoreTests {
             Migration(version: 2) { batch in
                 order.withLock { $0.append(2) }
                 batch.moveValue(fromKey: "wrap", toKey: "layout")
-                if case .int(let column)? = batch["layout"] { batch["layout"] = .dictionary(["wrapColumn": .int(column)]) }
+                if case .int(let column)? = batch["layout"] {
+                    batch["layout"] = .dictionary(["wrapColumn": .int(column)])
+                }
             },
         ]
         let store = try MigratingStore(file, migrations: migrations)
@@ -130,7 +132,8 @@ struct MigratingStoreTests {
         #expect(!store.keys().contains(MigratingStore.versionKey))
 
         // A relaunch: the recorded version is 3, so nothing runs again.
-        _ = try MigratingStore(FileStore(url: folder.file("settings.json"), options: quietOptions), migrations: migrations)
+        let relaunched = try FileStore(url: folder.file("settings.json"), options: quietOptions)
+        _ = try MigratingStore(relaunched, migrations: migrations)
         #expect(order.value == [2, 3])
     }
 
@@ -144,7 +147,9 @@ struct MigratingStoreTests {
                 Migration(version: 2) { _ in ran.withLock { $0.append(2) } },
                 Migration(version: 3) { batch in
                     ran.withLock { $0.append(3) }
-                    if case .string(let text)? = batch["count"], let count = Int64(text) { batch["count"] = .int(count) }
+                    if case .string(let text)? = batch["count"], let count = Int64(text) {
+                        batch["count"] = .int(count)
+                    }
                 },
             ])
         #expect(ran.value == [3])
@@ -178,9 +183,8 @@ struct MigratingStoreTests {
         }
         #expect(error?.code == .migrationFailed)
         #expect(error?.path == folder.file("settings.json").path)
-        #expect(
-            error?.description
-                == "\(folder.file("settings.json").path): migration to version 3 failed: the layout cannot be converted.")
+        let path = folder.file("settings.json").path
+        #expect(error?.description == "\(path): migration to version 3 failed: the layout cannot be converted.")
         #expect(try Data(contentsOf: folder.file("settings.json")) == before)
         #expect(file.value(forKey: "wrap") == .int(60))
     }
