@@ -9,7 +9,7 @@
 /// ``UserDefaultsStore`` does not conform: UserDefaults has no transaction over several keys
 /// (each `set(_:forKey:)` is applied on its own, and other processes may see some of them), so
 /// it cannot give a migration's all-or-nothing guarantee. Neither does the test double
-/// `InMemoryStore`; test code that migrates opens a `TemporaryFileStore` instead.
+/// `InMemoryStore`; test code that migrates opens a `TemporaryFileStore`, which conforms.
 ///
 /// A backend that conforms promises, for ``batch(_:)``:
 /// - **Atomic and isolated.** `body` sees the store's current values; no other writer, in

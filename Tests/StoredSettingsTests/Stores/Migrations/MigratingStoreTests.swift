@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsTestSupport
 import Testing
 
 /// ``MigratingStore`` in one process: renamed keys and versioned migrations over a real file.
@@ -208,6 +209,19 @@ struct MigratingStoreTests {
         }
         #expect(error?.code == .migrationFailed)
         #expect(file.keys().isEmpty)
+    }
+
+    @Test func aTemporaryFileStoreCanBeMigratedAndReopened() throws {
+        let temporary = try TemporaryFileStore()
+        try temporary.setValue(.string("dark"), forKey: "theme")
+        let migrations = [Migration(version: 2) { batch in batch.moveValue(fromKey: "theme", toKey: "appearance") }]
+        let store = try MigratingStore(temporary, migrations: migrations)
+        #expect(store.value(forKey: "appearance") == .string("dark"))
+
+        let relaunch = try temporary.reopened()
+        #expect(relaunch.value(forKey: MigratingStore.versionKey) == .int(2))
+        #expect(relaunch.value(forKey: "theme") == nil)
+        #expect(relaunch.value(forKey: "appearance") == .string("dark"))
     }
 
     @Test func aKeyRenamedTwiceIsAnError() throws {
