@@ -25,9 +25,10 @@ func writeVersionOneCommand(path: String) {
     say("done")
 }
 
-/// `migrate PATH LOG [KILL_IN]`: opens the file through a ``MigratingStore`` with two
-/// migrations and one renamed key, as version 3 of the app does, and prints `version <n>`,
-/// `layout <value>`, `pageSize <value>` and `appearance <value>`, or `error <code> <message>`.
+/// `migrate PATH LOG [KILL_IN]`: opens the file (then prints `opened`), then opens it through a
+/// ``MigratingStore`` with two migrations and one renamed key, as version 3 of the app does,
+/// and prints `version <n>`, `layout <value>`, `pageSize <value>` and `appearance <value>`, or
+/// `error <code> <message>`.
 ///
 /// - Version 2 moves `wrap` into `layout` as `{"wrapColumn": wrap}`.
 /// - Version 3 turns `pageSize` from text into a number.
@@ -59,8 +60,10 @@ func migrateCommand(path: String, log: String, killIn: Int?) {
         },
     ]
     do {
+        let file = openStore(path)
+        say("opened")
         let store = try MigratingStore(
-            openStore(path), renamedKeys: [KeyRename(from: "theme", to: "appearance")], migrations: migrations)
+            file, renamedKeys: [KeyRename(from: "theme", to: "appearance")], migrations: migrations)
         say("version \(store.schemaVersion)")
         say("layout \(describe(store.value(forKey: "layout")))")
         say("pageSize \(describe(store.value(forKey: "pageSize")))")

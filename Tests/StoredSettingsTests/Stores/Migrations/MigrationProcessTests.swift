@@ -66,7 +66,7 @@ struct MigrationProcessTests {
         let child = try ChildProcess.launch(["migrate", url.path, log.path, String(version)])
         let (exitCode, output) = await child.finish()
         #expect(exitCode == nil, "the child was not killed: \(output)")
-        #expect(output == "")
+        #expect(output == "opened\n")
         #expect(loggedVersions(log) == (version == 2 ? ["2"] : ["2", "3"]))
         #expect(try Data(contentsOf: url) == before, "the killed migration changed the file")
         let untouched = try FileStore(url: url, options: quietOptions)
@@ -86,7 +86,17 @@ struct MigrationProcessTests {
         let log = folder.file("migrations.log")
         _ = try await ChildProcess.run(["write-version-1", url.path])
 
+        // Hold the store's writer lock until every child has read version 1's file, so that
+        // all eight find migrations pending and queue for the lock together: seven of them
+        // must find, under the lock, that another already migrated.
+        let lock = open(url.path + ".lock", O_RDWR | O_CLOEXEC)
+        #expect(lock >= 0 && flock(lock, LOCK_EX) == 0)
         let children = try (0..<8).map { _ in try ChildProcess.launch(["migrate", url.path, log.path]) }
+        for child in children {
+            #expect(child.readLine() == "opened")
+        }
+        _ = flock(lock, LOCK_UN)
+        close(lock)
         for child in children {
             let (exitCode, output) = await child.finish()
             #expect(exitCode == 0, "\(output)")
