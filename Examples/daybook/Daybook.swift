@@ -17,6 +17,7 @@ enum Daybook {
           write TEXT...    Add an entry to the journal.
           show             Print the latest entries.
           config ...       Show and change the settings ('daybook config --help').
+          follow           Print each settings change; re-read the file on SIGHUP.
 
         OPTIONS (for this run only):
           --show-dates, --no-show-dates   Print dates in front of entries, or not.
@@ -42,6 +43,11 @@ enum Daybook {
         } catch let problem {
             error.write("daybook: \(problem)\n")
             return .usage
+        }
+        if commandLine.remainingArguments.first == "follow" {
+            let rest = Array(commandLine.remainingArguments.dropFirst())
+            return DaybookFollow.run(
+                arguments: rest, commandLine: commandLine, environment: environment, output: &output, error: &error)
         }
         let file: FileStore
         do {

@@ -35,6 +35,9 @@
 //                                     (SIGSTOP) when the temporary file reaches LIMIT bytes
 //   defaults-store SUITE ACTION KEY …  a step through UserDefaultsStore (DefaultsStoreCommand.swift)
 //   measure FOLDER                    time FileStore against its baselines (build with -c release)
+//   write-version-1 PATH              settings as version 1 of an app left them (MigrateCommand.swift)
+//   migrate PATH LOG [KILL_IN]        open them through version 3's migrations; KILL_IN: SIGKILL
+//                                     inside that version's migration
 //   report-into-closed-error          two reports through the default error handler while
 //                                     standard error is a closed pipe; prints `reported`
 //   default-store-set KEY INT         through StoreContext.defaultStore: prints `reported <error>`
@@ -298,6 +301,12 @@ case ("defaults-store", _):
 
 case ("measure", 1):
     measure(folder: arguments[0])
+
+case ("write-version-1", 1):
+    writeVersionOneCommand(path: arguments[0])
+
+case ("migrate", 2...3):
+    migrateCommand(path: arguments[0], log: arguments[1], killIn: arguments.count == 3 ? number(arguments[2]) : nil)
 
 case ("report-into-closed-error", 0):
     reportIntoClosedErrorCommand()

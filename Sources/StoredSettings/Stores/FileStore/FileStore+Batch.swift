@@ -1,8 +1,8 @@
 import Foundation
 
-extension FileStore {
+extension FileStore: TransactionalStore {
     /// Many changes to a ``FileStore`` applied as one: one lock, one read of the file if it
-    /// changed, one write.
+    /// changed, one write. The ``StoreBatch`` of every ``TransactionalStore``.
     ///
     /// You get a `Batch` inside ``FileStore/batch(_:)``; it holds the file's current values,
     /// and what you change in it is written when the closure returns.
@@ -14,57 +14,7 @@ extension FileStore {
     ///     batch["lastOpened"] = nil
     /// }
     /// ```
-    public struct Batch {
-        var values: [String: StoredValue]
-        let original: [String: StoredValue]
-        var touchedKeys: Set<String> = []
-        var invalidKey: StorageError?
-
-        init(values: [String: StoredValue]) {
-            self.values = values
-            self.original = values
-        }
-
-        /// The value of `key`, including changes made earlier in the batch; setting `nil`
-        /// removes the key. An invalid key makes ``FileStore/batch(_:)`` throw
-        /// ``StorageError/Code/invalidKey`` and write nothing.
-        public subscript(key: String) -> StoredValue? {
-            get { values[key] }
-            set {
-                do {
-                    try setValue(newValue, forKey: key)
-                } catch let error as StorageError {
-                    if invalidKey == nil { invalidKey = error }
-                } catch {}
-            }
-        }
-
-        /// The value of `key`, including changes made earlier in the batch.
-        public func value(forKey key: String) -> StoredValue? {
-            values[key]
-        }
-
-        /// Sets or (for `nil`) removes the value of `key`.
-        ///
-        /// - Throws: ``StorageError/Code/invalidKey`` for an empty key or one with control
-        ///   characters.
-        public mutating func setValue(_ value: StoredValue?, forKey key: String) throws {
-            try StorageError.validate(key: key)
-            try checkNoCanonicallyEquivalentKey(key, in: values)
-            values[key] = value
-            touchedKeys.insert(key)
-        }
-
-        /// Every key, including changes made earlier in the batch.
-        public var keys: [String] { Array(values.keys) }
-
-        /// The keys whose values differ from the file's, in no particular order.
-        var changedKeys: [String] {
-            touchedKeys.filter { key in
-                !original[key].isIdentical(to: values[key])
-            }
-        }
-    }
+    public typealias Batch = StoreBatch
 
     /// Applies every change `body` makes to its ``Batch`` with one lock and one write.
     ///

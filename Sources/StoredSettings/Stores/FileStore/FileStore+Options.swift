@@ -23,7 +23,13 @@ extension FileStore {
 
         /// Whether, and where the platform has no file event source how often, the store
         /// checks that another process or a person changed the file: by default on every file
-        /// event, else every 250 milliseconds; `nil` checks only before each write.
+        /// event, else every 250 milliseconds.
+        ///
+        /// `nil` turns the store's own change detection off entirely: no `inotify` or `kqueue`
+        /// watch, no polling, no background work at all. The store then sees other processes'
+        /// changes only when it writes (each write re-reads a file that changed, under the
+        /// lock) and when you call ``FileStore/reload()``: the way for a long-running tool that
+        /// re-reads its settings only on `SIGHUP` (<doc:CommandLineTools>).
         ///
         /// On Linux the store learns of changes from `inotify` on the file's folder, on Apple
         /// platforms from `kqueue` on the folder and the file, so a store whose file nobody
@@ -49,7 +55,8 @@ extension FileStore {
         ///   - maximumFileSize: The largest file read or written, in bytes.
         ///   - corruptFilePolicy: What to do with a file that does not parse.
         ///   - changeCheckInterval: How often to look for external changes where the platform
-        ///     has no file events; `nil` for never (not even on events).
+        ///     has no file events; `nil` for never (not even on events): only writes and
+        ///     ``FileStore/reload()`` then read other processes' changes.
         public init(
             maximumFileSize: Int = Options.defaultMaximumFileSize,
             corruptFilePolicy: CorruptFilePolicy = .throwError,

@@ -147,16 +147,7 @@ extension FileStore {
             loaded = try Self.load(path: target, format: format, options: options)
             if let loaded, loaded.fingerprint.size == 0, hadContent { throw Self.emptiedFileError(path: target) }
         }
-        state.reportedBadFingerprint = nil
-        guard let loaded else {
-            state.fingerprint = nil
-            storage.replaceAll(with: [:])
-            return [:]
-        }
-        state.fingerprint = loaded.fingerprint
-        state.encoding = loaded.encoding
-        state.source = loaded.source
-        storage.replaceAll(with: loaded.values)
-        return loaded.values
+        adopt(loaded, into: &state)
+        return loaded?.values ?? [:]
     }
 }

@@ -25,7 +25,9 @@ public import Foundation
 ///   milliseconds, from the platform's file events (`inotify` on Linux, `kqueue` on Apple
 ///   platforms; a `stat` check every quarter of a second where none can be had, see
 ///   ``Options/changeCheckInterval``), and are delivered once through ``changes()``. A store
-///   whose file nobody changes never wakes. Reads never touch the disk.
+///   whose file nobody changes never wakes. Reads never touch the disk. With the interval
+///   `nil` the store does not watch at all, and ``reload()`` reads the file when you ask
+///   (on `SIGHUP`, say).
 /// - **Unreadable files are never destroyed**: opening one throws, naming the path and the
 ///   line and column, unless ``CorruptFilePolicy/moveAside`` is chosen.
 /// - **Permissions**: new files are 0600 and new folders 0700 whatever the umask; an existing

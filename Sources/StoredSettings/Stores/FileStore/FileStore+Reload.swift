@@ -1,0 +1,69 @@
+import Foundation
+
+extension FileStore {
+    /// Reads the file again now and delivers what changed, as if a change check had found it.
+    ///
+    /// Use it where the store does not watch its file (``Options/changeCheckInterval`` `nil`):
+    /// a long-running tool that re-reads its settings when it receives `SIGHUP`, as
+    /// <doc:CommandLineTools> shows. A store that watches never needs it, but may call it.
+    ///
+    /// ```swift
+    /// let file = try FileStore(
+    ///     url: URL(fileURLWithPath: "settings.json"),
+    ///     options: FileStore.Options(changeCheckInterval: nil))
+    /// // … later, when told the file changed:
+    /// try file.reload()
+    /// ```
+    ///
+    /// The file is read whatever its inode, size and modification time say, and each key whose
+    /// value differs from the one in memory is delivered once through ``changes()``, in one
+    /// batch, exactly like a change the watch finds; a file that holds the same values
+    /// delivers nothing. A missing file is an empty store: every key is delivered as removed.
+    /// Like opening, reloading never waits for another process's write (the file is replaced
+    /// by an atomic `rename`, so a read sees one whole version); it waits only for a write of
+    /// this store in progress.
+    ///
+    /// - Throws: ``StorageError/Code/dataCorrupted`` when the file does not parse (with the
+    ///   line and column where the parser gives them), or was emptied after it held settings;
+    ///   ``StorageError/Code/nestingTooDeep``, ``StorageError/Code/tooLarge`` and
+    ///   ``StorageError/Code/io`` as ``init(url:format:options:)`` does, all naming the path;
+    ///   ``StorageError/Code/reentrantWrite`` when called from inside an ``update(forKey:_:)``
+    ///   or ``batch(_:)`` body of this store. The values in memory then stay as they were and
+    ///   nothing is delivered; the file is never touched, whatever the
+    ///   ``CorruptFilePolicy`` (a policy applies when the store opens or writes).
+    ///
+    /// Thread-safety: may be called from any thread, including a signal source's handler.
+    public func reload() throws {
+        try UpdateScope.checkOutsideUpdateBody(of: [UpdateScope.medium(self)])
+        try file.withLock { state in
+            do {
+                let target = try FileSystem.resolvingSymbolicLinks(url.path)
+                try UpdateScope.checkOutsideUpdateBody(of: ["file " + target])
+                let hadContent = (state.fingerprint?.size ?? 0) > 0
+                let loaded = try Self.load(path: target, format: format, options: options)
+                if let loaded, loaded.fingerprint.size == 0, hadContent { throw Self.emptiedFileError(path: target) }
+                state.reportedPathProblem = nil
+                adopt(loaded, into: &state)
+            } catch let error as StorageError {
+                throw error.adding(path: url.path)
+            } catch {
+                throw StorageError(.io, wrapping: error, path: url.path)
+            }
+        }
+    }
+
+    /// Makes `loaded` (`nil`: no file) the version in memory, publishing each key that
+    /// changed. Called with ``file`` held.
+    func adopt(_ loaded: LoadedFile?, into state: inout FileState) {
+        state.reportedBadFingerprint = nil
+        guard let loaded else {
+            state.fingerprint = nil
+            storage.replaceAll(with: [:])
+            return
+        }
+        state.fingerprint = loaded.fingerprint
+        state.encoding = loaded.encoding
+        state.source = loaded.source
+        storage.replaceAll(with: loaded.values)
+    }
+}
