@@ -98,8 +98,12 @@ struct EnvironmentSecretFileDeclaredTests {
         let store = EnvironmentStore(
             prefix: "APP", environment: ["APP_CONFIG_FILE": "/nonexistent/settings.json"],
             declaredBy: SecretFileSettings.self)
-        #expect(store.value(forKey: "configFile") == .string("/nonexistent/settings.json"))
-        #expect(store.value(forKey: "config") == nil)
+        let reports = CapturedReports()
+        reports.capture {
+            #expect(store.value(forKey: "configFile") == .string("/nonexistent/settings.json"))
+            #expect(store.value(forKey: "config") == nil)
+        }
+        #expect(reports.all.isEmpty, "APP_CONFIG_FILE is never read as the secret file of config")
         #expect(store.errors.isEmpty)
         #expect(store.warnings.isEmpty)
     }
