@@ -283,7 +283,8 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     /// The outcome of the secret file standing for the variable `name`, read (and reported
     /// when it fails) on first use; `nil` when there is none.
     private func secretFile(forVariable name: String, key: String) -> SecretFileOutcome? {
-        guard companionTargets.contains(name) else { return nil }
+        // Most environments have no `NAME_FILE` variable: skip hashing `name` then.
+        guard !companionTargets.isEmpty, companionTargets.contains(name) else { return nil }
         if let known = secretFiles.withLock({ $0[name] }) { return known }
         guard
             let outcome = Self.secretFileOutcome(
