@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A read-only store of the environment variables that start with a prefix: the layer through
 /// which CI jobs and shells override a tool's settings.
 ///
@@ -40,10 +32,54 @@ import Darwin
 /// Every value is a ``StoredValue/string(_:)`` holding the variable's text; the value layer
 /// reads it leniently (`true`/`yes`/`1` as `Bool`, decimal text as numbers, ISO 8601 text as
 /// `Date`, JSON text as arrays, dictionaries and `Codable` values). A variable that is set but
-/// empty (`APP_AUTO_RELOAD=`) counts as unset, as many shells and tools treat it. A variable
+/// empty (`APP_AUTO_RELOAD=`) counts as unset, as many shells and tools treat it, unless the
+/// store is created with `emptyValues: .empty` (see ``EmptyValues``). A variable
 /// whose bytes are not valid UTF-8 is never read with U+FFFD in their place: it holds no value,
 /// ``keys()`` leaves it out, and reading its key reports ``StorageError/Code/dataCorrupted``
 /// naming the variable.
+///
+/// ## Lists
+///
+/// An array or set setting reads comma-separated text (`APP_HOSTS=alpha, beta` gives
+/// `["alpha", "beta"]`) or JSON text (`APP_HOSTS=["alpha", "beta"]`, any text starting with
+/// `[`). Spaces and tabs around each item are trimmed; `\,` is a comma inside an item and
+/// `\\` a backslash; empty text is the empty list. An empty item (`APP_PORTS=1,,2`) is a
+/// ``StorageError/Code/typeMismatch`` naming the variable and the item's position, never a
+/// list with an element dropped. Write JSON for items with empty text or spaces at their ends.
+///
+/// ## Secret files
+///
+/// `NAME_FILE=/path` gives the value of `NAME` from the file at `path`, as container platforms
+/// mount secrets (Docker secrets under `/run/secrets`, Kubernetes secret volumes): the
+/// value never sits in the environment, where `/proc/PID/environ` and `docker inspect` show
+/// it. Any setting can be given this way (`APP_TOKEN_FILE` gives `token`).
+///
+/// - The file's text is the value, with one trailing line break (`\n` or `\r\n`) removed.
+/// - The file is opened with `O_RDONLY | O_CLOEXEC | O_NONBLOCK` and checked with `fstat`
+///   first: it must be a regular file (a FIFO or `/dev/zero` is an error at once) of at most
+///   ``maximumSecretFileSize`` (64 KiB), holding valid UTF-8.
+/// - Setting both `NAME` (non-empty) and `NAME_FILE` is an error
+///   (``StorageError/Code/ambiguousVariable``), as the official Docker images treat it: the
+///   key then holds no value here.
+/// - A missing file is ``StorageError/Code/notFound``, an unreadable one
+///   ``StorageError/Code/io`` with the `errno` text; each names the key, variable and path.
+/// - Without declarations a file is read only when its key is first asked for and `NAME`
+///   is unset; a failure is reported once to ``StorageErrorReporter``. A store created with
+///   ``init(prefix:environment:declaredBy:emptyValues:)`` reads the files of the declared
+///   keys at creation, collects failures in ``errors`` (``validate()`` throws the first) and
+///   warns in ``warnings`` when a secret setting's file can be read by every user (mode bit
+///   `0o004`; group access is left to the administrator, as Kubernetes' `fsGroup` uses it).
+/// - A declared key whose own variable ends in `_FILE` (`configFile`, `APP_CONFIG_FILE`)
+///   keeps its plain meaning: that variable is never a secret file for `config`.
+/// - ``origin(forKey:)`` says `file /run/secrets/token (environment variable APP_TOKEN_FILE)`.
+///
+/// ## Declared settings
+///
+/// A store created with ``init(prefix:environment:declaredBy:emptyValues:)`` knows the
+/// settings of a group: it overrides single fields of structured settings
+/// (`APP_LAYOUT_INDENT=4`), reads declared keys' secret files at creation, and warns about
+/// variables no setting reads. That initializer's documentation gives the rules.
+/// Without declarations the store gives no field overrides and no warnings.
 ///
 /// ## Keys
 ///
@@ -55,12 +91,35 @@ import Darwin
 /// environment are not seen, so ``changes()`` never delivers anything.
 ///
 /// Thread-safety: immutable after creation; every member may be used from any thread or task.
-public final class EnvironmentStore: OriginDescribingStore {
+public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore {
     /// The text in front of every variable name, ending with `_` (empty for no prefix).
     public let prefix: String
+    /// What a set but empty variable means: unset (the default) or the empty text.
+    public let emptyValues: EmptyValues
+    /// Problems found at creation by a store with declarations, in a fixed order: secret files
+    /// that cannot be read (``StorageError/Code/notFound``, ``StorageError/Code/io``,
+    /// ``StorageError/Code/tooLarge``, ``StorageError/Code/dataCorrupted``), settings given
+    /// both by `NAME` and `NAME_FILE` (``StorageError/Code/ambiguousVariable``). Each names
+    /// the key, the variable and the path, never a value. Empty without declarations.
+    public let errors: [StorageError]
+    /// Things worth telling the user, found at creation by a store with declarations: secret
+    /// files that every user may read (``StorageError/Code/insecurePermissions``), variables
+    /// with the prefix that no setting reads (``StorageError/Code/unknownKey``, with a
+    /// did-you-mean hint), variables that name two fields
+    /// (``StorageError/Code/ambiguousVariable``). Empty without declarations.
+    public let warnings: [StorageError]
 
-    /// The variables with the prefix, by full name; empty values left out.
+    /// The variables with the prefix, by full name; empty values left out unless
+    /// ``emptyValues`` is ``EmptyValues/empty``.
     private let variables: [String: String]
+    /// The names `NAME` for which a `NAME_FILE` variable is set: the only ones whose secret
+    /// file is ever looked at.
+    private let companionTargets: Set<String>
+    /// What the declarations gave; `nil` without declarations.
+    private let declared: EnvironmentDeclarations?
+    /// The outcome of each secret file read so far, by the variable it stands for (`APP_TOKEN`
+    /// for `APP_TOKEN_FILE`): filled at creation for declared keys, else on first read.
+    private let secretFiles: Lock<[String: SecretFileOutcome]>
     /// The names of variables with the prefix whose value is not valid UTF-8: they hold no
     /// value, and reading their key reports the problem.
     private let undecodable: Set<String>
@@ -81,18 +140,38 @@ public final class EnvironmentStore: OriginDescribingStore {
     ///     from its bytes (the C `environ` array): a variable whose value is not valid UTF-8
     ///     holds no value, and reading its key reports ``StorageError/Code/dataCorrupted``
     ///     naming the variable, rather than a text with U+FFFD in place of the bytes.
-    public convenience init(prefix: String, environment: [String: String]? = nil) {
+    ///   - emptyValues: What a set but empty variable means: ``EmptyValues/unset`` (the
+    ///     default) or ``EmptyValues/empty``.
+    public convenience init(
+        prefix: String, environment: [String: String]? = nil, emptyValues: EmptyValues = .unset
+    ) {
+        self.init(prefix: prefix, environment: environment, declarations: nil, emptyValues: emptyValues)
+    }
+
+    /// Creates a store that knows the declared settings (`nil`: none), for field overrides,
+    /// secret files read at creation and warnings about unknown variables.
+    package convenience init(
+        prefix: String, environment: [String: String]?, declarations: [SettingDeclaration]?,
+        emptyValues: EmptyValues = .unset
+    ) {
         if let environment {
-            self.init(prefix: prefix, decoded: environment, undecodable: [])
+            self.init(
+                prefix: prefix, decoded: environment, undecodable: [], declarations: declarations,
+                emptyValues: emptyValues)
         } else {
-            self.init(prefix: prefix, rawEnvironment: Self.processEnvironment())
+            self.init(
+                prefix: prefix, rawEnvironment: Self.processEnvironment(), declarations: declarations,
+                emptyValues: emptyValues)
         }
     }
 
     /// Creates a store from `NAME=VALUE` byte strings, as the C `environ` array holds them.
     /// Entries without `=` and names that are not valid UTF-8 are left out; values that are
     /// not valid UTF-8 are remembered as undecodable.
-    package convenience init(prefix: String, rawEnvironment: [[UInt8]]) {
+    package convenience init(
+        prefix: String, rawEnvironment: [[UInt8]], declarations: [SettingDeclaration]? = nil,
+        emptyValues: EmptyValues = .unset
+    ) {
         var decoded: [String: String] = [:]
         var undecodable: Set<String> = []
         for entry in rawEnvironment {
@@ -105,32 +184,50 @@ public final class EnvironmentStore: OriginDescribingStore {
                 undecodable.insert(name)
             }
         }
-        self.init(prefix: prefix, decoded: decoded, undecodable: undecodable)
+        self.init(
+            prefix: prefix, decoded: decoded, undecodable: undecodable, declarations: declarations,
+            emptyValues: emptyValues)
     }
 
-    private init(prefix: String, decoded environment: [String: String], undecodable: Set<String>) {
+    private init(
+        prefix: String, decoded environment: [String: String], undecodable: Set<String>,
+        declarations: [SettingDeclaration]?, emptyValues: EmptyValues
+    ) {
         let normalized = prefix.isEmpty || prefix.hasSuffix("_") ? prefix : prefix + "_"
         func hasPrefix(_ name: String) -> Bool { name.hasPrefix(normalized) && name.count > normalized.count }
+        let prefixed = environment.filter { name, _ in hasPrefix(name) }
+        let variables = emptyValues == .empty ? prefixed : prefixed.filter { !$0.value.isEmpty }
+        let undecodable = undecodable.filter(hasPrefix)
         self.prefix = normalized
-        self.variables = environment.filter { name, value in hasPrefix(name) && !value.isEmpty }
-        self.undecodable = undecodable.filter(hasPrefix)
-    }
-
-    /// `bytes` as text when they are valid UTF-8, else `nil` (never U+FFFD in place of them).
-    private static func utf8Text(_ bytes: ArraySlice<UInt8>) -> String? {
-        let valid = bytes.withUnsafeBytes { StoredValueJSON.Parser.isValidUTF8($0) }
-        return valid ? String(decoding: bytes, as: UTF8.self) : nil
-    }
-
-    /// The process's environment as bytes, from `environ`.
-    private static func processEnvironment() -> [[UInt8]] {
-        var entries: [[UInt8]] = []
-        guard var pointer = environmentPointer() else { return [] }
-        while let entry = pointer.pointee {
-            entries.append(Array(UnsafeRawBufferPointer(start: entry, count: strlen(entry))))
-            pointer += 1
+        self.emptyValues = emptyValues
+        self.variables = variables
+        self.undecodable = undecodable
+        self.companionTargets = Set(
+            variables.compactMap { name, path in
+                name.hasSuffix("_FILE") && !path.isEmpty ? String(name.dropLast("_FILE".count)) : nil
+            })
+        if let declarations {
+            let declared = EnvironmentDeclarations(
+                prefix: normalized, variables: variables, names: Set(prefixed.keys).union(undecodable),
+                undecodable: undecodable, declarations: declarations)
+            self.declared = declared
+            self.errors = declared.errors
+            self.warnings = declared.warnings
+            self.secretFiles = Lock(declared.secretFiles)
+        } else {
+            self.declared = nil
+            self.errors = []
+            self.warnings = []
+            self.secretFiles = Lock([:])
         }
-        return entries
+    }
+
+    /// Throws the first of ``errors``, if any: call it at startup so a tool stops on a secret
+    /// file it cannot read rather than running without the secret.
+    ///
+    /// - Throws: The first of ``errors``.
+    public func validate() throws {
+        if let first = errors.first { throw first }
     }
 
     /// The name of the variable that holds `key`, such as `APP_AUTO_RELOAD` for `autoReload`;
@@ -147,15 +244,31 @@ public final class EnvironmentStore: OriginDescribingStore {
         return name
     }
 
-    /// The text of the key's variable as a ``StoredValue/string(_:)``, or `nil` when the
-    /// variable is unset, empty, or the key has no variable.
+    /// The text of the key's variable, or of its secret file (`NAME_FILE`), as a
+    /// ``StoredValue/string(_:)``; `nil` when neither is set (an empty one counts as unset
+    /// unless ``emptyValues`` is ``EmptyValues/empty``), when both are, or when the key has no
+    /// variable.
     ///
     /// A variable whose value is not valid UTF-8 holds no value: reading its key returns `nil`
     /// and reports ``StorageError/Code/dataCorrupted`` naming the variable to
-    /// ``StorageErrorReporter``.
+    /// ``StorageErrorReporter``. A secret file that cannot be read (or that conflicts with the
+    /// variable) is reported there once, when it is first needed, unless it is a declared
+    /// key's, which ``errors`` holds instead.
     public func value(forKey key: String) -> StoredValue? {
         guard let name = variableName(forKey: key) else { return nil }
-        guard let text = variables[name] else {
+        return resolved(name: name, key: key)?.value
+    }
+
+    /// The value of the variable `name` for `key` and where it comes from, in words.
+    private func resolved(name: String, key: String) -> (value: StoredValue, origin: String)? {
+        switch secretFile(forVariable: name, key: key) {
+        case .read(let text, let path, let fileVariable, _)?:
+            if text.isEmpty, emptyValues == .unset { return nil }
+            return (.string(text), Self.secretFileOrigin(path: path, variable: fileVariable))
+        case .failed?:
+            return nil
+        case nil:
+            if let text = variables[name] { return (.string(text), "environment variable \(name)") }
             if undecodable.contains(name) {
                 StorageErrorReporter.report(
                     StorageError(
@@ -165,7 +278,25 @@ public final class EnvironmentStore: OriginDescribingStore {
             }
             return nil
         }
-        return .string(text)
+    }
+
+    /// The outcome of the secret file standing for the variable `name`, read (and reported
+    /// when it fails) on first use; `nil` when there is none.
+    private func secretFile(forVariable name: String, key: String) -> SecretFileOutcome? {
+        // Most environments have no `NAME_FILE` variable: skip hashing `name` then.
+        guard !companionTargets.isEmpty, companionTargets.contains(name) else { return nil }
+        if let known = secretFiles.withLock({ $0[name] }) { return known }
+        guard
+            let outcome = Self.secretFileOutcome(
+                forVariable: name, key: key, variables: variables, ownVariables: declared?.ownVariables ?? [])
+        else { return nil }
+        let (kept, isNew) = secretFiles.withLock { files -> (SecretFileOutcome, Bool) in
+            if let earlier = files[name] { return (earlier, false) }
+            files[name] = outcome
+            return (outcome, true)
+        }
+        if isNew, case .failed(let error) = kept { StorageErrorReporter.report(error) }
+        return kept
     }
 
     /// The value and a revision that never changes: the environment is fixed at creation.
@@ -194,12 +325,44 @@ public final class EnvironmentStore: OriginDescribingStore {
     /// (`APP_EDITOR_FONT_SIZE` → `editorFontSize`), for the variables that key reads: a
     /// variable no key maps back to (`APP_lower`, `APP_TWO__PARTS`, `APP_DASH-ED`), or whose
     /// value is not valid UTF-8, is not listed, so every listed key has a value.
+    ///
+    /// A secret file that was read is listed under its setting's key (`token` for
+    /// `APP_TOKEN_FILE`), and its `NAME_FILE` variable is not; neither are the field variables
+    /// and `NAME_FILE` companions of declared settings. Without declarations a file is read
+    /// when its key is first asked for, so until then `APP_TOKEN_FILE` is listed as `tokenFile`.
     public func keys() -> [String] {
-        variables.keys.compactMap { name in
+        let files = secretFiles.withLock { $0 }
+        let serving = declared?.servingVariables ?? []
+        func key(of name: String) -> String? {
             guard let key = KeyWords.camelCase(fromSnakeCase: String(name.dropFirst(prefix.count))),
                 variableName(forKey: key) == name
             else { return nil }
             return key
+        }
+        var keys: [String] = []
+        for name in variables.keys.sorted() {
+            if serving.contains(name) { continue }
+            if name.hasSuffix("_FILE"), files[String(name.dropLast("_FILE".count))] != nil { continue }
+            if files[name] != nil { continue }
+            if let key = key(of: name) { keys.append(key) }
+        }
+        for (name, outcome) in files.sorted(by: { $0.key < $1.key }) {
+            guard case .read(let text, _, _, _) = outcome, !(text.isEmpty && emptyValues == .unset),
+                let key = key(of: name)
+            else { continue }
+            keys.append(key)
+        }
+        return keys
+    }
+
+    /// The overrides of single fields of the structured setting `key`, from its field
+    /// variables (`APP_LAYOUT_INDENT=4` gives `["indent"]` of `layout`), shorter paths first:
+    /// a whole inner structure before its own fields. Each value is the variable's text;
+    /// each origin names the variable. Empty without declarations.
+    package func fieldOverrides(forKey key: String) -> [FieldOverride] {
+        (declared?.fieldVariables[key] ?? []).compactMap { field in
+            guard let text = variables[field.variable] else { return nil }
+            return FieldOverride(path: field.path, value: .string(text), origin: "environment variable \(field.variable)")
         }
     }
 
@@ -212,10 +375,12 @@ public final class EnvironmentStore: OriginDescribingStore {
     /// `environment`.
     public var location: String? { "environment" }
 
-    /// `environment variable APP_AUTO_RELOAD` when the key's variable is set, else `nil`.
+    /// `environment variable APP_AUTO_RELOAD` when the key's variable gives its value,
+    /// `file /run/secrets/token (environment variable APP_TOKEN_FILE)` when a secret file
+    /// does, else `nil`.
     public func origin(forKey key: String) -> String? {
-        guard value(forKey: key) != nil, let name = variableName(forKey: key) else { return nil }
-        return "environment variable \(name)"
+        guard let name = variableName(forKey: key) else { return nil }
+        return resolved(name: name, key: key)?.origin
     }
 
     private func readOnlyError(forKey key: String) -> StorageError {
@@ -225,15 +390,4 @@ public final class EnvironmentStore: OriginDescribingStore {
             message: "settings from the environment are read-only; change or unset the variable instead"
         )
     }
-}
-
-/// The C `environ` array of the process.
-private func environmentPointer() -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
-    #if canImport(Darwin)
-    // Darwin exports `environ` to executables only; `_NSGetEnviron()` is the library's way
-    // to it (<crt_externs.h>).
-    _NSGetEnviron().pointee
-    #else
-    environ
-    #endif
 }

@@ -60,6 +60,7 @@ struct AdversarialLayerTests {
     @Test(arguments: [
         (HostileKey.tags, #"["a","#),
         (HostileKey.tags, #"{"a":1}"#),
+        (HostileKey.tags, #"["a", 1]"#),
         (HostileKey.tags, "a,,b"),
         (HostileKey.frame, #"{"width":1}"#),
         (HostileKey.frame, #"{"width":"x","height":1}"#),

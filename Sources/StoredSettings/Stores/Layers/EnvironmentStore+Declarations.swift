@@ -1,0 +1,152 @@
+import Foundation
+
+/// What an ``EnvironmentStore`` created with declarations works out once, at creation: each
+/// declared key's own variable, the variables of the fields of structured settings, the
+/// secret files of declared keys, and the problems to report.
+package struct EnvironmentDeclarations: Sendable {
+    /// A variable that overrides one field of a structured setting.
+    package struct FieldVariable: Sendable, Equatable {
+        /// The field names below the key, outermost first.
+        package var path: [String]
+        /// The variable's full name.
+        package var variable: String
+    }
+
+    /// Each declared key's own variable (`APP_LAYOUT` for `layout`).
+    package var ownVariables: Set<String> = []
+    /// The field variables that are set, by key, shorter paths first, then by name.
+    package var fieldVariables: [String: [FieldVariable]] = [:]
+    /// The secret files of declared keys, by the key's own variable; read at creation.
+    package var secretFiles: [String: EnvironmentStore.SecretFileOutcome] = [:]
+    /// Variables that serve a declared setting without being a key's own variable (field
+    /// variables, `NAME_FILE` companions): left out of ``EnvironmentStore/keys()``.
+    package var servingVariables: Set<String> = []
+    /// Secret files that cannot be read, conflicts, undecodable field variables.
+    package var errors: [StorageError] = []
+    /// Secret files every user may read, unknown variables, ambiguous field variables.
+    package var warnings: [StorageError] = []
+
+    /// Works out the variables of `declarations` among `variables` (the set ones, by name).
+    ///
+    /// - Parameters:
+    ///   - prefix: The store's prefix, ending with `_` (or empty).
+    ///   - variables: The prefixed variables that hold a value.
+    ///   - names: Every prefixed variable's name, empty and undecodable ones included, for the
+    ///     unknown-variable check.
+    ///   - undecodable: The prefixed variables whose value is not valid UTF-8.
+    ///   - declarations: The declared settings.
+    package init(
+        prefix: String, variables: [String: String], names: Set<String>, undecodable: Set<String>,
+        declarations: [SettingDeclaration]
+    ) {
+        var owners: [(variable: String, declaration: SettingDeclaration)] = []
+        for declaration in declarations {
+            guard let words = KeyWords.screamingSnakeCase(declaration.key) else { continue }
+            owners.append((prefix + words, declaration))
+            ownVariables.insert(prefix + words)
+        }
+        var companions: Set<String> = []
+        for (variable, declaration) in owners {
+            let companion = variable + "_FILE"
+            if !ownVariables.contains(companion) { companions.insert(companion) }
+            guard secretFiles[variable] == nil,
+                let outcome = EnvironmentStore.secretFileOutcome(
+                    forVariable: variable, key: declaration.key, variables: variables, ownVariables: ownVariables)
+            else { continue }
+            secretFiles[variable] = outcome
+            switch outcome {
+            case .failed(let error):
+                errors.append(error)
+            case .read(_, let path, let fileVariable, let othersMayRead):
+                if declaration.isSecret, othersMayRead {
+                    warnings.append(
+                        EnvironmentStore.insecureFileWarning(key: declaration.key, path: path, variable: fileVariable))
+                }
+            }
+        }
+        let fieldNames = resolveFields(owners: owners, variables: variables, undecodable: undecodable)
+        servingVariables = companions.union(fieldNames)
+        // With no prefix every variable of the process would be "unknown": no check then.
+        guard !prefix.isEmpty else { return }
+        let known = ownVariables.union(servingVariables)
+        for name in names.sorted() where !known.contains(name) {
+            warnings.append(Self.unknownVariableWarning(name, hint: closestMatch(to: name, among: known.sorted())))
+        }
+    }
+
+    /// Assigns each field variable to one field, by the documented rule, and returns every
+    /// field variable's name (assigned or ambiguous).
+    private mutating func resolveFields(
+        owners: [(variable: String, declaration: SettingDeclaration)], variables: [String: String],
+        undecodable: Set<String>
+    ) -> Set<String> {
+        struct Candidate {
+            var key: String
+            var path: [String]
+            var keyWords: Int
+        }
+        var candidates: [String: [Candidate]] = [:]
+        for (variable, declaration) in owners {
+            guard case .structure(let fields) = declaration.shape else { continue }
+            let keyWords = KeyWords.words(of: declaration.key)?.count ?? 0
+            for path in Self.fieldPaths(fields) {
+                let words = path.compactMap(KeyWords.screamingSnakeCase)
+                guard words.count == path.count else { continue }
+                let name = variable + "_" + words.joined(separator: "_")
+                candidates[name, default: []].append(Candidate(key: declaration.key, path: path, keyWords: keyWords))
+            }
+        }
+        var names: Set<String> = []
+        for (name, found) in candidates.sorted(by: { $0.key < $1.key }) {
+            // A declared key's own variable is that key's, never a field's.
+            guard !ownVariables.contains(name) else { continue }
+            names.insert(name)
+            // Among keys, the longest (in words) wins: its fields are the more specific.
+            let longest = found.map(\.keyWords).max() ?? 0
+            let winners = found.filter { $0.keyWords == longest }
+            let isSet = variables[name] != nil || undecodable.contains(name)
+            guard winners.count == 1, let winner = winners.first else {
+                if isSet {
+                    let fields = winners.map { "'\($0.key)' field '\($0.path.joined(separator: "."))'" }
+                    warnings.append(
+                        StorageError(
+                            .ambiguousVariable, path: "environment variable \(name)",
+                            message: "the variable names \(fields.joined(separator: " and ")); "
+                                + "it is not used: set the whole setting as JSON text instead"))
+                }
+                continue
+            }
+            if undecodable.contains(name) {
+                errors.append(
+                    StorageError(
+                        .dataCorrupted, key: winner.key, path: "environment variable \(name)",
+                        codingPath: winner.path, message: "the value is not valid UTF-8"))
+            } else if variables[name] != nil {
+                fieldVariables[winner.key, default: []].append(FieldVariable(path: winner.path, variable: name))
+            }
+        }
+        for key in fieldVariables.keys {
+            fieldVariables[key]?.sort {
+                $0.path.count != $1.path.count ? $0.path.count < $1.path.count : $0.variable < $1.variable
+            }
+        }
+        return names
+    }
+
+    /// Every path to a field of a structure, its inner structures' fields included, each
+    /// structure before its fields, in name order.
+    static func fieldPaths(_ fields: [String: SettingDeclaration.Shape]) -> [[String]] {
+        fields.sorted { $0.key < $1.key }.flatMap { name, shape -> [[String]] in
+            guard case .structure(let inner) = shape else { return [[name]] }
+            return [[name]] + fieldPaths(inner).map { [name] + $0 }
+        }
+    }
+
+    /// The warning for a prefixed variable that no declared setting reads.
+    static func unknownVariableWarning(_ name: String, hint: String?) -> StorageError {
+        StorageError(
+            .unknownKey, path: "environment variable \(name)",
+            message: "no setting reads this variable" + (hint.map { " (did you mean \($0)?)" } ?? "")
+        )
+    }
+}

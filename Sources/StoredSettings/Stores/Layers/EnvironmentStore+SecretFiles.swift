@@ -1,0 +1,133 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension StorageError.Code {
+    /// Two environment variables give the same setting (`APP_TOKEN` and `APP_TOKEN_FILE`), or
+    /// one variable names two fields of a structured setting: the store uses neither.
+    public static let ambiguousVariable = StorageError.Code("ambiguousVariable")
+}
+
+extension EnvironmentStore {
+    /// The largest secret file read through a `NAME_FILE` variable: 64 KiB (65,536 bytes). A
+    /// larger file is ``StorageError/Code/tooLarge``, found with `fstat` before a byte is read.
+    public static let maximumSecretFileSize = 64 * 1024
+
+    /// What reading the file of a `NAME_FILE` variable gave: its text, or the error.
+    package enum SecretFileOutcome: Sendable {
+        /// The text (one trailing newline trimmed), the file's path, the `NAME_FILE` variable
+        /// that named it, and whether users other than the owner and the group may read it.
+        case read(text: String, path: String, variable: String, othersMayRead: Bool)
+        /// The file could not be used; the error names the key, the variable and the path.
+        case failed(StorageError)
+    }
+
+    /// The words of an origin for a value from a secret file:
+    /// `file /run/secrets/token (environment variable APP_TOKEN_FILE)`.
+    package static func secretFileOrigin(path: String, variable: String) -> String {
+        "file \(path) (environment variable \(variable))"
+    }
+
+    /// Reads the secret file at `path`, named by `variable`, for `key`.
+    ///
+    /// The file is opened with `open(O_RDONLY | O_CLOEXEC | O_NONBLOCK)` and checked with
+    /// `fstat` before a byte is read: a FIFO, a device (`/dev/zero`), a socket or a folder is
+    /// an error at once, never a wait or an endless read; so is a file larger than
+    /// ``maximumSecretFileSize``. The bytes must be valid UTF-8. One trailing line break
+    /// (`\n` or `\r\n`) is removed, as `echo` and editors add one; any other is kept.
+    package static func readSecretFile(atPath path: String, variable: String, key: String) -> SecretFileOutcome {
+        let origin = secretFileOrigin(path: path, variable: variable)
+        func failure(_ code: StorageError.Code, _ message: String) -> SecretFileOutcome {
+            .failed(StorageError(code, key: key, path: origin, message: message))
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            let code = errno
+            return failure(code == ENOENT ? .notFound : .io, "cannot open the secret file: \(errnoText(code))")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            return failure(.io, "cannot read the secret file's attributes: \(errnoText(errno))")
+        }
+        if let kind = FileSystem.kindOfSpecialFile(info) {
+            return failure(.io, "the secret file is not a regular file but \(kind)")
+        }
+        let limit = maximumSecretFileSize
+        guard Int(info.st_size) <= limit else {
+            return failure(.tooLarge, "the secret file has \(info.st_size) bytes, more than the limit of \(limit)")
+        }
+        // Read one byte past the limit, so a file that grew after `fstat` is still refused.
+        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        var total = 0
+        var readError: Int32 = 0
+        bytes.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while total < buffer.count {
+                let count = read(fd, base + total, buffer.count - total)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    readError = errno
+                    return
+                }
+                if count == 0 { return }
+                total += count
+            }
+        }
+        if readError != 0 { return failure(.io, "cannot read the secret file: \(errnoText(readError))") }
+        guard total <= limit else {
+            return failure(.tooLarge, "the secret file has more than the limit of \(limit) bytes")
+        }
+        var content = bytes[..<total]
+        guard content.withUnsafeBytes({ StoredValueJSON.Parser.isValidUTF8($0) }) else {
+            return failure(.dataCorrupted, "the secret file is not valid UTF-8 text")
+        }
+        if content.last == UInt8(ascii: "\n") {
+            content = content.dropLast()
+            if content.last == UInt8(ascii: "\r") { content = content.dropLast() }
+        }
+        return .read(
+            text: String(decoding: content, as: UTF8.self), path: path, variable: variable,
+            othersMayRead: info.st_mode & S_IROTH != 0)
+    }
+
+    /// What the `NAME_FILE` companion of the variable `name` gives for `key`: `nil` when there
+    /// is no companion (unset or empty, or the own variable of a declared key, which keeps its
+    /// plain meaning); a ``StorageError/Code/ambiguousVariable`` failure when `name` is set to
+    /// a non-empty text as well; else the file's outcome, read now.
+    package static func secretFileOutcome(
+        forVariable name: String, key: String, variables: [String: String], ownVariables: Set<String>
+    ) -> SecretFileOutcome? {
+        let fileVariable = name + "_FILE"
+        guard let path = variables[fileVariable], !path.isEmpty, !ownVariables.contains(fileVariable) else {
+            return nil
+        }
+        if let text = variables[name], !text.isEmpty { return .failed(conflictError(key: key, variable: name)) }
+        return readSecretFile(atPath: path, variable: fileVariable, key: key)
+    }
+
+    /// The error for a setting given both by its variable and by a secret file.
+    package static func conflictError(key: String, variable: String) -> StorageError {
+        StorageError(
+            .ambiguousVariable, key: key, path: "environment variable \(variable)",
+            message: "both \(variable) and \(variable)_FILE are set; set only one of them"
+        )
+    }
+
+    /// The warning for a secret file that every user of the machine may read (its mode has
+    /// the POSIX "others may read" bit, `0o004`): ``StorageError/Code/insecurePermissions``,
+    /// the code ``FileStore`` reports for a settings file others may write. The value is
+    /// still read.
+    package static func insecureFileWarning(key: String, path: String, variable: String) -> StorageError {
+        StorageError(
+            .insecurePermissions, key: key, path: secretFileOrigin(path: path, variable: variable),
+            message: "the secret file can be read by every user; restrict it with chmod o-r"
+        )
+    }
+}
