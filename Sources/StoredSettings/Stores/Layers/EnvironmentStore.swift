@@ -122,13 +122,14 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     private let secretFiles: Lock<[String: SecretFileOutcome]>
     /// The names of variables with the prefix whose value is not valid UTF-8: they hold no
     /// value, and reading their key reports the problem.
-    private let undecodable: Set<String>
+    let undecodable: Set<String>
     private let broadcaster = ChangeBroadcaster()
-    /// Each key's variable name (`nil`: the key has none), computed on its first read. Bounded
-    /// by ``variableNameCacheLimit`` keys, so reading arbitrary keys cannot grow it forever.
-    private let variableNames = Lock<[String: String?]>([:])
-    /// How many keys' variable names are kept.
-    private static let variableNameCacheLimit = 4_096
+    /// Each key's variable name, value and origin, resolved on its first read (the
+    /// environment never changes, so neither do they). Bounded by ``keyEntryLimit`` keys, so
+    /// reading arbitrary keys cannot grow it forever.
+    let keyEntries = Lock<[String: KeyEntry]>([:])
+    /// How many keys' entries are kept.
+    static let keyEntryLimit = 4_096
 
     /// Creates a store of the variables in `environment` whose names start with `prefix`.
     ///
@@ -236,12 +237,7 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     /// Each key's name is computed once and kept (thread-safe, under a lock); the variables
     /// themselves are the ones read when the store was created.
     public func variableName(forKey key: String) -> String? {
-        if let cached = variableNames.withLock({ $0[key] }) { return cached }
-        let name = KeyWords.screamingSnakeCase(key).map { prefix + $0 }
-        variableNames.withLock { names in
-            if names.count < Self.variableNameCacheLimit { names[key] = .some(name) }
-        }
-        return name
+        entry(forKey: key).variable
     }
 
     /// The text of the key's variable, or of its secret file (`NAME_FILE`), as a
@@ -255,12 +251,11 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     /// variable) is reported there once, when it is first needed, unless it is a declared
     /// key's, which ``errors`` holds instead.
     public func value(forKey key: String) -> StoredValue? {
-        guard let name = variableName(forKey: key) else { return nil }
-        return resolved(name: name, key: key)?.value
+        entry(forKey: key).value
     }
 
     /// The value of the variable `name` for `key` and where it comes from, in words.
-    private func resolved(name: String, key: String) -> (value: StoredValue, origin: String)? {
+    func resolved(name: String, key: String) -> (value: StoredValue, origin: String)? {
         switch secretFile(forVariable: name, key: key) {
         case .read(let text, let path, let fileVariable, _)?:
             if text.isEmpty, emptyValues == .unset { return nil }
@@ -379,8 +374,7 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     /// `file /run/secrets/token (environment variable APP_TOKEN_FILE)` when a secret file
     /// does, else `nil`.
     public func origin(forKey key: String) -> String? {
-        guard let name = variableName(forKey: key) else { return nil }
-        return resolved(name: name, key: key)?.origin
+        entry(forKey: key).origin
     }
 
     private func readOnlyError(forKey key: String) -> StorageError {
