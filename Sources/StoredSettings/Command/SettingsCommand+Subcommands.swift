@@ -25,6 +25,9 @@ extension SettingsCommand {
             }
             context.output += Self.table(rows)
         }
+        for warning in unreportedWarnings() {
+            context.error += "\(toolName) \(commandName): warning: \(warning)\n"
+        }
         var status: ExitCode = .success
         for problem in descriptions.compactMap(\.problem) {
             status = context.fail(.dataError, problem.description)

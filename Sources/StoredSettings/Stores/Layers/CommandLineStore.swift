@@ -42,7 +42,7 @@ import Foundation
 /// `CommandLine.arguments.dropFirst()`.
 ///
 /// Thread-safety: immutable after creation; every member may be used from any thread or task.
-public final class CommandLineStore: OriginDescribingStore {
+public final class CommandLineStore: OriginDescribingStore, FieldOverridingStore {
     /// A value given on the command line and the argument that gave it.
     struct Entry: Sendable {
         var value: StoredValue
@@ -55,7 +55,15 @@ public final class CommandLineStore: OriginDescribingStore {
     /// ``StorageError/Code/invalidKey`` for a bad key), never containing a value.
     public let errors: [StorageError]
 
+    /// Options the store did not take that look like misspelt options of declared settings
+    /// (`--page-sise` for `--page-size`), with a did-you-mean hint: code
+    /// ``StorageError/Code/unknownKey``. They are also left in ``remainingArguments``, since
+    /// they may be the tool's own. Empty without declared options.
+    public let warnings: [StorageError]
+
     private let entries: [String: Entry]
+    /// The field overrides per key, in the order given.
+    private let fields: [String: [FieldOverride]]
     private let broadcaster = ChangeBroadcaster()
 
     /// Reads `--set key=value` options from `arguments`.
@@ -71,18 +79,26 @@ public final class CommandLineStore: OriginDescribingStore {
         package var name: String
         /// The setting's key.
         package var key: String
-        /// Whether it is a Bool flag (`--name`, `--no-name`).
-        package var isFlag: Bool
+        /// The shape of the setting's values: a flag for `.boolean`, repeatable for `.list`,
+        /// with `--name.field` options for `.structure`.
+        package var shape: SettingDeclaration.Shape
 
-        package init(name: String, key: String, isFlag: Bool) {
+        /// Whether it is a Bool flag (`--name`, `--no-name`).
+        package var isFlag: Bool { shape == .boolean }
+
+        package init(name: String, key: String, shape: SettingDeclaration.Shape) {
             self.name = name
             self.key = key
-            self.isFlag = isFlag
+            self.shape = shape
+        }
+
+        package init(name: String, key: String, isFlag: Bool) {
+            self.init(name: name, key: key, shape: isFlag ? .boolean : .other)
         }
     }
 
     /// Reads `--set key=value` and `options`; with `declaredKeys`, a `--set` of any other key
-    /// is an error.
+    /// (other than a field of a structured option: `--set layout.indent=4`) is an error.
     ///
     /// The store knows its options only as plain data, so it stays below the layers that
     /// declare settings: ``init(arguments:declaredBy:)`` derives them from a settings group.
@@ -99,8 +115,10 @@ public final class CommandLineStore: OriginDescribingStore {
         let parser = CommandLineParser(options: options, declaredKeys: declaredKeys, reservedNames: reservedNames)
         let parsed = parser.parse(arguments)
         self.entries = parsed.entries
+        self.fields = parsed.fields
         self.remainingArguments = parsed.remaining
         self.errors = parsed.errors
+        self.warnings = parsed.warnings
     }
 
     /// Throws the first malformed argument's error, if any.
@@ -148,6 +166,12 @@ public final class CommandLineStore: OriginDescribingStore {
 
     /// `command line`.
     public var location: String? { "command line" }
+
+    /// The fields of `key` given on their own (`--layout.indent 4`, `--set layout.indent=4`),
+    /// in the order given; a later one for the same field wins.
+    package func fieldOverrides(forKey key: String) -> [FieldOverride] {
+        fields[key] ?? []
+    }
 
     /// The argument that gave the key's value, without the value:
     /// `--set autoReload=… on the command line`, `--no-auto-reload on the command line`.
