@@ -20,7 +20,7 @@ public import Foundation
 /// let notes: CommandLineSettings<NotesSettings>
 /// do {
 ///     notes = try CommandLineSettings(toolName: "notes", arguments: arguments, environment: environment,
-///                                     file: file, messages: &error)
+///                                     file: file, messages: &standardError)
 /// } catch {
 ///     print(error, to: &standardError)
 ///     return error.exitCode
