@@ -19,7 +19,36 @@ import Foundation
 /// | `--set key=value`, `--set=key=value` | any key (a declared key, given a group); the text after the first `=` is the value |
 /// | `--font-size 14`, `--font-size=14` | a declared setting `fontSize` |
 /// | `--auto-reload`, `--no-auto-reload` | a declared `Bool` setting: `true`, `false` |
+/// | `--auto-reload=false`, `--auto-reload=yes` | a declared `Bool` setting, from the text after `=` |
+/// | `--host a --host b`, `--host a,b` | a declared list setting `host` (an array or a set): the items of every occurrence |
+/// | `--layout.indent 4`, `--set layout.indent=4` | one field of a declared structured setting `layout` |
 /// | `--` | ends the options: it and everything after it are left alone |
+///
+/// **Flags.** A `Bool` flag followed by a Boolean word (`true`, `false`, `yes`, `no`, `on`,
+/// `off`, `1`, `0`, in any case) is an error, never `true` and a stray argument:
+/// `--auto-reload false` gives `--auto-reload is a flag and takes no separate value 'false';
+/// write --auto-reload=false or --no-auto-reload`. Any other argument after a flag is left for
+/// the tool.
+///
+/// **Lists.** Each occurrence of a list setting's option is list text (comma-separated, `\,`
+/// for a comma inside an item, items trimmed; see "Supported types") or JSON array text, and
+/// the items of all occurrences are joined in order: `--tag a,b --tag c` is `["a", "b", "c"]`.
+/// `--set tag=a,b` gives the whole list (the same text rules) and replaces what came before
+/// it; an option after it adds to it. An occurrence that spells no list (`--ports 1,,2`, an
+/// empty item) is kept as the value, so reading the setting is a type mismatch naming the
+/// option, and later occurrences add nothing to it.
+///
+/// **Fields.** `--name.field value` (or `=value`) gives one field of a declared structured
+/// setting (a `Codable` structure whose default is stored as a dictionary), and
+/// `--name.outer.inner` a field inside a field; each field is written as stored (`wrapColumn`)
+/// or in kebab case (`wrap-column`). `--set key.field=value` does the same with the key. The
+/// value is text, read as the field's type. A field the structure does not have is an
+/// ``StorageError/Code/unknownKey`` error with a did-you-mean hint. ``LayeredStore`` applies
+/// field overrides over the value of the layers below, keeping the other fields. When a
+/// declared key itself contains a `.` (`editor.fontSize`), `--set editor.fontSize=3` sets that
+/// setting, not the field `fontSize` of a structured setting `editor`: a declared key always
+/// wins over a field path. Optional structures have no declared fields, so they have no field
+/// options.
 ///
 /// Option names follow the words of ``EnvironmentStore``'s mapping, in lowercase joined by `-`
 /// (`editor.fontSize` → `--editor-font-size`, `httpURL` → `--http-url`). A setting whose option
@@ -28,13 +57,16 @@ import Foundation
 /// `no-` in front, gets no option of its own: give it with `--set all=…`. Those arguments keep
 /// their meaning and are left in ``remainingArguments``, so `config list --json` works whatever
 /// the tool's settings are named. When two keys map to the same option, the first declared gets
-/// it. When a key is given twice, the last one wins. Values are ``StoredValue/string(_:)``s (the
-/// value layer reads them leniently, JSON text for structures); the Bool flags are
-/// ``StoredValue/bool(_:)``.
+/// it. When a key other than a list is given twice, the last one wins. Values are
+/// ``StoredValue/string(_:)``s (the value layer reads them leniently, JSON text for
+/// structures); the Bool flags are ``StoredValue/bool(_:)``, and a list given by several
+/// occurrences an ``StoredValue/array(_:)`` of their items.
 ///
 /// Arguments the store does not recognise are kept, in order, in ``remainingArguments`` for
-/// the tool's own parser. Malformed ones (`--set` without `=`, an empty key, a key the group
-/// does not declare, a declared option without its value) are collected in ``errors`` and not applied; call ``validate()`` (or
+/// the tool's own parser; an option among them that is a few letters from a declared
+/// option (`--page-sise`) is also in ``warnings``, with a did-you-mean hint. Malformed ones (`--set` without `=`, an empty key, a key the group
+/// does not declare, a declared option without its value, a flag followed by a Boolean word, a
+/// field the structure lacks) are collected in ``errors`` and not applied; call ``validate()`` (or
 /// check ``errors``) before using the store. The initializer itself never fails, so it can
 /// stand in a stored-property initializer.
 ///
