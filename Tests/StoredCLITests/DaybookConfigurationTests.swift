@@ -32,6 +32,9 @@ struct DaybookConfigurationTests {
         let run = try sandbox.run("config", "get", "layout", environment: ["DAYBOOK_LAYOUT_INDENT": "4"])
         #expect(run.error == "")
         #expect(run.output == "{\"indent\":4,\"wrapColumn\":60}\n")
+        let note = try sandbox.run("--layout.indent", "6", "config", "set", "layout", #"{"wrapColumn":50,"indent":1}"#)
+        #expect(note.error == "daybook config: note: layout.indent is overridden by --layout.indent on the command line\n")
+        #expect(try sandbox.run("config", "set", "layout", #"{"wrapColumn":60,"indent":2}"#).status == 0)
         let option = try sandbox.run("--layout.indent", "6", "config", "get", "layout")
         #expect(option.output == "{\"indent\":6,\"wrapColumn\":60}\n")
         let list = try sandbox.run("config", "list", "--show-origin", environment: ["DAYBOOK_LAYOUT_INDENT": "4"])
@@ -76,7 +79,9 @@ struct DaybookConfigurationTests {
         let sandbox = try DaybookTests.Sandbox()
         let option = try sandbox.run("--page-size", "lots")
         #expect(option.status == 64)
-        #expect(option.error == "daybook: Setting 'pageSize' in --page-size on the command line: expected Int, found string.\n")
+        #expect(
+            option.error
+                == "daybook: Setting 'pageSize' in --page-size on the command line: expected Int, found string.\n")
         let flag = try sandbox.run("--show-dates", "false", "show")
         #expect(flag.status == 64)
         #expect(
@@ -94,7 +99,9 @@ struct DaybookConfigurationTests {
         #expect(try sandbox.run("config", "set", "layout", #"{"wrapColumn":60,"indent":2}"#).status == 0)
         #expect(try sandbox.run("config", "set", "tags", "garden").status == 0)
         #expect(try sandbox.run("--tags", "a", "--tags", "b", "--layout.indent", "9", "status").status == 0)
-        #expect(try sandbox.run("write", "x", environment: ["DAYBOOK_LAYOUT_INDENT": "5", "DAYBOOK_TAGS": "c,d"]).status == 0)
+        #expect(
+            try sandbox.run("write", "x", environment: ["DAYBOOK_LAYOUT_INDENT": "5", "DAYBOOK_TAGS": "c,d"]).status
+                == 0)
         let object = try fileObject(sandbox)
         #expect(object["layout"] as? [String: Int] == ["wrapColumn": 60, "indent": 2])
         #expect(object["tags"] as? [String] == ["garden"])

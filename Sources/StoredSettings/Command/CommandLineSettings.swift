@@ -240,7 +240,8 @@ struct InputCheck {
                 guard var problem = Self.decodingProblem(of: setting, over: Array(layers[index...]), store),
                     Self.decodingProblem(of: setting, over: Array(layers[(index + 1)...]), store) == nil
                 else { continue }
-                problem.path = layer.value(forKey: key) != nil
+                problem.path =
+                    layer.value(forKey: key) != nil
                     ? layer.describedOrigin(forKey: key) : fields.last?.origin ?? layer.describedLocation
                 add([problem], fromCommandLine: layer is CommandLineStore)
                 break

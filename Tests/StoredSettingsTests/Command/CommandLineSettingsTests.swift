@@ -51,10 +51,15 @@ struct CommandLineSettingsTests {
         let file = try TemporaryFileStore()
         let (_, status, messages) = read(["--wrap-column", "wide"], file: file)
         #expect(status == 64)
-        #expect(messages == "notes: Setting 'wrapColumn' in --wrap-column on the command line: expected Int, found string.\n")
+        #expect(
+            messages
+                == "notes: Setting 'wrapColumn' in --wrap-column on the command line: expected Int, found string.\n")
         let (_, setStatus, setMessages) = read(["--set", "wrapColumn=wide"], file: file)
         #expect(setStatus == 64)
-        #expect(setMessages == "notes: Setting 'wrapColumn' in --set wrapColumn=… on the command line: expected Int, found string.\n")
+        #expect(
+            setMessages
+                == "notes: Setting 'wrapColumn' in --set wrapColumn=… on the command line: expected Int, found string.\n"
+        )
     }
 
     @Test func anEnvironmentValueThatDoesNotReadAsItsTypeExits65NamingTheVariable() throws {
@@ -62,7 +67,10 @@ struct CommandLineSettingsTests {
         try file.setValue(.int(100), forKey: "wrapColumn")
         let (_, status, messages) = read([], environment: ["NOTES_WRAP_COLUMN": "wide"], file: file)
         #expect(status == 65)
-        #expect(messages == "notes: Setting 'wrapColumn' in environment variable NOTES_WRAP_COLUMN: expected Int, found string.\n")
+        #expect(
+            messages
+                == "notes: Setting 'wrapColumn' in environment variable NOTES_WRAP_COLUMN: expected Int, found string.\n"
+        )
     }
 
     @Test func aBadOptionOverABadVariableIsAUsageError() throws {
@@ -110,7 +118,8 @@ struct CommandLineSettingsTests {
     @Test func anUnknownKeyInTheFileIsAWarningPrintedOnceOrAnErrorWhenRejected() throws {
         let file = try TemporaryFileStore()
         try file.setValue(.int(3), forKey: "wrapColumns")
-        let warning = "notes: warning: Setting 'wrapColumns' in file \(abbreviatingHome(file.url.path)): no declared setting uses this key (did you mean 'wrapColumn'?).\n"
+        let warning =
+            "notes: warning: Setting 'wrapColumns' in file \(abbreviatingHome(file.url.path)): no declared setting uses this key (did you mean 'wrapColumn'?).\n"
         let (read, status, messages) = read([], file: file)
         #expect(status == .success)
         #expect(messages == warning)
@@ -142,7 +151,8 @@ struct CommandLineSettingsTests {
         #expect(rejected == 64)
         #expect(
             rejection
-                == "notes: command line: --wrap-colum is not an option of any setting (did you mean '--wrap-column'?).\n")
+                == "notes: command line: --wrap-colum is not an option of any setting (did you mean '--wrap-column'?).\n"
+        )
         #expect(self.read(["--verbose"], file: file).2 == "")
     }
 
@@ -206,7 +216,8 @@ struct UnknownKeyWarningTests {
         let settings = EntryPointSettings(store: LayeredStore([file], writingTo: file))
         var output = ""
         var error = ""
-        let status = SettingsCommand(settings, toolName: "notes").run(arguments: ["list"], output: &output, error: &error)
+        let status = SettingsCommand(settings, toolName: "notes").run(
+            arguments: ["list"], output: &output, error: &error)
         #expect(status == .success)
         #expect(
             error

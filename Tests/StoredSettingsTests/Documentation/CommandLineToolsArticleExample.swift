@@ -133,10 +133,16 @@ struct CommandLineToolsArticleExample {
         }
         #expect(
             notes("--wrap-column", "wide", "today.md")
-                == (64, "", "notes: Setting 'wrapColumn' in --wrap-column on the command line: expected Int, found string.\n"))
+                == (
+                    64, "",
+                    "notes: Setting 'wrapColumn' in --wrap-column on the command line: expected Int, found string.\n"
+                ))
         #expect(
             notes("today.md", environment: ["NOTES_WRAP_COLUMN": "wide"])
-                == (65, "", "notes: Setting 'wrapColumn' in environment variable NOTES_WRAP_COLUMN: expected Int, found string.\n"))
+                == (
+                    65, "",
+                    "notes: Setting 'wrapColumn' in environment variable NOTES_WRAP_COLUMN: expected Int, found string.\n"
+                ))
         #expect(
             notes("--auto-reload", "false", "today.md")
                 == (

@@ -197,7 +197,8 @@ struct CommandLineParser {
         }
         result.listItems[key] = nil
         result.malformedLists.remove(key)
-        result.entries[key] = CommandLineStore.Entry(value: .string(value), origin: "--set \(key)=… on the command line")
+        result.entries[key] = CommandLineStore.Entry(
+            value: .string(value), origin: "--set \(key)=… on the command line")
     }
 
     /// One occurrence of a list option: its items (list text or JSON array text) join those

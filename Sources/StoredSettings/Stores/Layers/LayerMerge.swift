@@ -76,7 +76,9 @@ struct LayerMerge: Sendable {
             return
         }
         var inner: [String: StoredValue] = [:]
-        if let existing = fields[first], case .dictionary(let found) = (try? existing.parsingJSONText(as: .dictionary)) ?? existing {
+        if let existing = fields[first],
+            case .dictionary(let found) = (try? existing.parsingJSONText(as: .dictionary)) ?? existing
+        {
             inner = found
         }
         set(value, at: path.dropFirst(), in: &inner)

@@ -90,7 +90,7 @@ public final class LayeredStore: OriginDescribingStore {
     /// declared as `declarations`.
     ///
     /// The declarations give the defaults that field overrides start from when no layer holds
-    /// the key, and the keys that are not reported as unknown (see ``unknownKeyWarnings()``).
+    /// the key, and the keys that are not reported as unknown (see ``warnings``).
     package init(_ layers: [any Storable], writingTo writable: any Storable, declarations: [SettingDeclaration]) {
         self.writable = writable
         let all = layers.contains(where: { $0 === writable }) ? layers : layers + [writable]
@@ -99,6 +99,12 @@ public final class LayeredStore: OriginDescribingStore {
         self.declarations = byKey
         self.merge = LayerMerge(layers: all, declarations: byKey)
         self.warnings = Self.collectWarnings(layers: all, declarations: byKey)
+    }
+
+    /// The sources of the fields of `key` that layers give on their own (`--layout.indent 4`),
+    /// by field path, for the fields reads see; empty when none is.
+    package func fieldOrigins(forKey key: String) -> [(path: String, origin: String)] {
+        merge.fieldOrigins(forKey: key) { layers[$0].value(forKey: key) != nil }
     }
 
     /// The first layer holding `key`: the one whose value reads return; `nil` when none does.
@@ -181,7 +187,7 @@ public final class LayeredStore: OriginDescribingStore {
     public func origin(forKey key: String) -> String? {
         let holder = layer(holding: key)
         let base = holder?.describedOrigin(forKey: key)
-        let fields = merge.fieldOrigins(forKey: key) { layers[$0].value(forKey: key) != nil }
+        let fields = fieldOrigins(forKey: key)
         guard !fields.isEmpty else { return base }
         return ([base ?? "default"] + fields.map { "\($0.path): \($0.origin)" }).joined(separator: "; ")
     }

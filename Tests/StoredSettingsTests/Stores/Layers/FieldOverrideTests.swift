@@ -64,7 +64,11 @@ struct FieldOverrideTests {
     }
 
     private func fileWithLayout() -> InMemoryStore {
-        InMemoryStore(["layout": .dictionary(["wrapColumn": .int(60), "indent": .int(2), "margin": .dictionary(["top": .int(1), "bottom": .int(1)])])])
+        InMemoryStore([
+            "layout": .dictionary([
+                "wrapColumn": .int(60), "indent": .int(2), "margin": .dictionary(["top": .int(1), "bottom": .int(1)]),
+            ])
+        ])
     }
 
     @Test func anOptionNamingAFieldOverridesOnlyThatField() {
@@ -133,10 +137,14 @@ struct FieldOverrideTests {
 
     @Test func aFieldOverrideAppliesOverJSONTextBelowIt() {
         let file = InMemoryStore()
-        let environment = InMemoryStore(["layout": .string(#"{"wrapColumn":50,"indent":1,"margin":{"top":0,"bottom":0}}"#)])
+        let environment = InMemoryStore([
+            "layout": .string(#"{"wrapColumn":50,"indent":1,"margin":{"top":0,"bottom":0}}"#)
+        ])
         let store = LayeredStore(
             [indentOverride("4"), environment, file], writingTo: file, declaredBy: FieldOverrideSettings.self)
-        #expect(FieldOverrideSettings(store: store).layout == FieldLayout(wrapColumn: 50, indent: 4, margin: .init(top: 0, bottom: 0)))
+        #expect(
+            FieldOverrideSettings(store: store).layout
+                == FieldLayout(wrapColumn: 50, indent: 4, margin: .init(top: 0, bottom: 0)))
     }
 
     @Test func theHigherFieldOverrideWinsAndOriginsNameEachField() {
@@ -148,7 +156,8 @@ struct FieldOverrideTests {
         #expect(FieldOverrideSettings(store: store).layout.indent == 8)
         #expect(
             store.origin(forKey: "layout")
-                == "memory; indent: --layout.indent on the command line; margin.top: --layout.margin.top on the command line")
+                == "memory; indent: --layout.indent on the command line; margin.top: --layout.margin.top on the command line"
+        )
     }
 
     @Test func anUpdateNeverCarriesAFieldOverrideIntoTheWritableLayer() throws {
@@ -167,7 +176,10 @@ struct FieldOverrideTests {
         let file = fileWithLayout()
         let store = LayeredStore([indentOverride("4"), file], writingTo: file, declaredBy: FieldOverrideSettings.self)
         let changes = store.changes()
-        try file.setValue(.dictionary(["wrapColumn": .int(30), "indent": .int(2), "margin": .dictionary(["top": .int(0), "bottom": .int(0)])]), forKey: "layout")
+        try file.setValue(
+            .dictionary([
+                "wrapColumn": .int(30), "indent": .int(2), "margin": .dictionary(["top": .int(0), "bottom": .int(0)]),
+            ]), forKey: "layout")
         var iterator = changes.makeAsyncIterator()
         let change = try #require(await iterator.next())
         #expect(change.key == "layout")
