@@ -21,9 +21,11 @@ func runLayeredCases(_ bench: Bench) throws {
     let layered = LayeredStore([commandLine, environment, file], writingTo: file)
 
     try bench.compare(
-        storedBoolRead("@Stored<Bool> read, LayeredStore (command line, environment, file)",
+        storedBoolRead(
+            "@Stored<Bool> read, LayeredStore (command line, environment, file)",
             Stored(flagKey, default: false, store: layered)),
-        against: storedBoolRead("@Stored<Bool> read, its file layer alone", Stored(flagKey, default: false, store: file)),
+        against: storedBoolRead(
+            "@Stored<Bool> read, its file layer alone", Stored(flagKey, default: false, store: file)),
         target: nil, note: "the layers' cost"
     )
 
