@@ -29,6 +29,16 @@ func runLayeredCases(_ bench: Bench) throws {
         target: nil, note: "the layers' cost"
     )
 
+    try bench.compare(
+        storedBoolRead(
+            "@Stored<Bool> read, LayeredStore (command line, environment, file), against no command line",
+            Stored(flagKey, default: false, store: layered)),
+        against: storedBoolRead(
+            "@Stored<Bool> read, LayeredStore (environment, file)",
+            Stored(flagKey, default: false, store: LayeredStore([environment, file], writingTo: file))),
+        target: nil, note: "the command line's layer, field overrides included"
+    )
+
     let plain = Stored("layout", default: BenchLayout(wrapColumn: 72, indent: 2), store: file)
     let overridden = Stored("layout", default: BenchLayout(wrapColumn: 72, indent: 2), store: layered)
     guard overridden.wrappedValue == BenchLayout(wrapColumn: 60, indent: 4) else {

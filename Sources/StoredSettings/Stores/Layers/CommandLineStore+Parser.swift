@@ -17,6 +17,8 @@ struct CommandLineParser {
     private let shapes: [String: SettingDeclaration.Shape]
     /// The keys `--set` accepts, or `nil` for any key.
     private let declaredKeys: [String]?
+    /// The tool's own option names, never taken for misspelt options of settings.
+    private let reservedNames: Set<String>
 
     /// - Parameters:
     ///   - options: The declared options; reserved names and repeated names are dropped.
@@ -35,6 +37,7 @@ struct CommandLineParser {
         self.options = byName
         self.shapes = Dictionary(options.map { ($0.key, $0.shape) }, uniquingKeysWith: { first, _ in first })
         self.declaredKeys = declaredKeys
+        self.reservedNames = reserved
     }
 
     /// The error for a `--set` key the group does not declare, naming the declared key it is
@@ -179,7 +182,9 @@ struct CommandLineParser {
         } catch {
             return
         }
-        if declaredKeys?.contains(key) == false, let (structure, written, fields) = structuredPrefix(of: key) {
+        if shapes[key] == nil, declaredKeys?.contains(key) != true,
+            let (structure, written, fields) = structuredPrefix(of: key)
+        {
             guard let path = Self.fieldPath(written, in: fields) else {
                 result.errors.append(
                     unknownFieldError(
@@ -288,7 +293,7 @@ struct CommandLineParser {
 
     /// The declared option `name` is most likely a misspelling of, for a warning.
     private func misspeltOptionHint(_ name: String) -> String? {
-        guard !options.isEmpty, !name.isEmpty else { return nil }
+        guard !options.isEmpty, !name.isEmpty, !reservedNames.contains(name) else { return nil }
         let names = options.values.flatMap { $0.isFlag ? [$0.name, "no-" + $0.name] : [$0.name] }
         return closestMatch(to: name, among: names.sorted())
     }

@@ -84,7 +84,8 @@ public final class CommandLineStore: OriginDescribingStore, FieldOverridingStore
     /// The arguments the store did not use, in their original order.
     public let remainingArguments: [String]
     /// The malformed arguments, in order: code ``StorageError/Code/invalidArgument`` (or
-    /// ``StorageError/Code/invalidKey`` for a bad key), never containing a value.
+    /// ``StorageError/Code/invalidKey`` for a bad key, ``StorageError/Code/unknownKey`` for a
+    /// field the structure lacks), never containing a value.
     public let errors: [StorageError]
 
     /// Options the store did not take that look like misspelt options of declared settings
@@ -118,12 +119,14 @@ public final class CommandLineStore: OriginDescribingStore, FieldOverridingStore
         /// Whether it is a Bool flag (`--name`, `--no-name`).
         package var isFlag: Bool { shape == .boolean }
 
+        /// An option `--name` for the setting `key`, with the setting's shape.
         package init(name: String, key: String, shape: SettingDeclaration.Shape) {
             self.name = name
             self.key = key
             self.shape = shape
         }
 
+        /// An option `--name` for the setting `key`: a flag, or an option taking one value.
         package init(name: String, key: String, isFlag: Bool) {
             self.init(name: name, key: key, shape: isFlag ? .boolean : .other)
         }

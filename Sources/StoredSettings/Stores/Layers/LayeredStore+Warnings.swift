@@ -10,7 +10,8 @@ extension LayeredStore {
     /// options, `PREFIX_*` variables no setting uses, secret files others can read) and, given
     /// declarations, one ``StorageError/Code/unknownKey`` per key of a stored layer (the file,
     /// shared defaults) that no declared setting uses and the library does not reserve, with a
-    /// did-you-mean hint.
+    /// did-you-mean hint. A `UserDefaultsStore` layer is not checked: its domain also holds
+    /// keys of the system and of other code.
     package static func collectWarnings(
         layers: [any Storable], declarations: [String: SettingDeclaration]
     ) -> [StorageError] {
@@ -18,7 +19,8 @@ extension LayeredStore {
         let declared = Set(declarations.keys)
         for layer in layers {
             if let diagnosing = layer as? any DiagnosingStore { result += diagnosing.warnings }
-            guard !declarations.isEmpty, !isOneRunLayer(layer) else { continue }
+            // A defaults domain also holds keys of the system and of other code in the process.
+            guard !declarations.isEmpty, !isOneRunLayer(layer), !(layer is UserDefaultsStore) else { continue }
             for key in layer.keys().sorted() where !declared.contains(key) && !reservedKeys.contains(key) {
                 var message = "no declared setting uses this key"
                 if let match = closestMatch(to: key, among: declared.sorted()) {

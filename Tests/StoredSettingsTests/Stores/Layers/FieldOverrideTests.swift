@@ -102,6 +102,15 @@ struct FieldOverrideTests {
         #expect(problem.message == "--layout.indnt names no field of 'layout' (did you mean '--layout.indent'?)")
     }
 
+    @Test func setNamesAFieldOfAStructuredOptionWithoutDeclaredKeys() {
+        let commandLine = CommandLineStore(
+            arguments: ["--set", "layout.indent=4", "--set", "other.key=1"],
+            options: [.init(name: "layout", key: "layout", shape: .structure(fields: ["indent": .other]))])
+        #expect(commandLine.errors.isEmpty)
+        #expect(commandLine.fieldOverrides(forKey: "layout").map(\.path) == [["indent"]])
+        #expect(commandLine.value(forKey: "other.key") == .string("1"))
+    }
+
     @Test func aDeclaredKeyWithADotWinsOverANestedPath() {
         let file = InMemoryStore()
         let commandLine = CommandLineStore(
