@@ -70,6 +70,7 @@ do {
         printComparisonHeader()
     }
     try runReadCases(bench)
+    try runLayeredCases(bench)
     try runWriteCases(bench)
     try runRoundTwoCases(bench)
     try runDurableCases(bench)

@@ -16,17 +16,22 @@ enum Daybook {
           status           Show the settings and how often daybook has run (the default).
           write TEXT...    Add an entry to the journal.
           show             Print the latest entries.
-          config ...       Show and change the settings ('daybook config --help').
           follow           Print each settings change; re-read the file on SIGHUP.
+          config ...       Show and change the settings ('daybook config --help').
 
         OPTIONS (for this run only):
           --show-dates, --no-show-dates   Print dates in front of entries, or not.
           --page-size N                   How many entries 'show' prints.
           --format plain|markdown         How entries are printed.
+          --tags garden --tags tomatoes   Tags (repeat the option, or --tags garden,tomatoes).
+          --layout.indent N               One field of the layout; the others stay.
+          --strict                        Stop on settings, variables and options no setting uses.
           --set KEY=VALUE                 Any setting, such as --set layout='{"wrapColumn":60,"indent":4}'.
 
-        Settings can also be given as DAYBOOK_* environment variables (DAYBOOK_PAGE_SIZE=3).
-        Options win over environment variables, which win over the settings file.
+        Settings can also be given as DAYBOOK_* environment variables (DAYBOOK_PAGE_SIZE=3,
+        DAYBOOK_TAGS=garden,tomatoes, DAYBOOK_LAYOUT_INDENT=4), and secrets from a file
+        (DAYBOOK_TOKEN_FILE=/run/secrets/token). Options win over environment variables, which
+        win over the settings file.
 
         """
 
@@ -37,26 +42,11 @@ enum Daybook {
         output: inout some TextOutputStream,
         error: inout some TextOutputStream
     ) -> SettingsCommand.ExitCode {
-        let commandLine = CommandLineStore(arguments: arguments, declaredBy: DaybookSettings.self)
-        do {
-            try commandLine.validate()
-        } catch let problem {
-            error.write("daybook: \(problem)\n")
-            return .usage
-        }
-        if commandLine.remainingArguments.first == "follow" {
-            let rest = Array(commandLine.remainingArguments.dropFirst())
-            return DaybookFollow.run(
-                arguments: rest, commandLine: commandLine, environment: environment, output: &output, error: &error)
-        }
-        let file: FileStore
-        do {
-            file = try FileStore(application: "daybook")
-        } catch let problem {
-            error.write("daybook: \(problem)\n")
-            return (problem as? StorageError)?.code == .dataCorrupted ? .dataError : .ioError
-        }
-        let environmentStore = EnvironmentStore(prefix: "DAYBOOK", environment: environment)
+        // `--strict` (before `--`) is daybook's own: unknown keys then stop the run.
+        var arguments = arguments
+        let strict = arguments.prefix { $0 != "--" }.contains("--strict")
+        if strict, let index = arguments.firstIndex(of: "--strict") { arguments.remove(at: index) }
+        let daybookArguments = arguments
         let fleet: [any Storable]
         do {
             fleet = try DaybookFleet.layers(environment: environment)
@@ -64,15 +54,30 @@ enum Daybook {
             error.write("daybook: \(problem)\n")
             return .ioError
         }
-        let store = LayeredStore([commandLine, environmentStore, file] + fleet, writingTo: file)
-        let settings = DaybookSettings(store: store)
+        // Options, then DAYBOOK_* variables, then the settings file, then the fleet's defaults;
+        // a bad option (64) or variable (65) stops the run here, warnings are printed once.
+        let daybook: CommandLineSettings<DaybookSettings>
+        do {
+            daybook = try CommandLineSettings(
+                toolName: "daybook", arguments: arguments, environment: environment, fallbacks: fleet,
+                unknownKeys: strict ? .reject : .warn, messages: &error)
+        } catch let problem {
+            error.write("\(problem)\n")
+            return problem.exitCode
+        }
+        let settings = daybook.settings
 
-        var arguments = commandLine.remainingArguments
+        arguments = daybook.arguments
         // `--` only ends the options: what follows is taken as it is (`daybook write -- --text`).
         let terminator = arguments.firstIndex(of: "--")
         let options = arguments[..<(terminator ?? arguments.endIndex)]
         if let terminator { arguments.remove(at: terminator) }
         let command = arguments.isEmpty ? "status" : arguments.removeFirst()
+        if command == "follow" {
+            return DaybookFollow.run(
+                arguments: arguments, daybookArguments: daybookArguments, environment: environment, fleet: fleet,
+                output: &output, error: &error)
+        }
         if command == "config" {
             return SettingsCommand(settings, toolName: "daybook")
                 .run(arguments: arguments, output: &output, error: &error)
@@ -81,21 +86,6 @@ enum Daybook {
             output.write(help)
             return 0
         }
-        // A value given for this run (an option or an environment variable) that does not fit
-        // its setting is a mistake to report now, not a warning to fall back from. (`config`
-        // above still runs, so `config list --show-origin` can show where the value came from.)
-        for description in settings.settingDescriptions() {
-            guard let problem = description.problem else { continue }
-            if commandLine.value(forKey: description.key) != nil {
-                error.write("daybook: \(problem)\n")
-                return .usage
-            }
-            if environmentStore.value(forKey: description.key) != nil {
-                error.write("daybook: \(problem)\n")
-                return .dataError
-            }
-        }
-
         // Only a run that does something counts as a launch.
         switch command {
         case "write":

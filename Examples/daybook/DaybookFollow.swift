@@ -42,11 +42,14 @@ enum DaybookFollow {
         }
     }
 
-    /// Runs `daybook follow`; `arguments` are what follows the word `follow`.
+    /// Runs `daybook follow`; `arguments` are what follows the word `follow`, and
+    /// `daybookArguments` all of daybook's arguments, which are read again with the settings
+    /// file opened with its change detection off.
     static func run(
         arguments: [String],
-        commandLine: CommandLineStore,
+        daybookArguments: [String],
         environment: [String: String],
+        fleet: [any Storable],
         output: inout some TextOutputStream,
         error: inout some TextOutputStream
     ) -> SettingsCommand.ExitCode {
@@ -61,9 +64,19 @@ enum DaybookFollow {
             error.write("daybook: \(problem)\n")
             return (problem as? StorageError)?.code == .dataCorrupted ? .dataError : .ioError
         }
-        let store = LayeredStore(
-            [commandLine, EnvironmentStore(prefix: "DAYBOOK", environment: environment), file], writingTo: file)
-        let settings = DaybookSettings(store: store)
+        // The arguments were checked once already: this second reading only puts the file
+        // that does not watch under the same layers.
+        let daybook: CommandLineSettings<DaybookSettings>
+        do {
+            daybook = try CommandLineSettings(
+                toolName: "daybook", arguments: daybookArguments, environment: environment, file: file,
+                fallbacks: fleet, messages: &error)
+        } catch let problem {
+            error.write("\(problem)\n")
+            return problem.exitCode
+        }
+        let store = daybook.store
+        let settings = daybook.settings
         let events = Events()
 
         // Subscribe before saying "ready", so no change after that line is missed.

@@ -3,7 +3,7 @@ import StoredSettings
 
 /// The keys daybook stores its settings under.
 enum DaybookKey: String, StorageKey {
-    case showDates, pageSize, format, lastEntry, layout, launchCount
+    case showDates, pageSize, format, lastEntry, layout, launchCount, tags, token
 }
 
 /// How `daybook show` prints entries.
@@ -41,4 +41,10 @@ struct DaybookSettings: SettingsGroup {
 
     @Stored(DaybookKey.launchCount, default: 0, help: "How many times daybook has run.")
     var launchCount: Int
+
+    @Stored(DaybookKey.tags, default: [], help: "Tags added to new entries.")
+    var tags: [String]
+
+    @Stored(DaybookKey.token, help: "Token for syncing the journal; best given as DAYBOOK_TOKEN_FILE.", secret: true)
+    var token: String?
 }

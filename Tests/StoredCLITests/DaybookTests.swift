@@ -154,6 +154,8 @@ struct DaybookTests {
                 lastEntry    Date?        (not set)                     default
                 layout       Layout       {"indent":4,"wrapColumn":60}  file ~/config/daybook/settings.json
                 launchCount  Int          1                             file ~/config/daybook/settings.json
+                tags         [String]     []                            default
+                token        String?      (not set)                     default
 
                 """)
     }

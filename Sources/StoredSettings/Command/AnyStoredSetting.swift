@@ -29,6 +29,10 @@ package protocol AnyStoredSetting: Sendable {
     ///
     /// - Throws: The decoding error, naming the key and the value's origin.
     func currentStoredValue() throws -> StoredValue?
+    /// Why `value` does not read as the setting's type, or `nil` when it does: the error
+    /// names the key and the expected type, and no place (the caller knows where the value
+    /// came from).
+    func decodingProblem(of value: StoredValue) -> StorageError?
     /// `text` read as the setting's type and encoded: what `config set` writes.
     ///
     /// - Throws: ``StorageError`` when the text does not read as the type.
@@ -60,6 +64,17 @@ extension Stored: AnyStoredSetting {
             return try codec.encode(try codec.decode(stored))
         } catch {
             throw storageError(error)
+        }
+    }
+
+    package func decodingProblem(of value: StoredValue) -> StorageError? {
+        do {
+            _ = try codec.decode(value)
+            return nil
+        } catch {
+            var problem = StorageError(.typeMismatch, wrapping: error, key: key)
+            if problem.code == .typeMismatch, problem.codingPath.isEmpty { problem.expectedType = codec.typeName }
+            return problem
         }
     }
 

@@ -5,7 +5,9 @@ extension CommandLineStore {
     ///
     /// Each ``Stored`` setting of the group gets an option named after its key in kebab case:
     /// `--kebab-key value` and `--kebab-key=value`; a `Bool` (or `Bool?`) setting gets the flags
-    /// `--kebab-key` and `--no-kebab-key` instead. `--set` then takes only the keys the group
+    /// `--kebab-key` and `--no-kebab-key` instead. A list setting's option may be repeated
+    /// (`--host a --host b`), and a structured setting's fields have options of their own
+    /// (`--layout.indent 4`); see ``CommandLineStore``. `--set` then takes only the keys the group
     /// declares: any other key (a typo, or another spelling such as `page-size` for `pageSize`)
     /// is an ``StorageError/Code/invalidKey`` in ``errors`` rather than a value no setting
     /// would ever read. Use ``init(arguments:)`` to accept every key.
@@ -24,14 +26,14 @@ extension CommandLineStore {
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         declaredBy group: any SettingsGroup.Type
     ) {
-        let settings = group.declaredSettings()
-        let options = settings.compactMap { _, setting in
-            KeyWords.kebabCase(setting.key).map { Option(name: $0, key: setting.key, isFlag: setting.isBoolean) }
+        let declarations = group.declarations()
+        let options = declarations.compactMap { declaration in
+            KeyWords.kebabCase(declaration.key).map { Option(name: $0, key: declaration.key, shape: declaration.shape) }
         }
         self.init(
             arguments: arguments,
             options: options,
-            declaredKeys: settings.map(\.setting.key),
+            declaredKeys: declarations.map(\.key),
             reservedNames: SettingsCommand.reservedOptionNames
         )
     }

@@ -25,6 +25,9 @@ extension SettingsCommand {
             }
             context.output += Self.table(rows)
         }
+        for warning in unreportedWarnings() {
+            context.error += "\(toolName) \(commandName): warning: \(warning)\n"
+        }
         var status: ExitCode = .success
         for problem in descriptions.compactMap(\.problem) {
             status = context.fail(.dataError, problem.description)
@@ -162,13 +165,20 @@ extension SettingsCommand {
         context.fail(.notFound, "no setting '\(key)'; '\(toolName) \(commandName) list' shows them all")
     }
 
-    /// Notes when a layer above the written one still decides the value.
+    /// Notes when a layer above the written one still decides the value, or some of its
+    /// fields.
     private func noteOverride(of setting: any AnyStoredSetting, _ context: inout Context) {
-        guard let layered = setting.settingStore as? LayeredStore,
-            let top = layered.layer(holding: setting.key), top !== layered.writable,
+        guard let layered = setting.settingStore as? LayeredStore else { return }
+        if let top = layered.layer(holding: setting.key), top !== layered.writable,
             let origin = layered.origin(forKey: setting.key)
-        else { return }
-        context.error += "\(toolName) \(commandName): note: \(setting.key) is overridden by \(origin)\n"
+        {
+            context.error += "\(toolName) \(commandName): note: \(setting.key) is overridden by \(origin)\n"
+            return
+        }
+        for field in layered.fieldOrigins(forKey: setting.key) {
+            context.error +=
+                "\(toolName) \(commandName): note: \(setting.key).\(field.path) is overridden by \(field.origin)\n"
+        }
     }
 }
 

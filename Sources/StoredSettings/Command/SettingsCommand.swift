@@ -22,7 +22,9 @@ public import Foundation
 ///
 /// - `list` prints an aligned table for people (`KEY TYPE VALUE`, plus `ORIGIN` with
 ///   `--show-origin`), or with `--json` a JSON array for scripts. Secret values show as
-///   `<redacted>`.
+///   `<redacted>`. For settings on a ``LayeredStore``, it also warns on standard error, once
+///   per process and without changing the status, of keys in the file that no setting uses
+///   (with a did-you-mean hint) and of the layers' own warnings.
 /// - `set` reads the text as the setting's declared type (`true`/`yes`/`1` for a Bool, ISO 8601
 ///   for a Date, a case's raw value for an enum, JSON for structures) and writes nothing when
 ///   it does not fit: `autoReload expects a Bool (true or false), got "maybe"`. When a higher

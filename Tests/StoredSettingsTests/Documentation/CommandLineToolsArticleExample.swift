@@ -7,7 +7,7 @@ import Testing
 // and its transcript, run in process. Keep the two in step.
 
 enum NotesKey: String, StorageKey {
-    case editor, wrapColumn, theme, syncToken, lastSync
+    case editor, wrapColumn, theme, autoReload, tags, syncToken, lastSync
 }
 
 enum NotesTheme: String, CaseIterable, Sendable, StoredValueConvertible {
@@ -21,6 +21,10 @@ struct NotesSettings: SettingsGroup {
     var wrapColumn: Int
     @Stored(NotesKey.theme, default: .plain, help: "How notes are printed.")
     var theme: NotesTheme
+    @Stored(NotesKey.autoReload, default: true, help: "Reload notes changed on disk.")
+    var autoReload: Bool
+    @Stored(NotesKey.tags, default: [], help: "Tags for new notes.")
+    var tags: [String]
     @Stored(NotesKey.syncToken, help: "Token for the sync service.", secret: true)
     var syncToken: String?
     @Stored(NotesKey.lastSync, help: "When the notes were last synced.")
@@ -34,20 +38,17 @@ func runNotes(
     output: inout some TextOutputStream,
     error: inout some TextOutputStream
 ) -> SettingsCommand.ExitCode {
-    let commandLine = CommandLineStore(arguments: arguments, declaredBy: NotesSettings.self)
+    let notes: CommandLineSettings<NotesSettings>
     do {
-        try commandLine.validate()
+        notes = try CommandLineSettings(
+            toolName: "notes", arguments: arguments, environment: environment, file: file, messages: &error)
     } catch let problem {
-        print("notes: \(problem)", to: &error)
-        return .usage
+        print(problem, to: &error)
+        return problem.exitCode
     }
-    let store = LayeredStore(
-        [commandLine, EnvironmentStore(prefix: "NOTES", environment: environment), file],
-        writingTo: file
-    )
-    let settings = NotesSettings(store: store)
+    let settings = notes.settings
 
-    let rest = commandLine.remainingArguments
+    let rest = notes.arguments
     if rest.first == "config" {
         return SettingsCommand(settings, toolName: "notes")
             .run(arguments: Array(rest.dropFirst()), output: &output, error: &error)
@@ -55,6 +56,12 @@ func runNotes(
 
     print("Opening \(rest.first ?? "today.md") in \(settings.editor), wrapped at \(settings.wrapColumn).", to: &output)
     return .success
+}
+
+// The article's shortest main.swift, in a function that is compiled but never called.
+func notesShortMain() {
+    let notes = CommandLineSettings<NotesSettings>.parseOrExit(toolName: "notes")
+    print("Opening \(notes.arguments.first ?? "today.md") in \(notes.settings.editor).")
 }
 
 // The article's main.swift, in a function that is compiled but never called.
@@ -93,21 +100,58 @@ struct CommandLineToolsArticleExample {
             notes("config", "set", "wrapColumn", "wide")
                 == (65, "", "notes config: wrapColumn expects an Int (a whole number), got \"wide\"\n"))
         let (status, output, error) = notes(
-            "--theme", "color", "config", "list", "--show-origin", environment: ["NOTES_EDITOR": "nano"])
+            "--theme", "color", "--tags", "work", "--tags", "urgent", "config", "list", "--show-origin",
+            environment: ["NOTES_EDITOR": "nano"])
         #expect(status == 0)
         #expect(error == "")
         #expect(
             output == """
-                KEY         TYPE        VALUE      ORIGIN
-                editor      String      nano       environment variable NOTES_EDITOR
-                wrapColumn  Int         100        file \(abbreviatingHome(file.url.path))
-                theme       NotesTheme  color      --theme on the command line
-                syncToken   String?     (not set)  default
-                lastSync    Date?       (not set)  default
+                KEY         TYPE        VALUE              ORIGIN
+                editor      String      nano               environment variable NOTES_EDITOR
+                wrapColumn  Int         100                file \(abbreviatingHome(file.url.path))
+                theme       NotesTheme  color              --theme on the command line
+                autoReload  Bool        true               default
+                tags        [String]    ["work","urgent"]  --tags on the command line
+                syncToken   String?     (not set)          default
+                lastSync    Date?       (not set)          default
 
                 """)
         #expect(
             notes("today.md", environment: ["NOTES_EDITOR": "nano"]).1 == "Opening today.md in nano, wrapped at 100.\n")
+    }
+
+    @Test func badInputStopsTheRun() throws {
+        let file = try TemporaryFileStore()
+        func notes(_ arguments: String..., environment: [String: String] = [:]) -> (
+            SettingsCommand.ExitCode, String, String
+        ) {
+            var output = ""
+            var error = ""
+            let status = runNotes(
+                arguments: arguments, environment: environment, file: file.fileStore, output: &output, error: &error)
+            return (status, output, error)
+        }
+        #expect(
+            notes("--wrap-column", "wide", "today.md")
+                == (
+                    64, "",
+                    "notes: Setting 'wrapColumn' in --wrap-column on the command line: expected Int, found string.\n"
+                ))
+        #expect(
+            notes("today.md", environment: ["NOTES_WRAP_COLUMN": "wide"])
+                == (
+                    65, "",
+                    "notes: Setting 'wrapColumn' in environment variable NOTES_WRAP_COLUMN: expected Int, found string.\n"
+                ))
+        #expect(
+            notes("--auto-reload", "false", "today.md")
+                == (
+                    64, "",
+                    "notes: Setting 'autoReload' in command line: --auto-reload is a flag and takes no separate value 'false'; write --auto-reload=false or --no-auto-reload.\n"
+                ))
+        #expect(notes("--auto-reload=false", "today.md").0 == 0)
+        #expect(notes("--no-auto-reload", "today.md").0 == 0)
+        #expect(file.keys().isEmpty)
     }
 
     @Test func aMalformedEnvironmentValueIsReportedNotMasked() throws {

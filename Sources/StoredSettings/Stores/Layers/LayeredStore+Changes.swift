@@ -11,7 +11,7 @@ extension LayeredStore {
         let layers = self.layers
         // Subscribe first, so no change committed after this call returns is missed.
         let sources = layers.map { $0.changes() }
-        let merger = ChangeMerger(layers: layers, continuation: continuation)
+        let merger = ChangeMerger(layers: layers, merge: merge, continuation: continuation)
         let tasks = sources.enumerated().map { index, source in
             Task {
                 for await change in source {
@@ -35,12 +35,14 @@ extension LayeredStore {
 /// which held nothing before.
 final class ChangeMerger: Sendable {
     private let layers: [any Storable]
+    private let merge: LayerMerge
     private let continuation: AsyncStream<StoredChange>.Continuation
     /// What each layer last reported per key (`.some(nil)`: removed).
     private let known: Lock<[[String: StoredValue?]]>
 
-    init(layers: [any Storable], continuation: AsyncStream<StoredChange>.Continuation) {
+    init(layers: [any Storable], merge: LayerMerge, continuation: AsyncStream<StoredChange>.Continuation) {
         self.layers = layers
+        self.merge = merge
         self.continuation = continuation
         self.known = Lock(
             layers.map { layer in
@@ -62,22 +64,16 @@ final class ChangeMerger: Sendable {
         }
     }
 
-    /// The first value over the layers, from what they reported.
+    /// The value over the layers (field overrides applied), from what they reported.
     private func effectiveValue(
         forKey key: String, in known: inout [[String: StoredValue?]], changedLayer: Int
     ) -> StoredValue? {
-        for index in layers.indices {
-            let value: StoredValue?
-            if let reported = known[index][key] {
-                value = reported
-            } else if index == changedLayer {
-                value = nil
-            } else {
-                value = layers[index].value(forKey: key)
-                known[index][key] = .some(value)
-            }
-            if let value { return value }
+        merge.value(forKey: key) { index in
+            if let reported = known[index][key] { return reported }
+            if index == changedLayer { return nil }
+            let value = layers[index].value(forKey: key)
+            known[index][key] = .some(value)
+            return value
         }
-        return nil
     }
 }

@@ -37,6 +37,19 @@ import Foundation
 /// set). In-place mutation through ``Stored`` (`settings.count += 1`) starts from the same
 /// value. Only an explicit assignment writes a value taken from an override.
 ///
+/// ## Field overrides
+///
+/// A layer that gives single fields of a structured setting (`APP_LAYOUT_INDENT=4` from the
+/// environment, `--layout.indent 4` from the command line) overrides those fields of the value
+/// the layers below it give, keeping the others: reads return the first whole value (a
+/// dictionary, or JSON object text) with the field overrides of every layer above it, and its
+/// own, applied from the lowest layer up (a higher layer's field wins; deeper paths are set
+/// inside nested dictionaries). A whole value in a layer above a field override wins over it.
+/// When no layer holds the key, the fields are applied to the declared default (for a store
+/// made with ``init(_:writingTo:declaredBy:)``); a store made without declarations starts from
+/// an empty dictionary. A whole value that is neither is returned as it is, so reading it is
+/// the error naming its source.
+///
 /// ## Observing
 ///
 /// ``changes()`` merges the layers' changes and delivers a change only when the value a read
@@ -48,6 +61,20 @@ public final class LayeredStore: OriginDescribingStore {
     public let layers: [any Storable]
     /// The layer that receives every write.
     public let writable: any Storable
+    /// The declared settings by key, when the store was made for a settings group: their
+    /// defaults are where field overrides start when no layer holds the key.
+    package let declarations: [String: SettingDeclaration]
+    /// How reads merge the layers' values and field overrides.
+    let merge: LayerMerge
+    /// Probable mistakes found in the layers when the store was made, in layer order: each
+    /// layer's own warnings (a misspelt option, an environment variable with the prefix that no
+    /// setting uses, a secret file others can read) and, for a store made for a settings group
+    /// (``init(_:writingTo:declaredBy:)``), every key of the file or another stored layer that
+    /// no declared setting uses, with a did-you-mean hint (code
+    /// ``StorageError/Code/unknownKey``): `Setting 'pageSise' in file
+    /// ~/.config/app/settings.json: no declared setting uses this key (did you mean
+    /// 'pageSize'?).` Keys the library keeps in the file itself are not reported.
+    public let warnings: [StorageError]
 
     /// Creates a store reading `layers` in order and writing to `writable`.
     ///
@@ -55,13 +82,29 @@ public final class LayeredStore: OriginDescribingStore {
     ///   - layers: The stores to read, highest priority first.
     ///   - writable: The store that receives writes; usually one of `layers` (identity
     ///     decides). When it is not, it is read after all of them.
-    public init(_ layers: [any Storable], writingTo writable: any Storable) {
+    public convenience init(_ layers: [any Storable], writingTo writable: any Storable) {
+        self.init(layers, writingTo: writable, declarations: [])
+    }
+
+    /// Creates a store reading `layers` in order and writing to `writable`, for settings
+    /// declared as `declarations`.
+    ///
+    /// The declarations give the defaults that field overrides start from when no layer holds
+    /// the key, and the keys that are not reported as unknown (see ``warnings``).
+    package init(_ layers: [any Storable], writingTo writable: any Storable, declarations: [SettingDeclaration]) {
         self.writable = writable
-        if layers.contains(where: { $0 === writable }) {
-            self.layers = layers
-        } else {
-            self.layers = layers + [writable]
-        }
+        let all = layers.contains(where: { $0 === writable }) ? layers : layers + [writable]
+        self.layers = all
+        let byKey = Dictionary(declarations.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        self.declarations = byKey
+        self.merge = LayerMerge(layers: all, declarations: byKey)
+        self.warnings = Self.collectWarnings(layers: all, declarations: byKey)
+    }
+
+    /// The sources of the fields of `key` that layers give on their own (`--layout.indent 4`),
+    /// by field path, for the fields reads see; empty when none is.
+    package func fieldOrigins(forKey key: String) -> [(path: String, origin: String)] {
+        merge.fieldOrigins(forKey: key) { layers[$0].value(forKey: key) != nil }
     }
 
     /// The first layer holding `key`: the one whose value reads return; `nil` when none does.
@@ -69,12 +112,10 @@ public final class LayeredStore: OriginDescribingStore {
         layers.first { $0.value(forKey: key) != nil }
     }
 
-    /// The value of the first layer that holds `key`.
+    /// The value of the first layer that holds `key`, with the field overrides of the layers
+    /// above it (and its own) applied (see "Field overrides" above).
     public func value(forKey key: String) -> StoredValue? {
-        for layer in layers {
-            if let value = layer.value(forKey: key) { return value }
-        }
-        return nil
+        merge.value(forKey: key) { layers[$0].value(forKey: key) }
     }
 
     /// Writes to the writable layer.
@@ -139,7 +180,15 @@ public final class LayeredStore: OriginDescribingStore {
     /// `key` (`environment variable APP_AUTO_RELOAD`, `--set autoReload=… on the command
     /// line`), `file <path>` for a file layer (`~` for the home folder); `nil` when no layer
     /// holds the key, so the default applies.
+    ///
+    /// Field overrides add their fields' sources, by field path, after `; `:
+    /// `file ~/.config/app/settings.json; indent: environment variable APP_LAYOUT_INDENT`, or
+    /// `default; indent: …` when no layer holds the whole value.
     public func origin(forKey key: String) -> String? {
-        layer(holding: key)?.describedOrigin(forKey: key)
+        let holder = layer(holding: key)
+        let base = holder?.describedOrigin(forKey: key)
+        let fields = fieldOrigins(forKey: key)
+        guard !fields.isEmpty else { return base }
+        return ([base ?? "default"] + fields.map { "\($0.path): \($0.origin)" }).joined(separator: "; ")
     }
 }

@@ -1,0 +1,261 @@
+public import Foundation
+
+/// The settings of a command-line tool, read from its options, its environment variables and
+/// its settings file, checked before the tool does anything: the entry point of a tool built
+/// on StoredSettings.
+///
+/// One call makes the layered store (options for this run above `PREFIX_*` environment
+/// variables above the settings file, with the group's declarations), stops on bad input and
+/// prints the warnings once:
+///
+/// ```swift
+/// let notes = CommandLineSettings<NotesSettings>.parseOrExit(toolName: "notes")
+/// print("Opening \(notes.arguments.first ?? "today.md") in \(notes.settings.editor)")
+/// ```
+///
+/// Code that returns an exit status instead of exiting (so it can be tested in process) calls
+/// the initializer and prints the ``Failure``:
+///
+/// ```swift
+/// let notes: CommandLineSettings<NotesSettings>
+/// do {
+///     notes = try CommandLineSettings(toolName: "notes", arguments: arguments, environment: environment,
+///                                     file: file, messages: &standardError)
+/// } catch {
+///     print(error, to: &standardError)
+///     return error.exitCode
+/// }
+/// ```
+///
+/// What stops the run (the ``Failure``), with sysexits statuses:
+/// - 64 (``SettingsCommand/ExitCode/usage``): a malformed argument (`--set` without `=`, an
+///   option without its value, `--auto-reload false`: write `--auto-reload=false` or
+///   `--no-auto-reload`), or an option or `--set` whose value does not read as its setting's
+///   type (`--wrap-column wide`): `notes: Setting 'wrapColumn' in --wrap-column on the command
+///   line: expected Int, found string.`
+/// - 65 (``SettingsCommand/ExitCode/dataError``): an environment variable (or a field override
+///   from one) whose value does not read as its setting's type, or that the environment store
+///   rejected (a secret file that cannot be read), naming the variable.
+/// - with ``UnknownKeys/reject``, an unknown key: 64 for an option, 65 for an environment
+///   variable or a key in the file.
+/// - 74 (``SettingsCommand/ExitCode/ioError``): the default settings file cannot be opened (65
+///   when it does not parse).
+///
+/// A value in the settings file that does not read as its type does not stop the run: the
+/// setting reads its default and reports it, as always, and `config set` repairs it. Nor is a
+/// run stopped by a bad one-run value when the remaining arguments start with the `config`
+/// subcommand (`configCommand`): `notes --wrap-column wide config list --show-origin` is how a
+/// user finds where a bad value came from, and `config list` and `config get` exit 65 on it.
+///
+/// Warnings (``LayeredStore/warnings``: keys in the file and `PREFIX_*` variables no setting
+/// uses, misspelt options, secret files others can read) are written to `messages` as
+/// `notes: warning: …` lines, each once per process: the `config` subcommand does not repeat
+/// them.
+///
+/// Values from options and environment variables are for this run: they never reach the
+/// settings file through an update or an in-place change (see ``LayeredStore``).
+///
+/// Thread-safety: an immutable value; share it between tasks.
+public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
+    /// The settings, on ``store``.
+    public let settings: Group
+    /// The arguments no setting used, in their order, for the tool's own parsing: the
+    /// subcommand, file names, the tool's own options, and `--` with everything after it.
+    public let arguments: [String]
+    /// The layered store the settings read and write: the command line, the environment, the
+    /// file, then any `fallbacks`.
+    public let store: LayeredStore
+    /// The warnings written to `messages` when the settings were read (those already reported
+    /// earlier in the process included).
+    public let warnings: [StorageError]
+
+    /// What to do with keys, variables and options that no declared setting uses.
+    public enum UnknownKeys: Sendable {
+        /// Write a warning with a did-you-mean hint and go on (the default).
+        case warn
+        /// Stop the run: exit status 64 for an option, 65 for an environment variable or a key
+        /// in a file.
+        case reject
+    }
+
+    /// Why the run cannot go on: every problem found, and the status to exit with.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        /// 64 for a problem with the arguments, 65 for one with the environment or a file, 74
+        /// when the settings file cannot be opened. With problems of both kinds, 64.
+        public let exitCode: SettingsCommand.ExitCode
+        /// The problems, in the order of the layers (command line first); each names the key,
+        /// the expected type where one applies, and the option, variable or file.
+        public let problems: [StorageError]
+        /// The tool's name, which starts each line of ``description``.
+        public let toolName: String
+
+        /// One line per problem, without a final line break: `notes: Setting 'wrapColumn' in
+        /// --wrap-column on the command line: expected Int, found string.`
+        public var description: String {
+            problems.map { "\(toolName): \($0)" }.joined(separator: "\n")
+        }
+    }
+
+    /// Reads and checks the settings of a tool, writing warnings to `messages`.
+    ///
+    /// - Parameters:
+    ///   - toolName: The tool's name: the start of every message, the settings folder's name
+    ///     for the default `file`, and (in capitals) the default environment prefix.
+    ///   - arguments: The command-line arguments without the program name.
+    ///   - environment: The environment variables; by default the process's.
+    ///   - environmentPrefix: The prefix of the tool's variables without the `_`; by default
+    ///     `toolName` in capitals, with `_` for anything but letters and digits (`NOTES`).
+    ///   - file: The writable layer; `nil` (the default) opens `FileStore(application:
+    ///     toolName)`, `$XDG_CONFIG_HOME/<toolName>/settings.json`.
+    ///   - fallbacks: Stores read after the file, such as shared defaults for a fleet.
+    ///   - unknownKeys: Whether unknown keys are warnings (the default) or stop the run.
+    ///   - configCommand: The subcommand under which bad one-run values do not stop the run,
+    ///     or `nil` to stop always; `config` by default.
+    ///   - messages: Receives the warnings, one `toolName: warning: …` line each.
+    /// - Throws: ``Failure`` with every problem found and the status to exit with; nothing has
+    ///   been written to any store then.
+    public init(
+        toolName: String,
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environmentPrefix: String? = nil,
+        file: (any Storable)? = nil,
+        fallbacks: [any Storable] = [],
+        unknownKeys: UnknownKeys = .warn,
+        configCommand: String? = "config",
+        messages: inout some TextOutputStream
+    ) throws(Failure) {
+        let commandLine = CommandLineStore(arguments: arguments, declaredBy: Group.self)
+        let prefix = environmentPrefix ?? Self.defaultPrefix(for: toolName)
+        let environmentStore = EnvironmentStore(prefix: prefix, environment: environment)
+        let writable: any Storable
+        if let file {
+            writable = file
+        } else {
+            do {
+                writable = try FileStore(application: toolName)
+            } catch {
+                let problem = StorageError(.io, wrapping: error)
+                let status: SettingsCommand.ExitCode = problem.code == .dataCorrupted ? .dataError : .ioError
+                throw Failure(exitCode: status, problems: [problem], toolName: toolName)
+            }
+        }
+        let store = LayeredStore(
+            [commandLine, environmentStore, writable] + fallbacks, writingTo: writable, declaredBy: Group.self,
+            reportingWarnings: false)
+        let settings = Group(store: store)
+        let remaining = commandLine.remainingArguments
+
+        var check = InputCheck()
+        for layer in store.layers {
+            guard let diagnosing = layer as? any DiagnosingStore else { continue }
+            check.add(diagnosing.errors, fromCommandLine: layer is CommandLineStore)
+        }
+        if configCommand == nil || remaining.first != configCommand {
+            check.addDecodingProblems(of: settings.storedSettings().map(\.setting), in: store)
+        }
+        var printed: [StorageError] = []
+        for warning in store.warnings {
+            if unknownKeys == .reject, warning.code == .unknownKey {
+                check.add([warning], fromCommandLine: warning.path == commandLine.location)
+                continue
+            }
+            printed.append(warning)
+            if ReportedWarnings.isFirstReport(of: warning) {
+                messages.write("\(toolName): warning: \(warning)\n")
+            }
+        }
+        if let status = check.exitCode {
+            throw Failure(exitCode: status, problems: check.problems, toolName: toolName)
+        }
+        self.settings = settings
+        self.arguments = remaining
+        self.store = store
+        self.warnings = printed
+    }
+
+    /// Reads and checks the settings of a tool like ``init(toolName:arguments:environment:environmentPrefix:file:fallbacks:unknownKeys:configCommand:messages:)``,
+    /// writing warnings to standard error; on a ``Failure``, writes its lines there and exits
+    /// the process with its status (`exit(3)`).
+    ///
+    /// - Parameters: As for the initializer.
+    /// - Returns: The checked settings and the arguments no setting used.
+    public static func parseOrExit(
+        toolName: String,
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environmentPrefix: String? = nil,
+        file: (any Storable)? = nil,
+        fallbacks: [any Storable] = [],
+        unknownKeys: UnknownKeys = .warn,
+        configCommand: String? = "config"
+    ) -> Self {
+        var standardError = StandardStream.error
+        do {
+            return try Self(
+                toolName: toolName, arguments: arguments, environment: environment,
+                environmentPrefix: environmentPrefix, file: file, fallbacks: fallbacks, unknownKeys: unknownKeys,
+                configCommand: configCommand, messages: &standardError)
+        } catch {
+            standardError.write("\(error)\n")
+            exit(error.exitCode.rawValue)
+        }
+    }
+
+    /// `NOTES` for `notes`, `MY_TOOL` for `my-tool`.
+    static func defaultPrefix(for toolName: String) -> String {
+        String(toolName.uppercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+    }
+}
+
+/// The problems that stop a run, and whether one concerns the arguments.
+struct InputCheck {
+    private(set) var problems: [StorageError] = []
+    private var hasUsageProblem = false
+
+    /// 64 when a problem concerns the arguments, else 65; `nil` without problems.
+    var exitCode: SettingsCommand.ExitCode? {
+        problems.isEmpty ? nil : hasUsageProblem ? .usage : .dataError
+    }
+
+    mutating func add(_ found: [StorageError], fromCommandLine: Bool) {
+        problems += found
+        if fromCommandLine, !found.isEmpty { hasUsageProblem = true }
+    }
+
+    /// For every setting, each one-run layer whose value (or field overrides) makes the value
+    /// fail to read, checked from the lowest one-run layer up so each problem is blamed on the
+    /// layer that brought it.
+    mutating func addDecodingProblems(of settings: [any AnyStoredSetting], in store: LayeredStore) {
+        let layers = store.layers
+        let oneRun = layers.indices.filter { LayeredStore.isOneRunLayer(layers[$0]) }
+        for setting in settings {
+            let key = setting.key
+            for index in oneRun.reversed() {
+                let layer = layers[index]
+                let fields = (layer as? any FieldOverridingStore)?.fieldOverrides(forKey: key) ?? []
+                guard layer.value(forKey: key) != nil || !fields.isEmpty else { continue }
+                // A problem the layers below already have (a bad value in the file under a
+                // field override) is not this layer's.
+                guard var problem = Self.decodingProblem(of: setting, over: Array(layers[index...]), store),
+                    Self.decodingProblem(of: setting, over: Array(layers[(index + 1)...]), store) == nil
+                else { continue }
+                problem.path =
+                    layer.value(forKey: key) != nil
+                    ? layer.describedOrigin(forKey: key) : fields.last?.origin ?? layer.describedLocation
+                add([problem], fromCommandLine: layer is CommandLineStore)
+                break
+            }
+        }
+    }
+
+    /// Why the value `layers` give `setting` does not read, or `nil`.
+    private static func decodingProblem(
+        of setting: any AnyStoredSetting, over layers: [any Storable], _ store: LayeredStore
+    ) -> StorageError? {
+        let key = setting.key
+        let merge = LayerMerge(layers: layers, declarations: store.declarations)
+        guard let value = merge.value(forKey: key, layerValue: { layers[$0].value(forKey: key) }) else { return nil }
+        return setting.decodingProblem(of: value)
+    }
+}

@@ -1,0 +1,42 @@
+extension LayeredStore {
+    /// Whether `layer` gives values for one run only (the command line, the environment, any
+    /// layer with field overrides): its keys are not settings stored anywhere, so they are not
+    /// checked against the declarations (the layer reports its own unknown names).
+    package static func isOneRunLayer(_ layer: any Storable) -> Bool {
+        layer is CommandLineStore || layer is EnvironmentStore || layer is any FieldOverridingStore
+    }
+
+    /// The warnings found in the layers when the store was made: each layer's own (misspelt
+    /// options, `PREFIX_*` variables no setting uses, secret files others can read) and, given
+    /// declarations, one ``StorageError/Code/unknownKey`` per key of a stored layer (the file,
+    /// shared defaults) that no declared setting uses and the library does not reserve, with a
+    /// did-you-mean hint. A `UserDefaultsStore` layer is not checked: its domain also holds
+    /// keys of the system and of other code.
+    package static func collectWarnings(
+        layers: [any Storable], declarations: [String: SettingDeclaration]
+    ) -> [StorageError] {
+        var result: [StorageError] = []
+        let declared = Set(declarations.keys)
+        for layer in layers {
+            if let diagnosing = layer as? any DiagnosingStore { result += diagnosing.warnings }
+            // A defaults domain also holds keys of the system and of other code in the process.
+            guard !declarations.isEmpty, !isOneRunLayer(layer), !(layer is UserDefaultsStore) else { continue }
+            for key in layer.keys().sorted() where !declared.contains(key) && !reservedKeys.contains(key) {
+                var message = "no declared setting uses this key"
+                if let match = closestMatch(to: key, among: declared.sorted()) {
+                    message += " (did you mean '\(match)'?)"
+                }
+                result.append(StorageError(.unknownKey, key: key, path: layer.describedLocation, message: message))
+            }
+        }
+        return result
+    }
+
+    /// Reports each of ``warnings`` through ``StorageErrorReporter`` that has not been
+    /// reported before in this process.
+    package func reportWarningsOnce() {
+        for warning in warnings where ReportedWarnings.isFirstReport(of: warning) {
+            StorageErrorReporter.report(warning)
+        }
+    }
+}
