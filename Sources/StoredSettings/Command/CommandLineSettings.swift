@@ -127,7 +127,7 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
     ) throws(Failure) {
         let commandLine = CommandLineStore(arguments: arguments, declaredBy: Group.self)
         let prefix = environmentPrefix ?? Self.defaultPrefix(for: toolName)
-        let environmentStore = EnvironmentStore(prefix: prefix, environment: environment)
+        let environmentStore = EnvironmentStore(prefix: prefix, environment: environment, declaredBy: Group.self)
         let writable: any Storable
         if let file {
             writable = file

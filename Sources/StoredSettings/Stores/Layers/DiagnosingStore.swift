@@ -12,6 +12,7 @@ package protocol DiagnosingStore: Storable {
 }
 
 extension CommandLineStore: DiagnosingStore {}
+extension EnvironmentStore: DiagnosingStore {}
 
 /// The warnings already reported in this process, so each is reported once however many
 /// stores and commands find it.

@@ -3,5 +3,5 @@ extension LayeredStore {
     /// the version of the migrations that have run): never reported as unknown.
     ///
     /// Add a key here when a part of the library starts storing one.
-    package static let reservedKeys: Set<String> = []
+    package static let reservedKeys: Set<String> = [MigratingStore.versionKey]
 }
