@@ -45,7 +45,12 @@ struct TranscriptTests {
                 printed = "\(lastStatus)\n"
             } else if words.count >= 3, words.first == "echo", words[words.count - 2] == ">" {
                 let text = words.dropFirst().dropLast(2).joined(separator: " ") + "\n"
-                try Data(text.utf8).write(to: URL(fileURLWithPath: words[words.count - 1], relativeTo: home))
+                let target = words[words.count - 1]
+                let file =
+                    target.hasPrefix("/") ? URL(fileURLWithPath: target) : home.appendingPathComponent(target)
+                try FileManager.default.createDirectory(
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: file)
                 printed = ""
                 lastStatus = 0
             } else {

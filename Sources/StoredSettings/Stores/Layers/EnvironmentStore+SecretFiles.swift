@@ -31,7 +31,7 @@ extension EnvironmentStore {
     /// The words of an origin for a value from a secret file:
     /// `file /run/secrets/token (environment variable APP_TOKEN_FILE)`.
     package static func secretFileOrigin(path: String, variable: String) -> String {
-        "file \(path) (environment variable \(variable))"
+        "file \(abbreviatingHome(path)) (environment variable \(variable))"
     }
 
     /// Reads the secret file at `path`, named by `variable`, for `key`.
