@@ -33,7 +33,8 @@ struct DaybookConfigurationTests {
         #expect(run.error == "")
         #expect(run.output == "{\"indent\":4,\"wrapColumn\":60}\n")
         let note = try sandbox.run("--layout.indent", "6", "config", "set", "layout", #"{"wrapColumn":50,"indent":1}"#)
-        #expect(note.error == "daybook config: note: layout.indent is overridden by --layout.indent on the command line\n")
+        #expect(
+            note.error == "daybook config: note: layout.indent is overridden by --layout.indent on the command line\n")
         #expect(try sandbox.run("config", "set", "layout", #"{"wrapColumn":60,"indent":2}"#).status == 0)
         let option = try sandbox.run("--layout.indent", "6", "config", "get", "layout")
         #expect(option.output == "{\"indent\":6,\"wrapColumn\":60}\n")

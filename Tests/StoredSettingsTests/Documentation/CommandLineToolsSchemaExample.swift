@@ -13,7 +13,10 @@ struct CommandLineToolsSchemaExample {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(schema.utf8)) as? [String: Any])
         #expect(object["title"] as? String == "notes settings")
         let properties = try #require(object["properties"] as? [String: [String: Any]])
-        #expect(properties.keys.sorted() == ["autoReload", "editor", "lastSync", "syncToken", "tags", "theme", "wrapColumn"])
+        #expect(
+            properties.keys.sorted() == [
+                "autoReload", "editor", "lastSync", "syncToken", "tags", "theme", "wrapColumn",
+            ])
         #expect(properties["theme"]?["enum"] as? [String] == ["plain", "color"])
         #expect(properties["syncToken"]?["writeOnly"] as? Bool == true)
         #expect(properties["editor"]?["default"] as? String == "vi")

@@ -357,7 +357,8 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     package func fieldOverrides(forKey key: String) -> [FieldOverride] {
         (declared?.fieldVariables[key] ?? []).compactMap { field in
             guard let text = variables[field.variable] else { return nil }
-            return FieldOverride(path: field.path, value: .string(text), origin: "environment variable \(field.variable)")
+            return FieldOverride(
+                path: field.path, value: .string(text), origin: "environment variable \(field.variable)")
         }
     }
 

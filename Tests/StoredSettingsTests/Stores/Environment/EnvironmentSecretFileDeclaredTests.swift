@@ -131,7 +131,8 @@ struct EnvironmentSecretFileDeclaredTests {
         #expect(getOutput == "<redacted>\n")
         let reports = CapturedReports()
         reports.capture { #expect(settings.pin == nil) }
-        let everything = output + getOutput + error + reports.all.map(\.description).joined()
+        let everything =
+            output + getOutput + error + reports.all.map(\.description).joined()
             + environment.errors.map(\.description).joined() + environment.warnings.map(\.description).joined()
         #expect(!everything.contains("s3cret"))
         #expect(reports.all.first?.path == "file \(pin) (environment variable TOOL_PIN_FILE)")
