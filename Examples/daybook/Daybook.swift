@@ -60,7 +60,7 @@ enum Daybook {
         do {
             daybook = try CommandLineSettings(
                 toolName: "daybook", arguments: arguments, environment: environment, fallbacks: fleet,
-                unknownKeys: strict ? .reject : .warn, messages: &error)
+                unknownKeys: strict ? .reject : .warn, otherVariables: [DaybookFleet.variable], messages: &error)
         } catch let problem {
             error.write("\(problem)\n")
             return problem.exitCode
@@ -100,7 +100,9 @@ enum Daybook {
             }
         default:
             let kind = command.hasPrefix("-") ? "option" : "command"
-            error.write("daybook: unknown \(kind) '\(command)'. See 'daybook --help'.\n")
+            // Only the option's name: a value attached to it (`--tokn=…`) may be a secret.
+            let name = kind == "option" ? String(command.prefix { $0 != "=" }) : command
+            error.write("daybook: unknown \(kind) '\(name)'. See 'daybook --help'.\n")
             return .usage
         }
 

@@ -5,11 +5,14 @@ import StoredSettingsEtcd
 /// `etcd://HOST:PORT[,HOST:PORT…]/PREFIX` address, daybook reads the settings under that
 /// prefix below its own file (the file's values win; writes go to the file).
 enum DaybookFleet {
+    /// The variable naming the cluster: daybook's own, no setting.
+    static let variable = "DAYBOOK_ETCD"
+
     /// The etcd layer `DAYBOOK_ETCD` names, or none when it is unset or empty.
     ///
     /// - Throws: `StorageError` (`.io` naming the endpoints when none answers).
     static func layers(environment: [String: String]) throws -> [any Storable] {
-        guard let address = environment["DAYBOOK_ETCD"], !address.isEmpty else { return [] }
+        guard let address = environment[variable], !address.isEmpty else { return [] }
         return [try EtcdStore(configuration: EtcdStore.Configuration(address: address))]
     }
 }

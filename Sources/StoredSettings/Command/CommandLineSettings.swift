@@ -109,6 +109,8 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
     ///     toolName)`, `$XDG_CONFIG_HOME/<toolName>/settings.json`.
     ///   - fallbacks: Stores read after the file, such as shared defaults for a fleet.
     ///   - unknownKeys: Whether unknown keys are warnings (the default) or stop the run.
+    ///   - otherVariables: Full names of variables with the prefix that the tool reads itself
+    ///     and that are no settings (daybook's `DAYBOOK_ETCD`): never reported as unknown.
     ///   - configCommand: The subcommand under which bad one-run values do not stop the run,
     ///     or `nil` to stop always; `config` by default.
     ///   - messages: Receives the warnings, one `toolName: warning: …` line each.
@@ -122,12 +124,14 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
         file: (any Storable)? = nil,
         fallbacks: [any Storable] = [],
         unknownKeys: UnknownKeys = .warn,
+        otherVariables: Set<String> = [],
         configCommand: String? = "config",
         messages: inout some TextOutputStream
     ) throws(Failure) {
         let commandLine = CommandLineStore(arguments: arguments, declaredBy: Group.self)
         let prefix = environmentPrefix ?? Self.defaultPrefix(for: toolName)
-        let environmentStore = EnvironmentStore(prefix: prefix, environment: environment, declaredBy: Group.self)
+        let environmentStore = EnvironmentStore(
+            prefix: prefix, environment: environment, declaredBy: Group.self, otherVariables: otherVariables)
         let writable: any Storable
         if let file {
             writable = file
@@ -147,11 +151,21 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
         let remaining = commandLine.remainingArguments
 
         var check = InputCheck()
+        let underConfig = configCommand != nil && remaining.first == configCommand
         for layer in store.layers {
             guard let diagnosing = layer as? any DiagnosingStore else { continue }
-            check.add(diagnosing.errors, fromCommandLine: layer is CommandLineStore)
+            let fromCommandLine = layer is CommandLineStore
+            if underConfig, !fromCommandLine {
+                // `config` still runs (so `config list --show-origin` shows where the other
+                // values come from); the problem is written once, as an error line.
+                for problem in diagnosing.errors where ReportedWarnings.isFirstReport(of: problem) {
+                    messages.write("\(toolName): \(problem)\n")
+                }
+                continue
+            }
+            check.add(diagnosing.errors, fromCommandLine: fromCommandLine)
         }
-        if configCommand == nil || remaining.first != configCommand {
+        if !underConfig {
             check.addDecodingProblems(of: settings.storedSettings().map(\.setting), in: store)
         }
         var printed: [StorageError] = []
@@ -174,7 +188,7 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
         self.warnings = printed
     }
 
-    /// Reads and checks the settings of a tool like ``init(toolName:arguments:environment:environmentPrefix:file:fallbacks:unknownKeys:configCommand:messages:)``,
+    /// Reads and checks the settings of a tool like ``init(toolName:arguments:environment:environmentPrefix:file:fallbacks:unknownKeys:otherVariables:configCommand:messages:)``,
     /// writing warnings to standard error; on a ``Failure``, writes its lines there and exits
     /// the process with its status (`exit(3)`).
     ///
@@ -188,6 +202,7 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
         file: (any Storable)? = nil,
         fallbacks: [any Storable] = [],
         unknownKeys: UnknownKeys = .warn,
+        otherVariables: Set<String> = [],
         configCommand: String? = "config"
     ) -> Self {
         var standardError = StandardStream.error
@@ -195,7 +210,7 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
             return try Self(
                 toolName: toolName, arguments: arguments, environment: environment,
                 environmentPrefix: environmentPrefix, file: file, fallbacks: fallbacks, unknownKeys: unknownKeys,
-                configCommand: configCommand, messages: &standardError)
+                otherVariables: otherVariables, configCommand: configCommand, messages: &standardError)
         } catch {
             standardError.write("\(error)\n")
             exit(error.exitCode.rawValue)

@@ -48,13 +48,16 @@ extension EnvironmentStore {
     ///   - group: The settings group whose settings the variables give.
     ///   - emptyValues: What a set but empty variable means: ``EmptyValues/unset`` (the
     ///     default) or ``EmptyValues/empty``.
+    ///   - otherVariables: Full names of variables with the prefix that the tool reads itself
+    ///     and that are no settings (daybook's `DAYBOOK_ETCD`): never reported as unknown.
     ///
     /// Thread-safety: the store is immutable after creation and may be used from any thread.
     public convenience init(
         prefix: String, environment: [String: String]? = nil, declaredBy group: any SettingsGroup.Type,
-        emptyValues: EmptyValues = .unset
+        emptyValues: EmptyValues = .unset, otherVariables: Set<String> = []
     ) {
         self.init(
-            prefix: prefix, environment: environment, declarations: group.declarations(), emptyValues: emptyValues)
+            prefix: prefix, environment: environment, declarations: group.declarations(), emptyValues: emptyValues,
+            otherVariables: otherVariables)
     }
 }

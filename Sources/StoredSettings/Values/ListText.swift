@@ -4,7 +4,7 @@ import Foundation
 /// (`APP_HOSTS=alpha, beta`).
 ///
 /// Rules:
-/// - items are separated by `,`; spaces and tabs around each item are trimmed;
+/// - items are separated by `,`; white space and line breaks around each item are trimmed;
 /// - `\,` is a comma inside an item and `\\` a backslash; any other backslash is kept as it is
 ///   (`C:\notes` stays `C:\notes`);
 /// - an empty text (or one of only spaces) is the empty list;
@@ -31,7 +31,7 @@ package enum ListText {
                 } else {
                     current += pendingSpace + "\\"
                     pendingSpace = ""
-                    if character == " " || character == "\t" {
+                    if character.isTrimmedInLists {
                         pendingSpace.append(character)
                     } else {
                         current.append(character)
@@ -46,7 +46,7 @@ package enum ListText {
                 items.append(current)
                 current = ""
                 pendingSpace = ""
-            case " ", "\t":
+            case _ where character.isTrimmedInLists:
                 // Spaces inside an item are kept; at its ends they are trimmed.
                 if !current.isEmpty { pendingSpace.append(character) }
             default:
@@ -66,4 +66,9 @@ package enum ListText {
         }
         return items
     }
+}
+
+extension Character {
+    /// White space or a line break, as `String.trimmingWhitespace` trims it.
+    fileprivate var isTrimmedInLists: Bool { unicodeScalars.allSatisfy(\.isTrimmableWhitespace) }
 }

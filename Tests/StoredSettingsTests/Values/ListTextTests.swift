@@ -15,12 +15,14 @@ struct ListTextTests {
         ("C:\\notes,D:\\x", ["C:\\notes", "D:\\x"]),
         ("two words, and more", ["two words", "and more"]),
         ("ends\\", ["ends\\"]),
+        ("a\r,b\n", ["a", "b"]),
+        ("a,\u{3000}b", ["a", "b"]),
     ])
     func commaSeparatedTextReadsAsItsItems(text: String, items: [String]) throws {
         #expect(try [String](storedValue: .string(text)) == items)
     }
 
-    @Test(arguments: ["1,,2", "a,", ",a", "a, ,b"])
+    @Test(arguments: ["1,,2", "a,", ",a", "a, ,b", "a,\n,b", "a,\r\n"])
     func emptyItemIsATypeMismatchNamingItsPosition(text: String) {
         let error = #expect(throws: StorageError.self) { try [Int](storedValue: .string(text)) }
         #expect(error?.code == .typeMismatch)

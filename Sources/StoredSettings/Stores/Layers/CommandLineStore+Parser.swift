@@ -227,6 +227,15 @@ struct CommandLineParser {
             }
             previous = given
         }
+        // Given more than once, every occurrence must hold items: an empty one is a mistake,
+        // never a shorter list.
+        if let previous, items.isEmpty || previous.isEmpty {
+            let name = origin.split(separator: " ").first.map(String.init) ?? key
+            result.errors.append(
+                Self.error("\(name) is given more than once and one of them holds no items", key: key))
+            result.malformedLists.insert(key)
+            return
+        }
         result.listItems[key] = (previous ?? []) + items
         let value: StoredValue = previous.map { .array($0 + items) } ?? .string(text)
         result.entries[key] = CommandLineStore.Entry(value: value, origin: origin)

@@ -37,7 +37,7 @@ package struct EnvironmentDeclarations: Sendable {
     ///   - declarations: The declared settings.
     package init(
         prefix: String, variables: [String: String], names: Set<String>, undecodable: Set<String>,
-        declarations: [SettingDeclaration]
+        declarations: [SettingDeclaration], otherVariables: Set<String> = []
     ) {
         var owners: [(variable: String, declaration: SettingDeclaration)] = []
         for declaration in declarations {
@@ -69,8 +69,13 @@ package struct EnvironmentDeclarations: Sendable {
         // With no prefix every variable of the process would be "unknown": no check then.
         guard !prefix.isEmpty else { return }
         let known = ownVariables.union(servingVariables)
-        for name in names.sorted() where !known.contains(name) {
-            warnings.append(Self.unknownVariableWarning(name, hint: closestMatch(to: name, among: known.sorted())))
+        // Hints compare the words after the prefix, which every name shares.
+        let knownWords = known.union(otherVariables).filter { $0.hasPrefix(prefix) }.map {
+            String($0.dropFirst(prefix.count))
+        }
+        for name in names.sorted() where !known.contains(name) && !otherVariables.contains(name) {
+            let hint = closestMatch(to: String(name.dropFirst(prefix.count)), among: knownWords.sorted())
+            warnings.append(Self.unknownVariableWarning(name, hint: hint.map { prefix + $0 }))
         }
     }
 

@@ -153,16 +153,16 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     /// secret files read at creation and warnings about unknown variables.
     package convenience init(
         prefix: String, environment: [String: String]?, declarations: [SettingDeclaration]?,
-        emptyValues: EmptyValues = .unset
+        emptyValues: EmptyValues = .unset, otherVariables: Set<String> = []
     ) {
         if let environment {
             self.init(
                 prefix: prefix, decoded: environment, undecodable: [], declarations: declarations,
-                emptyValues: emptyValues)
+                emptyValues: emptyValues, otherVariables: otherVariables)
         } else {
             self.init(
                 prefix: prefix, rawEnvironment: Self.processEnvironment(), declarations: declarations,
-                emptyValues: emptyValues)
+                emptyValues: emptyValues, otherVariables: otherVariables)
         }
     }
 
@@ -171,7 +171,7 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     /// not valid UTF-8 are remembered as undecodable.
     package convenience init(
         prefix: String, rawEnvironment: [[UInt8]], declarations: [SettingDeclaration]? = nil,
-        emptyValues: EmptyValues = .unset
+        emptyValues: EmptyValues = .unset, otherVariables: Set<String> = []
     ) {
         var decoded: [String: String] = [:]
         var undecodable: Set<String> = []
@@ -187,12 +187,12 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
         }
         self.init(
             prefix: prefix, decoded: decoded, undecodable: undecodable, declarations: declarations,
-            emptyValues: emptyValues)
+            emptyValues: emptyValues, otherVariables: otherVariables)
     }
 
     private init(
         prefix: String, decoded environment: [String: String], undecodable: Set<String>,
-        declarations: [SettingDeclaration]?, emptyValues: EmptyValues
+        declarations: [SettingDeclaration]?, emptyValues: EmptyValues, otherVariables: Set<String>
     ) {
         let normalized = prefix.isEmpty || prefix.hasSuffix("_") ? prefix : prefix + "_"
         func hasPrefix(_ name: String) -> Bool { name.hasPrefix(normalized) && name.count > normalized.count }
@@ -210,7 +210,7 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
         if let declarations {
             let declared = EnvironmentDeclarations(
                 prefix: normalized, variables: variables, names: Set(prefixed.keys).union(undecodable),
-                undecodable: undecodable, declarations: declarations)
+                undecodable: undecodable, declarations: declarations, otherVariables: otherVariables)
             self.declared = declared
             self.errors = declared.errors
             self.warnings = declared.warnings

@@ -117,3 +117,20 @@ extension Bool {
         }
     }
 }
+
+@Suite(.timeLimit(TestScale.hangGuard))
+struct CommandLineEmptyListOccurrenceTests {
+    @Test(arguments: [["--host", "a", "--host", " "], ["--host", "a", "--host="], ["--host=", "--host", "a"]])
+    func aRepeatedListOptionWithAnEmptyOccurrenceIsAnError(arguments: [String]) {
+        let commandLine = CommandLineStore(arguments: arguments, declaredBy: ListOptionSettings.self)
+        #expect(commandLine.errors.count == 1)
+        #expect(commandLine.errors.first?.code == .invalidArgument)
+        #expect(commandLine.errors.first?.description.contains("--host is given more than once") == true)
+    }
+
+    @Test func oneEmptyOccurrenceIsTheEmptyList() throws {
+        let commandLine = CommandLineStore(arguments: ["--host="], declaredBy: ListOptionSettings.self)
+        #expect(commandLine.errors.isEmpty)
+        #expect(try [String](storedValue: #require(commandLine.value(forKey: "host"))) == [])
+    }
+}
