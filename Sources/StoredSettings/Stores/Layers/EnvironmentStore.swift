@@ -42,7 +42,7 @@ import Foundation
 ///
 /// An array or set setting reads comma-separated text (`APP_HOSTS=alpha, beta` gives
 /// `["alpha", "beta"]`) or JSON text (`APP_HOSTS=["alpha", "beta"]`, any text starting with
-/// `[`). Spaces and tabs around each item are trimmed; `\,` is a comma inside an item and
+/// `[`). White space and line breaks around each item are trimmed; `\,` is a comma inside an item and
 /// `\\` a backslash; empty text is the empty list. An empty item (`APP_PORTS=1,,2`) is a
 /// ``StorageError/Code/typeMismatch`` naming the variable and the item's position, never a
 /// list with an element dropped. Write JSON for items with empty text or spaces at their ends.
