@@ -65,7 +65,7 @@ import Foundation
 ///   ``StorageError/Code/io`` with the `errno` text; each names the key, variable and path.
 /// - Without declarations a file is read only when its key is first asked for and `NAME`
 ///   is unset; a failure is reported once to ``StorageErrorReporter``. A store created with
-///   ``init(prefix:environment:declaredBy:emptyValues:)`` reads the files of the declared
+///   ``init(prefix:environment:declaredBy:emptyValues:otherVariables:)`` reads the files of the declared
 ///   keys at creation, collects failures in ``errors`` (``validate()`` throws the first) and
 ///   warns in ``warnings`` when a secret setting's file can be read by every user (mode bit
 ///   `0o004`; group access is left to the administrator, as Kubernetes' `fsGroup` uses it).
@@ -75,7 +75,7 @@ import Foundation
 ///
 /// ## Declared settings
 ///
-/// A store created with ``init(prefix:environment:declaredBy:emptyValues:)`` knows the
+/// A store created with ``init(prefix:environment:declaredBy:emptyValues:otherVariables:)`` knows the
 /// settings of a group: it overrides single fields of structured settings
 /// (`APP_LAYOUT_INDENT=4`), reads declared keys' secret files at creation, and warns about
 /// variables no setting reads. That initializer's documentation gives the rules.
