@@ -70,7 +70,9 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         watcher = EtcdWatcher(client: client, snapshot: snapshot)
         let deadline = Date(timeIntervalSinceNow: configuration.connectionTimeout)
         var delay = 0.05
-        var lastProblem = ""
+        // Each different problem, in the order seen: a round cut short by the deadline ("no
+        // answer in time") must not hide what the rounds before it found.
+        var problems: [String] = []
         while true {
             do {
                 try client.authenticate()
@@ -78,7 +80,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                 snapshot.replace(with: keyValues, revision: revision)
                 break
             } catch EtcdClient.Failure.unreachable(let problem) {
-                lastProblem = problem
+                if !problems.contains(problem) { problems.append(problem) }
             } catch let error as EtcdClient.Failure {
                 throw Self.storageError(error, key: nil, configuration: configuration)
             }
@@ -86,7 +88,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                 throw StorageError(
                     .io, path: "etcd \(configuration.endpointList)",
                     message:
-                        "no endpoint answered within \(Self.seconds(configuration.connectionTimeout)) (\(lastProblem))"
+                        "no endpoint answered within \(Self.seconds(configuration.connectionTimeout)) (\(problems.suffix(4).joined(separator: "; ")))"
                 )
             }
             Thread.sleep(forTimeInterval: delay)
