@@ -38,6 +38,18 @@ func inPlaceInsert(_ name: String, count: Int) -> Workload {
     }
 }
 
+/// `n` writes through `setting`, each of the value the last one did not write.
+@inline(never)
+func storedBoolWrite(_ name: String, _ setting: Stored<Bool>) -> Workload {
+    Workload(name) { n in
+        var flag = false
+        for _ in 0..<n {
+            flag.toggle()
+            setting.wrappedValue = flag
+        }
+    }
+}
+
 /// In-memory writes and environment reads against hand-written baselines, and the in-place
 /// insert into a large set against sorting that set.
 func runRoundTwoCases(_ bench: Bench) throws {
@@ -50,22 +62,14 @@ func runRoundTwoCases(_ bench: Bench) throws {
         target: 1.5, note: "alternately inserts and removes one element"
     )
 
-    let memory = InMemoryStore()
-    let flag = Stored(flagKey, default: false, store: memory)
-    var storedFlag = false
     let locked = LockedDictionaryWriter()
-    var lockedFlag = false
     try bench.compare(
-        Workload("@Stored<Bool> write, InMemoryStore") { n in
-            for _ in 0..<n {
-                storedFlag.toggle()
-                flag.wrappedValue = storedFlag
-            }
-        },
+        storedBoolWrite("@Stored<Bool> write, InMemoryStore", Stored(flagKey, default: false, store: InMemoryStore())),
         against: Workload("one lock around a [String: StoredValue] set") { n in
+            var flag = false
             for _ in 0..<n {
-                lockedFlag.toggle()
-                locked.set(.bool(lockedFlag), forKey: flagKey)
+                flag.toggle()
+                locked.set(.bool(flag), forKey: flagKey)
             }
         },
         target: 1.1

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A name under which a setting is stored.
 ///
 /// Declare your keys as a `String`-backed enum and add an empty conformance; the case's raw
@@ -52,12 +54,33 @@ extension StorageError {
         if key.isEmpty {
             throw StorageError(.invalidKey, key: key, path: location, message: "the key is empty")
         }
+        // Every control character is below U+0020, U+007F, or U+0080...U+009F, whose UTF-8 form
+        // starts with 0xC2: a key with none of those bytes (nearly every key) needs no decoding.
+        guard key.utf8.mayHoldControlCharacters else { return }
         for scalar in key.unicodeScalars where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
             let codePoint = String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
             throw StorageError(
                 .invalidKey, key: key, path: location, message: "the key contains the control character U+\(codePoint)"
             )
         }
+    }
+}
+
+extension String.UTF8View {
+    /// Whether a byte may belong to a control character: one below 0x20, 0x7F, or 0xC2 (the
+    /// lead byte of U+0080...U+009F). A plain loop over the contiguous bytes, which is several
+    /// times cheaper than iterating the view.
+    fileprivate var mayHoldControlCharacters: Bool {
+        func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x20 || byte == 0x7F || byte == 0xC2 { return true }
+                index += 1
+            }
+            return false
+        }
+        return withContiguousStorageIfAvailable(scan) ?? Array(self).withUnsafeBufferPointer(scan)
     }
 }
 
@@ -80,7 +103,23 @@ extension String {
 package func canonicallyEquivalentKey<Value>(to key: String, in dictionary: [String: Value]) -> String? {
     guard let index = dictionary.index(forKey: key) else { return nil }
     let existing = dictionary.keys[index]
-    return existing.unicodeScalars.elementsEqual(key.unicodeScalars) ? nil : existing
+    return existing.hasSameScalars(as: key) ? nil : existing
+}
+
+extension String {
+    /// Whether the two strings have the same Unicode scalars, not only canonically equivalent
+    /// ones (what `==` compares): the same UTF-8 bytes, compared without decoding.
+    package func hasSameScalars(as other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        let compared = utf8.withContiguousStorageIfAvailable { bytes in
+            other.utf8.withContiguousStorageIfAvailable { otherBytes in
+                // The counts are equal: compare the bytes with one `memcmp`.
+                guard let base = bytes.baseAddress, let otherBase = otherBytes.baseAddress else { return true }
+                return memcmp(base, otherBase, bytes.count) == 0
+            }
+        }
+        return (compared ?? nil) ?? utf8.elementsEqual(other.utf8)
+    }
 }
 
 /// `'Å' (U+00C5) and 'Å' (U+212B) are canonically equivalent`: the words every refusal of

@@ -52,32 +52,34 @@
 public struct Stored<Value: Sendable>: Sendable {
     /// The key the value is stored under.
     public let key: String
-    /// The value returned while the key holds nothing (`nil` for optional settings).
-    public let defaultValue: Value
     /// The store the value is kept in, fixed when the wrapper was created.
     public let store: any Storable
+    /// The rest of what the wrapper holds, in one shared immutable object: a call from another
+    /// module copies the generic wrapper, and this keeps that copy to three reference counts
+    /// (the key and the store, which every read and write use directly, and this) instead of
+    /// one per field.
+    let setting: StoredSetting<Value>
+
+    /// The value returned while the key holds nothing (`nil` for optional settings).
+    public var defaultValue: Value { setting.defaultValue }
 
     /// A sentence for people about what the setting does, given in the declaration; shown by
     /// `SettingsCommand` and ``SettingsGroup/settingDescriptions()``.
-    public let help: String?
+    public var help: String? { setting.help }
     /// Whether the value is a secret (a token, a password): listings and messages show it as
     /// `<redacted>`.
-    public let isSecret: Bool
+    public var isSecret: Bool { setting.isSecret }
 
-    let codec: StoredCodec<Value>
-    let cache: DecodedCache<Value>
+    var codec: StoredCodec<Value> { setting.codec }
+    var cache: DecodedCache<Value> { setting.cache }
 
     init(
         key: String, defaultValue: Value, store: (any Storable)?, codec: StoredCodec<Value>,
         help: String? = nil, isSecret: Bool = false
     ) {
         self.key = key
-        self.defaultValue = defaultValue
         self.store = store ?? StoreContext.resolvedStore
-        self.codec = codec
-        self.cache = DecodedCache(placeholder: defaultValue)
-        self.help = help
-        self.isSecret = isSecret
+        setting = StoredSetting(defaultValue: defaultValue, codec: codec, help: help, isSecret: isSecret)
         // A class cannot be a setting's type: say so once, where the setting is created.
         if let refusal = codec.refusal {
             StorageErrorReporter.report(storageError(refusal))
@@ -197,11 +199,16 @@ public struct Stored<Value: Sendable>: Sendable {
     ///   after `update` returns.
     public func update<R>(_ body: (inout Value) throws -> R) throws -> R {
         do {
+            // The body captures the setting object, not `self`: capturing the generic wrapper
+            // would look up the metadata of `Stored<Value>` on every update, and so would
+            // `stored.map(codec.decode)` that of `Optional<Value>` (this code is unspecialized).
+            let setting = setting
             return try store.update(forKey: key) { stored in
-                var value = try stored.map(codec.decode) ?? defaultValue
-                let start = try codec.encode(value)
+                var value = setting.defaultValue
+                if let stored { value = try setting.codec.decode(stored) }
+                let start = try setting.codec.encode(value)
                 let result = try body(&value)
-                let encoded = try codec.encode(value)
+                let encoded = try setting.codec.encode(value)
                 // A value `body` left as it was is not written: a default stays a default
                 // (reading never writes), and a stored value keeps its spelling (`"yes"` read
                 // as `true` stays `"yes"`).
@@ -284,5 +291,23 @@ public struct Stored<Value: Sendable>: Sendable {
             storageError.expectedType = codec.typeName
         }
         return storageError
+    }
+}
+
+/// What one ``Stored`` wrapper holds besides its key and store, fixed when it is created: its
+/// default, documentation, conversions and decoded-value cache.
+final class StoredSetting<Value: Sendable>: Sendable {
+    let defaultValue: Value
+    let help: String?
+    let isSecret: Bool
+    let codec: StoredCodec<Value>
+    let cache: DecodedCache<Value>
+
+    init(defaultValue: Value, codec: StoredCodec<Value>, help: String?, isSecret: Bool) {
+        self.defaultValue = defaultValue
+        self.codec = codec
+        self.cache = DecodedCache(placeholder: defaultValue)
+        self.help = help
+        self.isSecret = isSecret
     }
 }

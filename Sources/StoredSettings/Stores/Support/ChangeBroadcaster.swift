@@ -96,32 +96,39 @@ package final class ChangeBroadcaster: Sendable {
     ///
     /// Callers serialise their calls (they hold the store's commit lock), which keeps every
     /// subscriber's sequence in commit order.
-    package func publish(_ changes: some Collection<StoredChange>) {
-        guard !changes.isEmpty else { return }
+    ///
+    /// - Returns: How many streams were subscribed when the changes were handed out (a store
+    ///   that skips publishing while none are keeps this as its upper bound).
+    @discardableResult
+    package func publish(_ changes: some Collection<StoredChange>) -> Int {
+        guard !changes.isEmpty else { return subscriberCount }
         if changes.count == 1, let change = changes.first {
-            let subscribers = state.withLock { $0.count == 0 ? [] : $0.subscribers(of: change.key) }
+            let (subscribers, count) = state.withLock { state in
+                (state.count == 0 ? [] : state.subscribers(of: change.key), state.count)
+            }
             // Outside the lock: see the type's documentation.
             for continuation in subscribers { continuation.yield(change) }
-            return
+            return count
         }
-        let deliveries: [(Continuation, StoredChange)] = state.withLock { state in
-            guard state.count > 0 else { return [] }
+        let (deliveries, count): ([(Continuation, StoredChange)], Int) = state.withLock { state in
+            guard state.count > 0 else { return ([], 0) }
             var deliveries: [(Continuation, StoredChange)] = []
             for change in changes {
                 for continuation in state.subscribers(of: change.key) { deliveries.append((continuation, change)) }
             }
-            return deliveries
+            return (deliveries, state.count)
         }
         // Outside the lock, in order per subscriber.
         for (continuation, change) in deliveries { continuation.yield(change) }
+        return count
     }
 
-    /// Delivers one change to every current subscriber of its key.
-    package func publish(_ change: StoredChange) {
+    /// Delivers one change, as the collection form does.
+    @discardableResult
+    package func publish(_ change: StoredChange) -> Int {
         publish(CollectionOfOne(change))
     }
 
-    /// How many streams are subscribed now.
     package var subscriberCount: Int {
         state.withLock { $0.count }
     }

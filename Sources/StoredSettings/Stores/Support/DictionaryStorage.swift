@@ -4,16 +4,61 @@
 /// It keeps the ``Storable`` contract: keys validated on write, writes of an identical value
 /// commit nothing, `update` atomic, every commit bumps the revision and is published in order.
 ///
-/// Two locks, taken in this order: `writers` (recursive) serialises every write and the whole
-/// of `update`; `state` guards the values only for the moment of a read or a commit. No user
-/// code (an `update` body, an encoder) runs while `state` is held, so a body that reads this
-/// store neither deadlocks nor makes an overlapping `inout` access. A write from inside an
+/// Two locks, taken in this order: `writers` (recursive) serialises the read-change-commit
+/// sequences (`update`) and the replacements; `state` guards the values only for the moment of
+/// a read or a commit. A plain write commits under `state` alone while no sequence is open
+/// between its read and its commit, which makes it as cheap as a locked dictionary set; while
+/// one is open it takes `writers` first, so it never lands between an update's read and its
+/// commit. No user code (an `update` body, an encoder) runs while `state` is held, so a body
+/// that reads this store neither deadlocks nor makes an overlapping `inout` access. A write from inside an
 /// `update` body to the same storage throws ``StorageError/Code/reentrantWrite``
 /// (``UpdateScope``): it would otherwise land and be overwritten by the update's result.
 package final class DictionaryStorage: Sendable {
     package struct State: Sendable {
         package var values: [String: StoredValue]
         package var revision: UInt64 = 0
+        /// How many read-change-commit sequences hold `writers` between their read and their
+        /// commit; a plain write may commit without `writers` only while this is zero.
+        var openSequences = 0
+        /// At least the number of streams subscribed through this storage: raised under this
+        /// lock by every subscription, lowered to the broadcaster's count by every publish. A
+        /// commit skips the broadcaster while it is zero.
+        var subscribers = 0
+        /// Whether every key in `values` is valid (``StorageError/validate(key:location:)``):
+        /// then a write to a key already present, with the same scalars, needs no validation.
+        /// Seeds and replacements may hold keys a write would refuse, so they recompute it.
+        var keysAreValid: Bool
+
+        init(values: [String: StoredValue]) {
+            self.values = values
+            keysAreValid = Self.areValid(values.keys)
+        }
+
+        static func areValid(_ keys: some Sequence<String>) -> Bool {
+            keys.allSatisfy { (try? StorageError.validate(key: $0)) != nil }
+        }
+
+        /// The slot of `key`, after checking that a write may use it: the key is valid, and no
+        /// canonically equivalent key of other scalars is stored.
+        ///
+        /// - Throws: ``StorageError/Code/invalidKey``.
+        func checkedIndex(forKey key: String) throws -> [String: StoredValue].Index? {
+            guard let index = values.index(forKey: key) else {
+                try StorageError.validate(key: key)
+                return nil
+            }
+            // `String ==` found it, so it may be a canonically equivalent key of other scalars.
+            let existing = values.keys[index]
+            let sameScalars = existing.hasSameScalars(as: key)
+            // The same scalars as a key a write already accepted: valid.
+            if !keysAreValid || !sameScalars { try StorageError.validate(key: key) }
+            if !sameScalars {
+                throw StorageError(
+                    .invalidKey, key: key,
+                    message: canonicallyEquivalentKeysMessage(existing, key) + "; use the existing key's spelling")
+            }
+            return index
+        }
     }
 
     // Private: every mutation goes through this file, which takes `writers` first.
@@ -45,16 +90,31 @@ package final class DictionaryStorage: Sendable {
         state.withLock { Array($0.values.keys) }
     }
 
+    /// How many read-change-commit sequences are open now (zero between updates).
+    package var openSequenceCount: Int {
+        state.withLock { $0.openSequences }
+    }
+
     package var snapshot: [String: StoredValue] {
         state.withLock { $0.values }
     }
 
+    /// Stores `value` under `key`, or removes the key when `value` is `nil`.
+    ///
+    /// - Throws: ``StorageError/Code/invalidKey`` (checked first), then
+    ///   ``StorageError/Code/reentrantWrite`` from inside an update body of this storage.
     package func setValue(_ value: StoredValue?, forKey key: String) throws {
-        try StorageError.validate(key: key)
         try checkOutsideUpdateBody(forKey: key)
+        // No sequence open: nothing can land between a read and a commit, so `state` suffices.
+        let committed = try state.withLock { state in
+            guard state.openSequences == 0 else { return false }
+            try commit(value, forKey: key, at: state.checkedIndex(forKey: key), in: &state)
+            return true
+        }
+        if committed { return }
         try writers.withLock {
             try state.withLock { state in
-                try commit(value, forKey: key, in: &state)
+                try commit(value, forKey: key, at: state.checkedIndex(forKey: key), in: &state)
             }
         }
     }
@@ -64,22 +124,32 @@ package final class DictionaryStorage: Sendable {
     /// `body` runs outside the value lock: it may read this store. A write it makes to this
     /// storage from the same thread throws ``StorageError/Code/reentrantWrite``.
     package func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        try StorageError.validate(key: key)
         try checkOutsideUpdateBody(forKey: key)
         return try writers.withLock {
-            var value = self.value(forKey: key)
-            let result = try UpdateScope.runBody(ofUpdateOn: media, key: key) { try body(&value) }
+            // Opened with the read, closed with the commit (or the body's error): plain writes
+            // take `writers`, and so wait, in between. So the slot found by the read is still
+            // the key's at the commit, unless this thread replaced the values meanwhile (the
+            // revision tells).
+            let (index, revision, start) = try state.withLock { state in
+                let index = try state.checkedIndex(forKey: key)
+                state.openSequences += 1
+                return (index, state.revision, index.map { state.values.values[$0] })
+            }
+            var value = start
+            let result: R
+            do {
+                result = try UpdateScope.runBody(ofUpdateOn: media, key: key) { try body(&value) }
+            } catch {
+                state.withLock { $0.openSequences -= 1 }
+                throw error
+            }
             try state.withLock { state in
-                try commit(value, forKey: key, in: &state)
+                state.openSequences -= 1
+                let slot = state.revision == revision ? index : try state.checkedIndex(forKey: key)
+                try commit(value, forKey: key, at: slot, in: &state)
             }
             return result
         }
-    }
-
-    /// Runs `body` with every other writer of this storage held off: the way a store that
-    /// commits elsewhere first (a file) keeps its read-write-commit sequence atomic.
-    package func withWritersLocked<R>(_ body: () throws -> R) rethrows -> R {
-        try writers.withLock(body)
     }
 
     /// Replaces every value at once, publishing one change per key that differs.
@@ -95,8 +165,9 @@ package final class DictionaryStorage: Sendable {
                 }
                 guard !changes.isEmpty else { return }
                 state.values = values
+                state.keysAreValid = State.areValid(values.keys)
                 state.revision &+= 1
-                broadcaster.publish(changes)
+                if state.subscribers > 0 { state.subscribers = broadcaster.publish(changes) }
             }
         }
     }
@@ -110,9 +181,13 @@ package final class DictionaryStorage: Sendable {
     package func replace(with values: [String: StoredValue], changedKeys: [String]) {
         writers.withLock {
             state.withLock { state in
+                state.keysAreValid = state.keysAreValid ? State.areValid(changedKeys) : State.areValid(values.keys)
                 state.values = values
                 state.revision &+= 1
-                broadcaster.publish(changedKeys.map { StoredChange(key: $0, value: values[$0]) })
+                if state.subscribers > 0 {
+                    state.subscribers = broadcaster.publish(
+                        changedKeys.map { StoredChange(key: $0, value: values[$0]) })
+                }
             }
         }
     }
@@ -125,25 +200,41 @@ package final class DictionaryStorage: Sendable {
     package func replace(with values: [String: StoredValue], publishing changes: [StoredChange]) {
         writers.withLock {
             state.withLock { state in
+                state.keysAreValid =
+                    state.keysAreValid ? State.areValid(changes.lazy.map(\.key)) : State.areValid(values.keys)
                 state.values = values
                 state.revision &+= 1
-                broadcaster.publish(changes)
+                if state.subscribers > 0 { state.subscribers = broadcaster.publish(changes) }
             }
         }
     }
 
-    private func commit(_ value: StoredValue?, forKey key: String, in state: inout State) throws {
-        // First: `state.values[key]` would find a canonically equivalent key of other scalars.
-        try checkNoCanonicallyEquivalentKey(key, in: state.values)
-        let old = state.values[key]
-        if old.isIdentical(to: value) { return }
-        state.values[key] = value
+    /// Commits `value` under `key`, whose slot ``State/checkedIndex(forKey:)`` found (`nil`:
+    /// the key is absent), publishing the change unless it changes nothing.
+    private func commit(
+        _ value: StoredValue?, forKey key: String, at index: [String: StoredValue].Index?, in state: inout State
+    ) throws {
+        if let index {
+            if let value {
+                if state.values.values[index].isIdentical(to: value) { return }
+                state.values.values[index] = value
+            } else {
+                state.values.remove(at: index)
+            }
+        } else {
+            guard let value else { return }
+            state.values[key] = value
+        }
         state.revision &+= 1
-        broadcaster.publish(StoredChange(key: key, value: value))
+        if state.subscribers > 0 { state.subscribers = broadcaster.publish(StoredChange(key: key, value: value)) }
     }
 
     package func changes() -> AsyncStream<StoredChange> {
-        broadcaster.subscribe()
+        // Under `state`, so no commit sees the count without this stream.
+        state.withLock { state in
+            state.subscribers += 1
+            return broadcaster.subscribe()
+        }
     }
 
     /// Throws ``StorageError/Code/reentrantWrite`` naming `key` when an `update` body of this
@@ -152,6 +243,8 @@ package final class DictionaryStorage: Sendable {
         do {
             try UpdateScope.checkOutsideUpdateBody(of: media)
         } catch let error as StorageError {
+            // An invalid key is the first thing a write reports, as on every backend.
+            try StorageError.validate(key: key)
             throw error.adding(key: key)
         }
     }
@@ -160,7 +253,8 @@ package final class DictionaryStorage: Sendable {
     package func subscription(readingValueForKey key: String) -> KeySubscription {
         // Commits publish under `state`, so subscribing under it splits the changes exactly.
         state.withLock { state in
-            KeySubscription(value: state.values[key], broadcaster.subscription(key: key))
+            state.subscribers += 1
+            return KeySubscription(value: state.values[key], broadcaster.subscription(key: key))
         }
     }
 }

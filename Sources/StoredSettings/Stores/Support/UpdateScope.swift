@@ -19,44 +19,52 @@ import Foundation
 /// task-local value would be inherited by tasks the body creates, which may write legitimately
 /// once the update has returned.
 package enum UpdateScope {
-    /// The media whose `update` body runs on this thread, each with the key being updated.
+    /// The media whose `update` body runs on this thread, each with the key being updated, in
+    /// the order the bodies started (innermost last).
     ///
     /// Reached through a POSIX thread-specific value (`pthread_getspecific`), so it is only ever
-    /// touched by its own thread. It exists only while a body runs: the outermost
-    /// ``runBody(ofUpdateOn:key:_:)`` creates it and removes it, so no destructor is needed
-    /// (a thread cannot end inside a synchronous body) and a write outside any update costs one
-    /// `pthread_getspecific` call.
+    /// touched by its own thread. It is created by the thread's first update and kept until the
+    /// thread ends, when the key's destructor releases it: an update then costs no allocation
+    /// (marking is an append to an array that keeps its capacity), and a write outside any
+    /// update costs one `pthread_getspecific` call and an emptiness check.
     private final class Marks {
-        var keys: [String: String] = [:]
+        // Only its own thread touches it, and never with two accesses overlapping (each is a
+        // single read or append): the runtime's exclusivity check would only add cost.
+        @exclusivity(unchecked)
+        var entries: [(medium: String, key: String)] = []
     }
 
     private static let threadKey: pthread_key_t = {
         var key = pthread_key_t()
-        pthread_key_create(&key, nil)
+        // Runs when a thread that marked an update ends, with the value it left (never nil).
+        pthread_key_create(&key) { value in
+            #if canImport(Darwin)
+            Unmanaged<AnyObject>.fromOpaque(value).release()
+            #else
+            if let value { Unmanaged<AnyObject>.fromOpaque(value).release() }
+            #endif
+        }
         return key
     }()
 
-    /// The marks of this thread, if an update body runs on it.
+    /// The marks of this thread, if it ever ran an update body.
     private static var currentMarks: Marks? {
         pthread_getspecific(threadKey).map { Unmanaged<Marks>.fromOpaque($0).takeUnretainedValue() }
     }
 
     /// Runs `body`, an `update` body for `key`, with `media` marked as being updated on this
-    /// thread; the marks are removed when it returns or throws (an outer mark of the same
-    /// medium is restored).
+    /// thread; the marks are removed when it returns or throws.
     package static func runBody<R>(ofUpdateOn media: [String], key: String?, _ body: () throws -> R) rethrows -> R {
-        let outermost = currentMarks == nil
-        let marks = currentMarks ?? Marks()
-        if outermost { pthread_setspecific(threadKey, Unmanaged.passRetained(marks).toOpaque()) }
-        let previous = media.map { marks.keys[$0] }
-        for medium in media { marks.keys[medium] = key ?? "" }
-        defer {
-            for (medium, key) in zip(media, previous) { marks.keys[medium] = key }
-            if outermost {
-                pthread_setspecific(threadKey, nil)
-                Unmanaged.passUnretained(marks).release()
-            }
+        let marks: Marks
+        if let current = currentMarks {
+            marks = current
+        } else {
+            marks = Marks()
+            pthread_setspecific(threadKey, Unmanaged.passRetained(marks).toOpaque())
         }
+        let depth = marks.entries.count
+        for medium in media { marks.entries.append((medium, key ?? "")) }
+        defer { while marks.entries.count > depth { marks.entries.removeLast() } }
         return try body()
     }
 
@@ -65,9 +73,9 @@ package enum UpdateScope {
     /// - Throws: ``StorageError/Code/reentrantWrite`` without key or path (the store adds
     ///   them), saying which key's update is running.
     package static func checkOutsideUpdateBody(of media: [String]) throws {
-        guard let marks = currentMarks else { return }
+        guard let marks = currentMarks, !marks.entries.isEmpty else { return }
         for medium in media {
-            guard let outer = marks.keys[medium] else { continue }
+            guard let outer = marks.entries.last(where: { $0.medium == medium })?.key else { continue }
             let running = outer.isEmpty ? "an update of the same store" : "the update of '\(outer)' in the same store"
             throw StorageError(
                 .reentrantWrite,
@@ -78,7 +86,7 @@ package enum UpdateScope {
     }
 
     /// Whether an `update` body of any store runs on this thread: one `pthread_getspecific`.
-    package static var isInsideUpdateBody: Bool { currentMarks != nil }
+    package static var isInsideUpdateBody: Bool { currentMarks.map { !$0.entries.isEmpty } ?? false }
 
     /// A medium name for a store guarded by an object's identity (a lock, a dictionary).
     package static func medium(_ object: AnyObject) -> String {
