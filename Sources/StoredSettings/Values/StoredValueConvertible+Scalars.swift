@@ -64,6 +64,15 @@ extension StoredValueConvertible where Self: FixedWidthInteger & Codable {
             guard let exact = Self(exactly: value) else { throw Self.outOfRange(storedValue) }
             self = exact
         case .string(let text):
+            // Most text is short plain integer text (`42`, environment variables and options):
+            // read it from its bytes at once. Anything else takes the general path below,
+            // which gives the same value for this text.
+            if let short = text.utf8.withContiguousStorageIfAvailable(shortDecimalValue) ?? nil,
+                let exact = Self(exactly: short)
+            {
+                self = exact
+                return
+            }
             let trimmed = text.trimmingWhitespace
             if let exact = Self(trimmed, radix: 10) {
                 self = exact
@@ -196,6 +205,28 @@ extension String: StoredValueConvertible {
 }
 
 // MARK: - Helpers
+
+/// The value of `bytes` when they are an optional `+` or `-` then 1 to 18 ASCII digits (so
+/// the value fits any `Int64`); `nil` for anything else, including white space. For such text
+/// it is the value `Int64(text, radix: 10)` gives.
+package func shortDecimalValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+    var index = 0
+    var negative = false
+    if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
+        negative = first == UInt8(ascii: "-")
+        index = 1
+    }
+    let digitCount = bytes.count - index
+    guard digitCount > 0, digitCount <= 18 else { return nil }
+    var value: Int64 = 0
+    while index < bytes.count {
+        let digit = bytes[index] &- UInt8(ascii: "0")
+        guard digit < 10 else { return nil }
+        value = value &* 10 &+ Int64(digit)
+        index &+= 1
+    }
+    return negative ? -value : value
+}
 
 /// Whether `text` is `[+-]digits[.digits][(e|E)[+-]digits]` in ASCII, with at least one digit
 /// before or after the point: the decimal numbers lenient text accepts.

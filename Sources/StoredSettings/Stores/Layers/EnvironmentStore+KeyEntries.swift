@@ -1,10 +1,28 @@
 extension EnvironmentStore {
     /// What one key reads: its variable's name (`nil`: the key has none), and the value and
     /// origin it resolves to (`nil`: unset).
-    struct KeyEntry: Sendable {
-        var variable: String?
-        var value: StoredValue?
-        var origin: String?
+    ///
+    /// A class, so that a read copies one reference out of the lock rather than three fields
+    /// (each a retain and a release); its members never change after creation.
+    final class KeyEntry: Sendable {
+        let variable: String?
+        let value: StoredValue?
+        let origin: String?
+
+        init(variable: String?, value: StoredValue?, origin: String?) {
+            self.variable = variable
+            self.value = value
+            self.origin = origin
+        }
+    }
+
+    /// The key's value, from its kept entry when there is one (copied out under the lock, so
+    /// the entry itself is neither retained nor released), else from its entry resolved now.
+    func entryValue(forKey key: String) -> StoredValue? {
+        if let cached = keyEntries.withLock({ entries -> StoredValue?? in entries[key].map { $0.value } }) {
+            return cached
+        }
+        return entry(forKey: key).value
     }
 
     /// The key's entry, resolved once and kept: a read then costs one lock and one dictionary

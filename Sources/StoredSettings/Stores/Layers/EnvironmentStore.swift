@@ -251,7 +251,7 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     /// variable) is reported there once, when it is first needed, unless it is a declared
     /// key's, which ``errors`` holds instead.
     public func value(forKey key: String) -> StoredValue? {
-        entry(forKey: key).value
+        entryValue(forKey: key)
     }
 
     /// The value of the variable `name` for `key` and where it comes from, in words.
