@@ -33,7 +33,11 @@ extension Stored {
                 value: defaultValue, original: defaultValue, start: try? codec.encode(defaultValue), failure: nil)
         }
         do {
-            let value = try codec.decode(stored)
+            let value: Value
+            switch stored {
+            case .array, .dictionary: value = try structuredMutationStart(stored)
+            default: value = try codec.decode(stored)
+            }
             return InPlaceMutation(value: value, original: value, start: stored, failure: nil)
         } catch {
             return InPlaceMutation(
@@ -66,9 +70,24 @@ extension Stored {
                 }
                 stored = encoded
             }
+            switch encoded {
+            case .some(let written) where written.isStructured: cache.store(mutated: mutation.value, storedAs: written)
+            default: break
+            }
         } catch {
             StorageErrorReporter.report(storageError(error))
         }
+    }
+
+    /// The decoded form of the structured `stored`: the value the last mutation kept for that
+    /// very stored form, else decoded (and kept). Decoding a large set or array costs as much
+    /// as encoding it, so a run of in-place changes decodes only its first start.
+    private func structuredMutationStart(_ stored: StoredValue) throws -> Value {
+        var value = defaultValue
+        if cache.lookup(mutationStart: stored, into: &value) { return value }
+        value = try codec.decode(stored)
+        cache.store(mutated: value, storedAs: stored)
+        return value
     }
 
     /// `error` saying that the in-place change it stopped was not saved.
@@ -100,5 +119,15 @@ extension Equatable {
     /// Whether `other` is a value of this type equal to `self`.
     fileprivate func isEqual(to other: Any) -> Bool {
         (other as? Self).map { $0 == self } ?? false
+    }
+}
+
+extension StoredValue {
+    /// Whether the value is an array or a dictionary.
+    fileprivate var isStructured: Bool {
+        switch self {
+        case .array, .dictionary: true
+        default: false
+        }
     }
 }

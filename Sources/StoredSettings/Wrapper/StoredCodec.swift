@@ -93,6 +93,10 @@ final class DecodedCache<Value: Sendable>: @unchecked Sendable {
     /// The decoding failure at `revision`, when decoding failed.
     private var failure: StorageError?
     private var reported: (StoredValue, StorageError)?
+    /// The last structured value an in-place mutation started from or wrote, with its stored
+    /// form: the next mutation that finds that same form (an array shares its buffer, so the
+    /// check is O(1)) starts from it instead of decoding again.
+    private var lastMutated: (stored: StoredValue, value: Value)?
 
     /// Creates an empty cache; `placeholder` fills the value slot until a value is decoded.
     init(placeholder: Value) {
@@ -129,6 +133,23 @@ final class DecodedCache<Value: Sendable>: @unchecked Sendable {
         self.revision = revision
         holdsValue = false
         self.failure = failure
+    }
+
+    /// Copies the value last kept for exactly `stored` (``StoredValue/isIdentical(to:)``)
+    /// into `result`; `false` when there is none.
+    func lookup(mutationStart stored: StoredValue, into result: inout Value) -> Bool {
+        mutex.lock()
+        defer { mutex.unlock() }
+        guard let lastMutated, lastMutated.stored.isIdentical(to: stored) else { return false }
+        result = lastMutated.value
+        return true
+    }
+
+    /// Keeps `value` as the decoded form of the structured `stored`, for the next mutation.
+    func store(mutated value: Value, storedAs stored: StoredValue) {
+        mutex.lock()
+        defer { mutex.unlock() }
+        lastMutated = (stored, value)
     }
 
     /// Whether `error` for `value` has not been reported yet; records it as reported.

@@ -125,4 +125,46 @@ struct InPlaceMutationTests {
         #expect(reported.codes == [.readOnly])
         #expect(settings.count == 4)
     }
+
+    /// A run of in-place changes starts each from the value the last one wrote without decoding
+    /// it again; whatever else changed the stored value in between is decoded, not skipped.
+    @Test func aMutationStartsFromWhatAnotherWriterStoredSinceTheLastMutation() throws {
+        let store = InMemoryStore()
+        let settings = Settings(store: store)
+        settings.list.append("a")
+        settings.list.append("b")
+        #expect(store.value(forKey: "list") == .array([.string("a"), .string("b")]))
+
+        try store.setValue(.array([.string("other")]), forKey: "list")
+        settings.list.append("c")
+        #expect(settings.list == ["other", "c"])
+
+        // The same contents as the last write, in a stored value of its own.
+        try store.setValue(.array(["other", "c"].map { .string($0) }), forKey: "list")
+        settings.list.append("d")
+        #expect(settings.list == ["other", "c", "d"])
+
+        settings.map["k"] = 1
+        try store.setValue(.dictionary(["k": .int(5)]), forKey: "map")
+        settings.map["j"] = 2
+        #expect(settings.map == ["k": 5, "j": 2])
+
+        settings.profile.age = 3
+        try store.setValue(.dictionary(["name": .string("ada"), "age": .int(36)]), forKey: "profile")
+        settings.profile.age += 1
+        #expect(settings.profile == Profile(name: "ada", age: 37))
+    }
+
+    /// A stored value that no longer decodes stops a mutation even when the previous mutation's
+    /// result is kept.
+    @Test func aMutationAfterAnotherWriterLeftUnreadableDataWritesNothing() throws {
+        let store = InMemoryStore()
+        let settings = Settings(store: store)
+        settings.list.append("a")
+        try store.setValue(.array([.int(1)]), forKey: "list")
+        let reported = ReportedErrors()
+        reported.capture { settings.list.append("b") }
+        #expect(store.value(forKey: "list") == .array([.int(1)]))
+        #expect(reported.errors.map(\.code) == [.typeMismatch])
+    }
 }
