@@ -239,7 +239,10 @@ package final class DictionaryStorage: Sendable {
 
     /// Throws ``StorageError/Code/reentrantWrite`` naming `key` when an `update` body of this
     /// storage runs on this thread.
+    @inline(__always)
     private func checkOutsideUpdateBody(forKey key: String) throws {
+        // Outside every update body (nearly every write): one thread-specific read.
+        guard UpdateScope.isInsideUpdateBody else { return }
         do {
             try UpdateScope.checkOutsideUpdateBody(of: media)
         } catch let error as StorageError {
