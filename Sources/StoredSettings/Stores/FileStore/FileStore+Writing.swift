@@ -68,13 +68,15 @@ extension FileStore {
                     try Self.checkWritable(target, permissions: permissions)
                 }
                 do {
+                    defer { writingFingerprint.withLock { $0 = nil } }
                     state.fingerprint = try AtomicFile.write(
                         data, toPath: target, permissions: permissions,
                         owner: replaced.map { AtomicFile.Owner(user: $0.ownerID, group: $0.groupID) }
-                    ) {
+                    ) { written in
                         guard lock.isStillValid(), try FileSystem.fingerprint(atPath: target) == replaced else {
                             throw LockTakenAway()
                         }
+                        writingFingerprint.withLock { $0 = written }
                     }
                 } catch is LockTakenAway {
                     continue

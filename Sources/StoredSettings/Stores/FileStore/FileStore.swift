@@ -70,6 +70,11 @@ public final class FileStore: Storable {
     /// How many times ``checkForExternalChange()`` ran, for tests of the watcher.
     let changeChecks = Lock<Int>(0)
     let loadedFingerprint: Lock<FileFingerprint?>
+    /// The version of the file that this store's write in progress is renaming into place
+    /// (set right before its `rename`, cleared once ``loadedFingerprint`` names it), so that
+    /// the change check the `rename` wakes knows the file for this store's own and does not
+    /// wait for the write to finish; `nil` between writes.
+    let writingFingerprint = Lock<FileFingerprint?>(nil)
     /// The `setValue` calls waiting for the write in progress (group commit).
     let writeGroup = WriteGroup()
 

@@ -54,8 +54,9 @@ package enum AtomicFile {
     ///     for existing ones).
     ///   - owner: The owner and group of the file being replaced, which the new file keeps;
     ///     `nil` for a new file (it belongs to this process's user).
-    ///   - beforeReplace: Runs after the `fsync`, right before the `rename`; what it throws
-    ///     cancels the write (the temporary file is removed) and is rethrown.
+    ///   - beforeReplace: Runs after the `fsync`, right before the `rename`, with the
+    ///     fingerprint the file will have once renamed; what it throws cancels the write (the
+    ///     temporary file is removed) and is rethrown.
     /// - Returns: The fingerprint of the written file.
     /// - Throws: ``StorageError/Code/io`` naming the path and the `errno` text (`No space left
     ///   on device`, `File too large`, `Permission denied`; `Operation not permitted` when this
@@ -64,7 +65,7 @@ package enum AtomicFile {
     @discardableResult
     package static func write(
         _ data: Data, toPath path: String, permissions: UInt32 = 0o600, owner: Owner? = nil,
-        beforeReplace: () throws -> Void = {}
+        beforeReplace: (FileFingerprint) throws -> Void = { _ in }
     ) throws -> FileFingerprint {
         let directory = (path as NSString).deletingLastPathComponent
         let (fd, temporaryPath) = try createLockedTemporaryFile(for: path, in: directory)
@@ -94,7 +95,7 @@ package enum AtomicFile {
         }
         guard fstat(fd, &info) == 0 else { throw FileSystem.ioError("cannot read the file's attributes", path: path) }
         let fingerprint = FileFingerprint(info)
-        try beforeReplace()
+        try beforeReplace(fingerprint)
         _ = try DurabilityHook.run(.rename, path: path)
         guard rename(temporaryPath, path) == 0 else {
             throw FileSystem.ioError("cannot replace the file", path: path)
