@@ -19,7 +19,7 @@ extension FileStore {
         // for a write in progress. Nor does the file this store is renaming into place: the
         // write publishes its values itself (waiting for it made every write of a watched
         // store hand the file lock to this check and back).
-        if let target = try? FileSystem.resolvingSymbolicLinks(url.path),
+        if let target = try? FileSystem.resolvingSymbolicLinks(path),
             let known = try? isKnownVersion(FileSystem.fingerprint(atPath: target)), known
         {
             return
@@ -27,7 +27,7 @@ extension FileStore {
         var problem: StorageError?
         file.withLock { state in
             do {
-                let target = try FileSystem.resolvingSymbolicLinks(url.path)
+                let target = try FileSystem.resolvingSymbolicLinks(path)
                 let current = try FileSystem.fingerprint(atPath: target)
                 state.reportedPathProblem = nil
                 guard current != state.fingerprint else { return }

@@ -37,7 +37,7 @@ extension FileStore {
         let store = UpdateScope.medium(self)
         try UpdateScope.checkOutsideUpdateBody(of: [store])
         return try file.withLock { state in
-            let target = try FileSystem.resolvingSymbolicLinks(url.path)
+            let target = try FileSystem.resolvingSymbolicLinks(path)
             // Another store on the same file would wait forever for the `flock` held here.
             let media = [store, "file " + target]
             try UpdateScope.checkOutsideUpdateBody(of: media)
@@ -48,6 +48,7 @@ extension FileStore {
                 if !directory.isEmpty { try FileSystem.createDirectories(atPath: directory) }
             }
             let lock = state.lock(forTarget: target)
+            let destination = state.destination(forTarget: target)
             for _ in 0..<FileLock.attempts {
                 try lock.lock()
                 defer { lock.unlock() }
@@ -70,7 +71,7 @@ extension FileStore {
                 do {
                     defer { writingFingerprint.withLock { $0 = nil } }
                     state.fingerprint = try AtomicFile.write(
-                        data, toPath: target, permissions: permissions,
+                        data, to: destination, permissions: permissions,
                         owner: replaced.map { AtomicFile.Owner(user: $0.ownerID, group: $0.groupID) }
                     ) { written in
                         guard lock.isStillValid(), try FileSystem.fingerprint(atPath: target) == replaced else {
@@ -81,7 +82,7 @@ extension FileStore {
                 } catch is LockTakenAway {
                     continue
                 }
-                AtomicFile.removeStaleTemporaryFiles(for: target)
+                AtomicFile.removeStaleTemporaryFiles(for: destination)
                 storage.replace(with: values, publishing: changes)
                 return result
             }

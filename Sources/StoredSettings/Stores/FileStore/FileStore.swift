@@ -61,6 +61,9 @@ public final class FileStore: Storable {
     public let url: URL
     /// The format the file is read and written in.
     public let format: Format
+    /// ``url``'s path, worked out once: `URL.path` builds a new string on each call, and
+    /// every write and change check starts from it.
+    let path: String
     /// The options the store was opened with.
     public let options: Options
 
@@ -101,6 +104,16 @@ public final class FileStore: Storable {
         /// link refused, a loop of links), so that each check does not report it again.
         var reportedPathProblem: StorageError?
 
+        /// The paths the atomic writes of the target use, worked out on its first write.
+        var destination: AtomicFile.Destination?
+
+        mutating func destination(forTarget target: String) -> AtomicFile.Destination {
+            if let destination, destination.path == target { return destination }
+            let created = AtomicFile.Destination(path: target)
+            destination = created
+            return created
+        }
+
         mutating func lock(forTarget target: String) -> FileLock {
             let path = target + ".lock"
             if let lock, lock.path == path { return lock }
@@ -134,6 +147,7 @@ public final class FileStore: Storable {
     ///   untouched, unless the policy is ``CorruptFilePolicy/moveAside``.
     public init(url: URL, format: Format? = nil, options: Options = Options()) throws {
         self.url = url.standardizedFileURL
+        path = self.url.path
         let format = format ?? Format(pathExtension: url.pathExtension)
         self.format = format
         self.options = options
@@ -230,7 +244,7 @@ public final class FileStore: Storable {
     /// never join a group: they run alone, on the caller's thread. Across processes, writes
     /// still take turns on the `flock`.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
-        try StorageError.validate(key: key, location: url.path)
+        try StorageError.validate(key: key, location: path)
         try commitInGroup(value, forKey: key)
     }
 
@@ -250,7 +264,7 @@ public final class FileStore: Storable {
     ///   ``StorageError/Code/reentrantWrite`` when called from inside an update body of the same
     ///   file; nothing changes then.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        try StorageError.validate(key: key, location: url.path)
+        try StorageError.validate(key: key, location: path)
         do {
             return try commit(key: key) { values in
                 // First: `values[key]` would find a canonically equivalent key of other scalars,
