@@ -55,7 +55,8 @@ extension FileStore {
                 var values = try refresh(&state, target: target, underFileLock: true, reports: &reports)
                 let (result, changes) = try UpdateScope.runBody(ofUpdateOn: media, key: key) { try body(&values) }
                 guard !changes.isEmpty else { return result }
-                let data = try Self.encode(values, format: format, encoding: state.encoding, source: state.source)
+                let data = try Self.encode(
+                    values, format: format, encoding: state.encoding, source: state.source, keyOrder: &state.keyOrder)
                 guard data.count <= options.maximumFileSize else {
                     throw StorageError(
                         .tooLarge, path: target,
