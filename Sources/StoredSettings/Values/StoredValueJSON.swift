@@ -45,10 +45,31 @@ package enum StoredValueJSON {
     ///
     /// - Throws: As ``data(from:pretty:)``, for the members written from the tree.
     package static func data(from value: StoredValue, pretty: Bool = true, keeping source: SourceText) throws -> Data {
-        var writer = Writer(pretty: pretty, source: source)
+        var order = KeyOrder()
+        return try data(from: value, pretty: pretty, keeping: source, order: &order)
+    }
+
+    /// ``data(from:pretty:keeping:)``, taking the root object's key order from `order` when the
+    /// root has the same keys as the one written with it last, and leaving the order of this
+    /// root in it: a file rewritten with changed values only is not sorted again. The bytes are
+    /// the same either way.
+    package static func data(
+        from value: StoredValue, pretty: Bool = true, keeping source: SourceText, order: inout KeyOrder
+    ) throws -> Data {
+        var writer = Writer(pretty: pretty, source: source, rootOrder: order.keys)
         try writer.write(value, indent: 0)
         if pretty { writer.bytes.append(UInt8(ascii: "\n")) }
+        order.keys = writer.rootOrder
         return Data(writer.bytes)
+    }
+
+    /// The sorted keys of the root object last written with it, for
+    /// ``data(from:pretty:keeping:order:)``; empty at first.
+    package struct KeyOrder: Sendable {
+        fileprivate var keys: [String] = []
+
+        /// No order yet: the first write sorts the keys.
+        package init() {}
     }
 
     /// The JSON text of `value`, as ``data(from:pretty:)``.
@@ -60,10 +81,13 @@ package enum StoredValueJSON {
         var bytes: [UInt8] = []
         let pretty: Bool
         let source: SourceText
+        /// The root object's keys in the order written: on input the order of the last write.
+        var rootOrder: [String]
 
-        init(pretty: Bool, source: SourceText) {
+        init(pretty: Bool, source: SourceText, rootOrder: [String] = []) {
             self.pretty = pretty
             self.source = source
+            self.rootOrder = rootOrder
             bytes.reserveCapacity(1024)
         }
 
@@ -107,23 +131,39 @@ package enum StoredValueJSON {
                     return
                 }
                 bytes.append(UInt8(ascii: "{"))
-                for (index, key) in items.keys.sorted().enumerated() {
-                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                    newline(indent + 1)
-                    writeString(key)
-                    append(pretty ? ": " : ":")
-                    // Keys come from the sorted key list of `items`, so the lookup succeeds.
-                    if let item = items[key] {
-                        if indent == 0, let text = source.text(of: key, ifIdenticalTo: item) {
-                            bytes.append(contentsOf: text)
-                        } else {
-                            try StorageError.prefixingCodingPath(key) { try write(item, indent: indent + 1) }
-                        }
-                    }
+                let start = bytes.count
+                // The root's keys as last written, when it still has exactly those (a write that
+                // changed values only): sorting them again cost more than writing the file.
+                let reused = indent == 0 && rootOrder.count == items.count
+                if try !reused || !writeMembers(of: items, in: rootOrder, indent: indent) {
+                    bytes.removeSubrange(start...)
+                    let keys = items.keys.sorted()
+                    if indent == 0 { rootOrder = keys }
+                    _ = try writeMembers(of: items, in: keys, indent: indent)
                 }
                 newline(indent)
                 bytes.append(UInt8(ascii: "}"))
             }
+        }
+
+        /// Writes the members of `items` in the order of `keys`, its keys; returns `false` as
+        /// soon as a key is not in `items` (the bytes written so far are then the caller's to
+        /// remove).
+        mutating func writeMembers(of items: [String: StoredValue], in keys: [String], indent: Int) throws -> Bool {
+            for (index, key) in keys.enumerated() {
+                guard let item = items[key] else { return false }
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                writeString(key)
+                append(pretty ? ": " : ":")
+                if indent == 0, let text = source.text(of: key, ifIdenticalTo: item) {
+                    // As raw bytes: appending the `Data` itself copies it byte by byte.
+                    text.withUnsafeBytes { bytes.append(contentsOf: $0) }
+                } else {
+                    try StorageError.prefixingCodingPath(key) { try write(item, indent: indent + 1) }
+                }
+            }
+            return true
         }
 
         /// Refuses a container `indent` containers deep when ``parse(_:)`` would refuse to read

@@ -31,3 +31,38 @@ struct JSONErrorLocationTests {
             error.description == "\(url.path) at 'profile.tags.0': null is not a stored value at line 1, column 40.")
     }
 }
+
+/// A file rewritten with the key order of the last write: the order is reused only for a root
+/// object with exactly the same keys, so the file stays sorted whatever changed.
+@Suite(.timeLimit(TestScale.hangGuard))
+struct JSONKeyOrderTests {
+    @Test func rewriteWithOtherKeysOfTheSameCountIsSortedAgain() throws {
+        var order = StoredValueJSON.KeyOrder()
+        let roots: [[String: StoredValue]] = [
+            ["a": .int(1), "c": .int(3)],
+            ["a": .int(1), "c": .int(4)], // the same keys: the order is reused
+            ["a": .int(1), "b": .int(2)], // as many keys, another set
+            ["b": .int(2), "a": .int(1), "d": .int(5)], // one more
+            ["d": .int(5)], // fewer
+            [:],
+            ["z": .bool(true), "é": .string("x"), "A": .int(0)],
+        ]
+        for root in roots {
+            let kept = try StoredValueJSON.data(
+                from: .dictionary(root), keeping: StoredValueJSON.SourceText(), order: &order)
+            #expect(kept == (try StoredValueJSON.data(from: .dictionary(root))))
+        }
+    }
+
+    @Test func fileStoreWritesItsKeysSortedAfterAddingAndRemovingKeys() throws {
+        let folder = try ScratchFolder()
+        let url = folder.file("settings.json")
+        let store = try FileStore(url: url, options: quietOptions)
+        try store.setValue(.int(1), forKey: "m")
+        try store.setValue(.int(2), forKey: "z")
+        try store.setValue(.int(3), forKey: "m")
+        try store.setValue(nil, forKey: "z")
+        try store.setValue(.int(4), forKey: "a")
+        #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == "{\n  \"a\": 4,\n  \"m\": 3\n}\n")
+    }
+}

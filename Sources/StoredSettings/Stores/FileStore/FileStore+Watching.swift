@@ -16,17 +16,18 @@ extension FileStore {
     func checkForExternalChange(counted: Bool) {
         if counted { changeChecks.withLock { $0 += 1 } }
         // The common case, nothing changed, costs one `lstat` and one `stat` and never waits
-        // for a write in progress.
-        if let target = try? FileSystem.resolvingSymbolicLinks(url.path),
-            let unchanged = try? FileSystem.fingerprint(atPath: target) == loadedFingerprint.value,
-            unchanged
+        // for a write in progress. Nor does the file this store is renaming into place: the
+        // write publishes its values itself (waiting for it made every write of a watched
+        // store hand the file lock to this check and back).
+        if let target = try? FileSystem.resolvingSymbolicLinks(path),
+            let known = try? isKnownVersion(FileSystem.fingerprint(atPath: target)), known
         {
             return
         }
         var problem: StorageError?
         file.withLock { state in
             do {
-                let target = try FileSystem.resolvingSymbolicLinks(url.path)
+                let target = try FileSystem.resolvingSymbolicLinks(path)
                 let current = try FileSystem.fingerprint(atPath: target)
                 state.reportedPathProblem = nil
                 guard current != state.fingerprint else { return }
@@ -48,6 +49,14 @@ extension FileStore {
             }
         }
         if let problem { StorageErrorReporter.report(problem) }
+    }
+
+    /// Whether `current` (`nil`: no file) is the version the values in memory come from, or
+    /// the one this store's write in progress is renaming into place.
+    private func isKnownVersion(_ current: FileFingerprint?) -> Bool {
+        if current == loadedFingerprint.value { return true }
+        guard let current else { return false }
+        return current == writingFingerprint.value
     }
 
     /// How many times the store checked its file for external changes since it was opened:

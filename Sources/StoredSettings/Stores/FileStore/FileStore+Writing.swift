@@ -37,7 +37,7 @@ extension FileStore {
         let store = UpdateScope.medium(self)
         try UpdateScope.checkOutsideUpdateBody(of: [store])
         return try file.withLock { state in
-            let target = try FileSystem.resolvingSymbolicLinks(url.path)
+            let target = try FileSystem.resolvingSymbolicLinks(path)
             // Another store on the same file would wait forever for the `flock` held here.
             let media = [store, "file " + target]
             try UpdateScope.checkOutsideUpdateBody(of: media)
@@ -48,13 +48,15 @@ extension FileStore {
                 if !directory.isEmpty { try FileSystem.createDirectories(atPath: directory) }
             }
             let lock = state.lock(forTarget: target)
+            let destination = state.destination(forTarget: target)
             for _ in 0..<FileLock.attempts {
                 try lock.lock()
                 defer { lock.unlock() }
                 var values = try refresh(&state, target: target, underFileLock: true, reports: &reports)
                 let (result, changes) = try UpdateScope.runBody(ofUpdateOn: media, key: key) { try body(&values) }
                 guard !changes.isEmpty else { return result }
-                let data = try Self.encode(values, format: format, encoding: state.encoding, source: state.source)
+                let data = try Self.encode(
+                    values, format: format, encoding: state.encoding, source: state.source, keyOrder: &state.keyOrder)
                 guard data.count <= options.maximumFileSize else {
                     throw StorageError(
                         .tooLarge, path: target,
@@ -68,18 +70,20 @@ extension FileStore {
                     try Self.checkWritable(target, permissions: permissions)
                 }
                 do {
+                    defer { writingFingerprint.withLock { $0 = nil } }
                     state.fingerprint = try AtomicFile.write(
-                        data, toPath: target, permissions: permissions,
+                        data, to: destination, permissions: permissions,
                         owner: replaced.map { AtomicFile.Owner(user: $0.ownerID, group: $0.groupID) }
-                    ) {
+                    ) { written in
                         guard lock.isStillValid(), try FileSystem.fingerprint(atPath: target) == replaced else {
                             throw LockTakenAway()
                         }
+                        writingFingerprint.withLock { $0 = written }
                     }
                 } catch is LockTakenAway {
                     continue
                 }
-                AtomicFile.removeStaleTemporaryFiles(for: target)
+                AtomicFile.removeStaleTemporaryFiles(for: destination)
                 storage.replace(with: values, publishing: changes)
                 return result
             }

@@ -61,6 +61,9 @@ public final class FileStore: Storable {
     public let url: URL
     /// The format the file is read and written in.
     public let format: Format
+    /// ``url``'s path, worked out once: `URL.path` builds a new string on each call, and
+    /// every write and change check starts from it.
+    let path: String
     /// The options the store was opened with.
     public let options: Options
 
@@ -70,6 +73,11 @@ public final class FileStore: Storable {
     /// How many times ``checkForExternalChange()`` ran, for tests of the watcher.
     let changeChecks = Lock<Int>(0)
     let loadedFingerprint: Lock<FileFingerprint?>
+    /// The version of the file that this store's write in progress is renaming into place
+    /// (set right before its `rename`, cleared once ``loadedFingerprint`` names it), so that
+    /// the change check the `rename` wakes knows the file for this store's own and does not
+    /// wait for the write to finish; `nil` between writes.
+    let writingFingerprint = Lock<FileFingerprint?>(nil)
     /// The `setValue` calls waiting for the write in progress (group commit).
     let writeGroup = WriteGroup()
 
@@ -88,6 +96,9 @@ public final class FileStore: Storable {
         /// A JSON file's text for each key as last read, so a write keeps unchanged keys as
         /// the file spelled them (a file this store wrote holds the same text for them).
         var source = StoredValueJSON.SourceText()
+        /// The sorted keys of the JSON file last written, which the next write reuses when the
+        /// keys are the same.
+        var keyOrder = StoredValueJSON.KeyOrder()
         /// The cross-process lock, opened on first use.
         var lock: FileLock?
         /// A version that did not parse and was reported already, so it is not reported again.
@@ -95,6 +106,16 @@ public final class FileStore: Storable {
         /// The last error the change check met before it could look at a version (a symbolic
         /// link refused, a loop of links), so that each check does not report it again.
         var reportedPathProblem: StorageError?
+
+        /// The paths the atomic writes of the target use, worked out on its first write.
+        var destination: AtomicFile.Destination?
+
+        mutating func destination(forTarget target: String) -> AtomicFile.Destination {
+            if let destination, destination.path == target { return destination }
+            let created = AtomicFile.Destination(path: target)
+            destination = created
+            return created
+        }
 
         mutating func lock(forTarget target: String) -> FileLock {
             let path = target + ".lock"
@@ -129,6 +150,7 @@ public final class FileStore: Storable {
     ///   untouched, unless the policy is ``CorruptFilePolicy/moveAside``.
     public init(url: URL, format: Format? = nil, options: Options = Options()) throws {
         self.url = url.standardizedFileURL
+        path = self.url.path
         let format = format ?? Format(pathExtension: url.pathExtension)
         self.format = format
         self.options = options
@@ -225,7 +247,7 @@ public final class FileStore: Storable {
     /// never join a group: they run alone, on the caller's thread. Across processes, writes
     /// still take turns on the `flock`.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
-        try StorageError.validate(key: key, location: url.path)
+        try StorageError.validate(key: key, location: path)
         try commitInGroup(value, forKey: key)
     }
 
@@ -245,7 +267,7 @@ public final class FileStore: Storable {
     ///   ``StorageError/Code/reentrantWrite`` when called from inside an update body of the same
     ///   file; nothing changes then.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        try StorageError.validate(key: key, location: url.path)
+        try StorageError.validate(key: key, location: path)
         do {
             return try commit(key: key) { values in
                 // First: `values[key]` would find a canonically equivalent key of other scalars,

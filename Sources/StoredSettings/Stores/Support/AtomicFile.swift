@@ -54,8 +54,9 @@ package enum AtomicFile {
     ///     for existing ones).
     ///   - owner: The owner and group of the file being replaced, which the new file keeps;
     ///     `nil` for a new file (it belongs to this process's user).
-    ///   - beforeReplace: Runs after the `fsync`, right before the `rename`; what it throws
-    ///     cancels the write (the temporary file is removed) and is rethrown.
+    ///   - beforeReplace: Runs after the `fsync`, right before the `rename`, with the
+    ///     fingerprint the file will have once renamed; what it throws cancels the write (the
+    ///     temporary file is removed) and is rethrown.
     /// - Returns: The fingerprint of the written file.
     /// - Throws: ``StorageError/Code/io`` naming the path and the `errno` text (`No space left
     ///   on device`, `File too large`, `Permission denied`; `Operation not permitted` when this
@@ -64,10 +65,21 @@ package enum AtomicFile {
     @discardableResult
     package static func write(
         _ data: Data, toPath path: String, permissions: UInt32 = 0o600, owner: Owner? = nil,
-        beforeReplace: () throws -> Void = {}
+        beforeReplace: (FileFingerprint) throws -> Void = { _ in }
     ) throws -> FileFingerprint {
-        let directory = (path as NSString).deletingLastPathComponent
-        let (fd, temporaryPath) = try createLockedTemporaryFile(for: path, in: directory)
+        try write(
+            data, to: Destination(path: path), permissions: permissions, owner: owner, beforeReplace: beforeReplace)
+    }
+
+    /// ``write(_:toPath:permissions:owner:beforeReplace:)`` to `destination`'s path, with its
+    /// folder and temporary-file names worked out already.
+    @discardableResult
+    package static func write(
+        _ data: Data, to destination: Destination, permissions: UInt32 = 0o600, owner: Owner? = nil,
+        beforeReplace: (FileFingerprint) throws -> Void = { _ in }
+    ) throws -> FileFingerprint {
+        let path = destination.path
+        let (fd, temporaryPath) = try createLockedTemporaryFile(for: destination)
         var removeTemporary = true
         var descriptorOpen = true
         defer {
@@ -94,7 +106,7 @@ package enum AtomicFile {
         }
         guard fstat(fd, &info) == 0 else { throw FileSystem.ioError("cannot read the file's attributes", path: path) }
         let fingerprint = FileFingerprint(info)
-        try beforeReplace()
+        try beforeReplace(fingerprint)
         _ = try DurabilityHook.run(.rename, path: path)
         guard rename(temporaryPath, path) == 0 else {
             throw FileSystem.ioError("cannot replace the file", path: path)
@@ -103,8 +115,7 @@ package enum AtomicFile {
         // Closing drops the temporary file's `flock`, and frees the descriptor for the folder.
         close(fd)
         descriptorOpen = false
-        let directoryFD = FileSystem.openFile(
-            directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        let directoryFD = FileSystem.openFile(destination.directoryToOpen, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         if directoryFD >= 0, (try? DurabilityHook.run(.folderSync, path: path)) ?? false {
             _ = FileSystem.flushToStableStorage(directoryFD)
         }
@@ -117,11 +128,13 @@ package enum AtomicFile {
     /// Between `open` and `flock` the file is unlocked, so a cleaner may take it for stale and
     /// delete it; the path is checked after locking (`fstat` against `lstat`) and a new name
     /// tried when it no longer names the file.
-    private static func createLockedTemporaryFile(for path: String, in directory: String) throws -> (Int32, String) {
+    private static func createLockedTemporaryFile(for destination: Destination) throws -> (Int32, String) {
+        let path = destination.path
+        let directory = destination.directory
         for _ in 0..<16 {
-            let temporaryPath = (directory as NSString).appendingPathComponent(
-                temporaryPrefix(for: path) + "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
-            )
+            let temporaryPath =
+                destination.temporaryPathPrefix + "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+
             let fd = FileSystem.openFile(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard fd >= 0 else {
                 throw FileSystem.ioError("cannot create a temporary file in \(directory)", path: path)
@@ -158,12 +171,17 @@ package enum AtomicFile {
     /// - Returns: How many files were removed.
     @discardableResult
     package static func removeStaleTemporaryFiles(for path: String) -> Int {
-        let directory = (path as NSString).deletingLastPathComponent
+        removeStaleTemporaryFiles(for: Destination(path: path))
+    }
+
+    /// ``removeStaleTemporaryFiles(for:)-(String)`` of `destination`'s path.
+    @discardableResult
+    package static func removeStaleTemporaryFiles(for destination: Destination) -> Int {
         var removed = 0
         for name in FileSystem.entries(
-            inDirectory: directory.isEmpty ? "." : directory, withPrefix: temporaryPrefix(for: path))
+            inDirectory: destination.directoryToOpen, withPrefix: destination.temporaryPrefix)
         {
-            let temporaryPath = (directory as NSString).appendingPathComponent(name)
+            let temporaryPath = destination.pathInDirectory(name)
             let fd = FileSystem.openFile(temporaryPath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0)
             guard fd >= 0 else { continue }
             defer { close(fd) }

@@ -185,12 +185,19 @@ package enum FileSystem {
         guard let directory = opendir(path) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []
-        let prefixBytes = Array(prefix.utf8)
-        while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+        // Only the names that match become strings: `strncmp` stops at the end of a shorter name.
+        let prefixBytes = Array(prefix.utf8CString)
+        let prefixLength = prefixBytes.count - 1
+        prefixBytes.withUnsafeBufferPointer { prefixBuffer in
+            guard let prefixStart = prefixBuffer.baseAddress else { return }
+            while let entry = readdir(directory) {
+                let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+                    pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { name -> String? in
+                        strncmp(name, prefixStart, prefixLength) == 0 ? String(cString: name) : nil
+                    }
+                }
+                if let name { names.append(name) }
             }
-            if name.utf8.starts(with: prefixBytes) { names.append(name) }
         }
         return names
     }

@@ -117,6 +117,50 @@ struct FileStoreEventTests {
         withExtendedLifetime(stores) {}
     }
     #endif
+
+    /// The check that the `rename` of a store's own write wakes finds the version that write
+    /// is putting in place: it returns without waiting for the write (held here in the
+    /// folder's `fsync`, holding the store's lock: a check that waited would hang), and the
+    /// write's change is delivered once, by the write; a change by another store after it is
+    /// still seen.
+    @Test func checkDuringOwnWriteDoesNotWaitForItAndTheChangeComesOnce() async throws {
+        let folder = try ScratchFolder()
+        let url = folder.file("settings.json")
+        let store = try FileStore(url: url, options: quietOptions)
+        try store.setValue(.int(1), forKey: "k")
+        let target = try FileSystem.resolvingSymbolicLinks(url.path)
+        var events = store.changes().makeAsyncIterator()
+        let held = AwaitableState(false)
+        let release = DispatchSemaphore(value: 0)
+        // Only the first write is held: the later one of another store runs on this task.
+        DurabilityHook.install(forPath: target) { step in
+            let first =
+                step == .folderSync
+                && held.withLock { held in
+                    defer { held = true }
+                    return !held
+                }
+            if first { release.wait() }
+            return true
+        }
+        defer { DurabilityHook.remove(forPath: target) }
+        let written = AwaitableState(false)
+        Thread {
+            try? store.setValue(.int(2), forKey: "k")
+            written.withLock { $0 = true }
+        }.start()
+        await held.wait { $0 }
+
+        store.checkForExternalChange()
+        #expect(written.value == false)
+        release.signal()
+        await written.wait { $0 }
+        #expect(await events.next() == StoredChange(key: "k", value: .int(2)))
+
+        try FileStore(url: url, options: quietOptions).setValue(.int(3), forKey: "other")
+        store.checkForExternalChange()
+        #expect(await events.next() == StoredChange(key: "other", value: .int(3)))
+    }
 }
 
 /// A write between a store's first read and the start of its watch is not lost.
