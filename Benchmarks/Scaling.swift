@@ -47,8 +47,13 @@ func runScaling(_ bench: Bench) throws {
 
 /// The size of the wrapper, and what a 10,000-key FileStore keeps in memory.
 func runMemory(_ bench: Bench) throws {
-    bench.addMemory("MemoryLayout<Stored<Bool>>.size", bytes: MemoryLayout<Stored<Bool>>.size)
+    bench.addMemory(
+        "MemoryLayout<Stored<Bool>>.size", bytes: MemoryLayout<Stored<Bool>>.size,
+        note: "key, store and a reference to the shared part")
+    bench.addMemory("its shared part, Stored<Bool>", bytes: Stored<Bool>.sharedSettingSize, note: "once per setting")
     bench.addMemory("MemoryLayout<Stored<Profile>>.size", bytes: MemoryLayout<Stored<Profile>>.size)
+    bench.addMemory(
+        "its shared part, Stored<Profile>", bytes: Stored<Profile>.sharedSettingSize, note: "once per setting")
 
     let folder = try ScratchFolder()
     defer { folder.remove() }

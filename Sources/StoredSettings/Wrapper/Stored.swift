@@ -70,6 +70,14 @@ public struct Stored<Value: Sendable>: Sendable {
     /// `<redacted>`.
     public var isSecret: Bool { setting.isSecret }
 
+    /// The size in bytes of the object that holds a wrapper's default, documentation,
+    /// conversions and cache, shared by every copy of the wrapper: a Swift object's two-word
+    /// header plus its fields, laid out as a tuple of the same fields (the decoded-value cache
+    /// it references is an object of its own, not counted). For the benchmark's memory table.
+    package static var sharedSettingSize: Int {
+        2 * MemoryLayout<Int>.size + MemoryLayout<(Value, String?, Bool, StoredCodec<Value>, DecodedCache<Value>)>.size
+    }
+
     var codec: StoredCodec<Value> { setting.codec }
     var cache: DecodedCache<Value> { setting.cache }
 

@@ -115,13 +115,41 @@ package final class FolderEvents: Sendable {
     private static func watch(_ folder: String, in state: State) -> (descriptor: Int32, ancestor: Bool)? {
         if state.refusedFolders.contains(folder) { return nil }
         var path = folder.isEmpty ? "." : folder
+        var restarts = 0
         while true {
             let descriptor = inotify_add_watch(state.inotify, path, mask)
-            if descriptor >= 0 { return (descriptor, path != folder) }
+            if descriptor >= 0 {
+                guard path != folder else { return (descriptor, false) }
+                // The folder below `path` may have been made between its failed watch and this
+                // one: its creation then reached no watch, and neither will anything made in
+                // it. Start again from the folder itself when that folder exists now (a few
+                // times at most, for folders made and removed again and again).
+                if restarts < 8, Self.childFolderExists(of: path, toward: folder) {
+                    if state.entriesByWatch[descriptor] == nil { _ = inotify_rm_watch(state.inotify, descriptor) }
+                    restarts += 1
+                    path = folder
+                    continue
+                }
+                return (descriptor, true)
+            }
             guard errno == ENOENT || errno == ENOTDIR, path != "/", path != "." else { return nil }
             path = (path as NSString).deletingLastPathComponent
             if path.isEmpty { path = "." }
         }
+    }
+
+    /// Whether the folder one level below `ancestor` on the way to `folder` exists (a folder,
+    /// by `stat`, so a file in the way does not count).
+    private static func childFolderExists(of ancestor: String, toward folder: String) -> Bool {
+        var child = folder
+        while true {
+            let parent = (child as NSString).deletingLastPathComponent
+            if parent == ancestor || (ancestor == "." && !child.contains("/")) { break }
+            if parent.isEmpty || parent == child { return false }
+            child = parent
+        }
+        var info = stat()
+        return stat(child, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     private static func detach(_ id: UInt64, from descriptor: Int32, in state: inout State) {
