@@ -10,8 +10,8 @@
 /// between its read and its commit, which makes it as cheap as a locked dictionary set; while
 /// one is open it takes `writers` first, so it never lands between an update's read and its
 /// commit. No user code (an `update` body, an encoder) runs while `state` is held, so a body
-/// that reads this store neither deadlocks nor makes an overlapping `inout` access. A write from inside an
-/// `update` body to the same storage throws ``StorageError/Code/reentrantWrite``
+/// that reads this store neither deadlocks nor makes an overlapping `inout` access. A write
+/// from inside an `update` body to the same storage throws ``StorageError/Code/reentrantWrite``
 /// (``UpdateScope``): it would otherwise land and be overwritten by the update's result.
 package final class DictionaryStorage: Sendable {
     package struct State: Sendable {
