@@ -34,9 +34,10 @@ extension Stored {
         }
         do {
             let value: Value
-            switch stored {
-            case .array, .dictionary: value = try structuredMutationStart(stored)
-            default: value = try codec.decode(stored)
+            if case .array = stored, setting.keepsMutatedValues {
+                value = try arrayMutationStart(stored)
+            } else {
+                value = try codec.decode(stored)
             }
             return InPlaceMutation(value: value, original: value, start: stored, failure: nil)
         } catch {
@@ -70,19 +71,21 @@ extension Stored {
                 }
                 stored = encoded
             }
-            switch encoded {
-            case .some(let written) where written.isStructured: cache.store(mutated: mutation.value, storedAs: written)
-            default: break
+            if case .array? = encoded, setting.keepsMutatedValues, let encoded {
+                cache.store(mutated: mutation.value, storedAs: encoded)
             }
         } catch {
             StorageErrorReporter.report(storageError(error))
         }
     }
 
-    /// The decoded form of the structured `stored`: the value the last mutation kept for that
-    /// very stored form, else decoded (and kept). Decoding a large set or array costs as much
-    /// as encoding it, so a run of in-place changes decodes only its first start.
-    private func structuredMutationStart(_ stored: StoredValue) throws -> Value {
+    /// The decoded form of the array `stored`: the value the last mutation kept for that very
+    /// array (the same buffer: what the store holds is what the mutation wrote or started
+    /// from, not another writer's array of equal contents), else decoded (and kept). Decoding
+    /// a large set or array costs as much as encoding it, so a run of in-place changes decodes
+    /// only its first start. Only for an ``ExactStoredForm`` `Value`, whose written array
+    /// decodes back to exactly the value kept.
+    private func arrayMutationStart(_ stored: StoredValue) throws -> Value {
         var value = defaultValue
         if cache.lookup(mutationStart: stored, into: &value) { return value }
         value = try codec.decode(stored)
@@ -119,15 +122,5 @@ extension Equatable {
     /// Whether `other` is a value of this type equal to `self`.
     fileprivate func isEqual(to other: Any) -> Bool {
         (other as? Self).map { $0 == self } ?? false
-    }
-}
-
-extension StoredValue {
-    /// Whether the value is an array or a dictionary.
-    fileprivate var isStructured: Bool {
-        switch self {
-        case .array, .dictionary: true
-        default: false
-        }
     }
 }

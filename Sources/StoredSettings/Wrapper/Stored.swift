@@ -75,7 +75,8 @@ public struct Stored<Value: Sendable>: Sendable {
     /// header plus its fields, laid out as a tuple of the same fields (the decoded-value cache
     /// it references is an object of its own, not counted). For the benchmark's memory table.
     package static var sharedSettingSize: Int {
-        2 * MemoryLayout<Int>.size + MemoryLayout<(Value, String?, Bool, StoredCodec<Value>, DecodedCache<Value>)>.size
+        2 * MemoryLayout<Int>.size
+            + MemoryLayout<(Value, String?, Bool, StoredCodec<Value>, DecodedCache<Value>, Bool)>.size
     }
 
     var codec: StoredCodec<Value> { setting.codec }
@@ -310,8 +311,12 @@ final class StoredSetting<Value: Sendable>: Sendable {
     let isSecret: Bool
     let codec: StoredCodec<Value>
     let cache: DecodedCache<Value>
+    /// Whether an in-place change may start from the value the previous one kept
+    /// (``ExactStoredForm``), instead of decoding the stored array again.
+    let keepsMutatedValues: Bool
 
     init(defaultValue: Value, codec: StoredCodec<Value>, help: String?, isSecret: Bool) {
+        keepsMutatedValues = Value.self is any ExactStoredForm.Type
         self.defaultValue = defaultValue
         self.codec = codec
         self.cache = DecodedCache(placeholder: defaultValue)

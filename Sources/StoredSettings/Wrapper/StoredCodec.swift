@@ -93,9 +93,9 @@ final class DecodedCache<Value: Sendable>: @unchecked Sendable {
     /// The decoding failure at `revision`, when decoding failed.
     private var failure: StorageError?
     private var reported: (StoredValue, StorageError)?
-    /// The last structured value an in-place mutation started from or wrote, with its stored
-    /// form: the next mutation that finds that same form (an array shares its buffer, so the
-    /// check is O(1)) starts from it instead of decoding again.
+    /// The last value an in-place mutation started from or wrote, with its stored array: the
+    /// next mutation that finds that very array (the same buffer, an O(1) check) starts from it
+    /// instead of decoding again.
     private var lastMutated: (stored: StoredValue, value: Value)?
 
     /// Creates an empty cache; `placeholder` fills the value slot until a value is decoded.
@@ -135,17 +135,21 @@ final class DecodedCache<Value: Sendable>: @unchecked Sendable {
         self.failure = failure
     }
 
-    /// Copies the value last kept for exactly `stored` (``StoredValue/isIdentical(to:)``)
-    /// into `result`; `false` when there is none.
+    /// Copies the value last kept for the very array `stored` (the same buffer, not an equal
+    /// one: another writer's array may spell its strings otherwise) into `result`; `false`
+    /// when there is none.
     func lookup(mutationStart stored: StoredValue, into result: inout Value) -> Bool {
         mutex.lock()
         defer { mutex.unlock() }
-        guard let lastMutated, lastMutated.stored.isIdentical(to: stored) else { return false }
+        guard let lastMutated, case .array(let kept) = lastMutated.stored, case .array(let found) = stored,
+            kept.count == found.count,
+            kept.withUnsafeBufferPointer({ a in found.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress } })
+        else { return false }
         result = lastMutated.value
         return true
     }
 
-    /// Keeps `value` as the decoded form of the structured `stored`, for the next mutation.
+    /// Keeps `value` as the decoded form of the array `stored`, for the next mutation.
     func store(mutated value: Value, storedAs stored: StoredValue) {
         mutex.lock()
         defer { mutex.unlock() }
