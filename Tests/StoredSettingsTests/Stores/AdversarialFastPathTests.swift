@@ -9,38 +9,6 @@ import Testing
 /// sentinel.
 @Suite(.timeLimit(TestScale.hangGuard))
 struct AdversarialFastPathTests {
-    // MARK: - Helpers
-
-    /// Runs `body` on a new thread (not a pooled one, so it ends, and its thread-specific
-    /// values are destroyed); the returned semaphore is signalled when `body` returns.
-    static func onNewThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            body()
-            done.signal()
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
-        return done
-    }
-
-    final class Flag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var raised = false
-        func raise() { lock.withLock { raised = true } }
-        var isRaised: Bool { lock.withLock { raised } }
-    }
-
-    final class Box<T>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: T
-        init(_ value: T) { stored = value }
-        var value: T {
-            get { lock.withLock { stored } }
-            set { lock.withLock { stored = newValue } }
-        }
-    }
-
     // MARK: - Subscriber upper bound
 
     /// A stream subscribed right before a write receives that write, while other streams are
@@ -49,15 +17,10 @@ struct AdversarialFastPathTests {
     /// updating (plain writes then take the writers' lock).
     @Test func aStreamSubscribedWhileOthersComeAndGoSeesTheNextWrite() async throws {
         let store = InMemoryStore()
-        let stop = Flag()
-        let churn = Self.onNewThread {
-            var round: Int64 = 0
-            while !stop.isRaised {
-                round += 1
-                _ = store.changes() // dropped at once: terminated, removed from the broadcaster
-                try? store.setValue(.int(round), forKey: "noise")
-                try? store.update(forKey: "noise") { $0 = .int(-round) }
-            }
+        let stopChurn = ThreadTest.repeatOnNewThread { round in
+            _ = store.changes() // dropped at once: terminated, removed from the broadcaster
+            try? store.setValue(.int(round), forKey: "noise")
+            try? store.update(forKey: "noise") { $0 = .int(-round) }
         }
         let rounds = TestScale.pick(quick: 400, full: 4_000)
         var missed: [Int] = []
@@ -73,23 +36,17 @@ struct AdversarialFastPathTests {
                 break
             }
         }
-        stop.raise()
-        churn.wait()
+        stopChurn()
         #expect(missed.isEmpty, "a stream missed the write right after it subscribed in rounds \(missed.prefix(10))")
     }
 
     /// The same for the value-and-stream subscription of one key (what `Stored.updates` uses).
     @Test func aKeySubscriptionTakenWhileOthersEndSeesTheNextWrite() async throws {
         let store = InMemoryStore()
-        let stop = Flag()
-        let churn = Self.onNewThread {
-            var round: Int64 = 0
-            while !stop.isRaised {
-                round += 1
-                let other = store.subscription(readingValueForKey: "k")
-                other.end()
-                try? store.setValue(.int(round), forKey: "other")
-            }
+        let stopChurn = ThreadTest.repeatOnNewThread { round in
+            let other = store.subscription(readingValueForKey: "k")
+            other.end()
+            try? store.setValue(.int(round), forKey: "other")
         }
         var missed: [Int] = []
         for round in 0..<TestScale.pick(quick: 400, full: 4_000) {
@@ -103,8 +60,7 @@ struct AdversarialFastPathTests {
             }
             subscription.end()
         }
-        stop.raise()
-        churn.wait()
+        stopChurn()
         #expect(missed.isEmpty, "rounds \(missed.prefix(10))")
     }
 
@@ -115,15 +71,15 @@ struct AdversarialFastPathTests {
     /// change delivered twice or out of order, shows.
     @Test func aSubscriptionTakenConcurrentlyWithWritesSeesTheVeryNextCommit() async throws {
         let store = InMemoryStore(["k": .int(0)])
-        let stop = Flag()
-        let writer = Self.onNewThread {
+        let stop = ThreadTest.Flag()
+        let writer = ThreadTest.onNewThread {
             var next: Int64 = 1
             while !stop.isRaised {
                 try? store.setValue(.int(next), forKey: "k")
                 next += 1
             }
         }
-        let churn = Self.onNewThread {
+        let churn = ThreadTest.onNewThread {
             while !stop.isRaised {
                 let other = store.subscription(readingValueForKey: "k")
                 other.end()
@@ -189,7 +145,7 @@ struct AdversarialFastPathTests {
         var done: [DispatchSemaphore] = []
         for thread in 0..<threads {
             done.append(
-                Self.onNewThread {
+                ThreadTest.onNewThread {
                     for round in 0..<perThread {
                         try? store.update(forKey: "count") { value in
                             guard case .int(let count)? = value else { return }
@@ -288,10 +244,10 @@ struct AdversarialFastPathTests {
             let store = InMemoryStore(["k": .int(0)])
             let stream = store.changes()
             let started = DispatchSemaphore(value: 0)
-            let error = Box<StorageError?>(nil)
+            let error = ThreadTest.Box<StorageError?>(nil)
             var writer: DispatchSemaphore?
             try store.update(forKey: "k") { value in
-                writer = Self.onNewThread {
+                writer = ThreadTest.onNewThread {
                     started.signal()
                     do { try store.setValue(.int(-1), forKey: "k") } catch let e as StorageError {
                         error.value = e
@@ -377,7 +333,7 @@ struct AdversarialFastPathTests {
         var done: [DispatchSemaphore] = []
         for index in 0..<count {
             done.append(
-                Self.onNewThread {
+                ThreadTest.onNewThread {
                     try? a.update(forKey: "n\(index % 8)") { value in
                         try? b.update(forKey: "n") { $0 = .int(Int64(index)) }
                         value = .int(Int64(index))

@@ -7,38 +7,6 @@ import Testing
 /// environment read path. No test reads the clock: threads meet on semaphores.
 @Suite(.timeLimit(TestScale.hangGuard))
 struct AdversarialMutationCacheTests {
-    // MARK: - Helpers
-
-    /// Runs `body` on a new thread (not a pooled one, so it ends, and its thread-specific
-    /// values are destroyed); the returned semaphore is signalled when `body` returns.
-    static func onNewThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            body()
-            done.signal()
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
-        return done
-    }
-
-    final class Flag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var raised = false
-        func raise() { lock.withLock { raised = true } }
-        var isRaised: Bool { lock.withLock { raised } }
-    }
-
-    final class Box<T>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: T
-        init(_ value: T) { stored = value }
-        var value: T {
-            get { lock.withLock { stored } }
-            set { lock.withLock { stored = newValue } }
-        }
-    }
-
     // MARK: - In-place mutation cache
 
     /// A Codable struct with a field its coding keys leave out: the stored form never holds
@@ -175,7 +143,7 @@ struct AdversarialMutationCacheTests {
         for thread in 0..<4 {
             let group = thread % 2 == 0 ? settings : copy
             done.append(
-                Self.onNewThread {
+                ThreadTest.onNewThread {
                     for round in 0..<200 {
                         group.tags.append("\(thread)-\(round)")
                         if round % 10 == 0 { try? store.setValue(.array([.string("reset")]), forKey: "tags") }
@@ -253,11 +221,11 @@ struct AdversarialMutationCacheTests {
     @Test func environmentReadsAgreeFromManyThreadsAndStayUnsetWhenUnset() throws {
         let store = EnvironmentStore(
             prefix: "APP_", environment: ["APP_COUNT": "42", "APP_NEG": "-0", "APP_BIG": "9223372036854775808"])
-        let results = Box<[String]>([])
+        let results = ThreadTest.Box<[String]>([])
         var done: [DispatchSemaphore] = []
         for _ in 0..<4 {
             done.append(
-                Self.onNewThread {
+                ThreadTest.onNewThread {
                     for _ in 0..<200 {
                         let line = [
                             "\(String(describing: store.value(forKey: "count")))",
