@@ -3,10 +3,10 @@ import Foundation
 /// A lock that serialises the writers of one store, and that the thread holding it may take
 /// again.
 ///
-/// Stores take it around every write and around the whole of `update`, so no write lands
-/// between an update's read and its write. It guards no state of its own (values live behind a
-/// ``Lock``), so taking it again from inside an `update` body on the same thread (a nested
-/// write) neither deadlocks nor creates a second `inout` access to anything.
+/// Stores take it around the whole of `update` (and around the writes that land while an
+/// update is open), so no write lands between an update's read and its write. It guards no
+/// state of its own (values live behind a ``Lock``), so taking it again on the same thread
+/// neither deadlocks nor creates a second `inout` access to anything.
 ///
 /// Built on `NSRecursiveLock` (a recursive `pthread_mutex_t` on Linux).
 package final class RecursiveLock: Sendable {

@@ -142,8 +142,13 @@ package func checkNoCanonicallyEquivalentKey<Value>(_ key: String, in dictionary
     throws
 {
     guard let existing = canonicallyEquivalentKey(to: key, in: dictionary) else { return }
-    throw StorageError(
+    throw canonicallyEquivalentKeyError(key, existing: existing, path: path)
+}
+
+/// The ``StorageError/Code/invalidKey`` refusal of writing `key` where the canonically
+/// equivalent `existing` (other scalars) is stored.
+package func canonicallyEquivalentKeyError(_ key: String, existing: String, path: String? = nil) -> StorageError {
+    StorageError(
         .invalidKey, key: key, path: path,
-        message: canonicallyEquivalentKeysMessage(existing, key) + "; use the existing key's spelling"
-    )
+        message: canonicallyEquivalentKeysMessage(existing, key) + "; use the existing key's spelling")
 }

@@ -148,10 +148,12 @@ package enum StoredValueJSON {
 
         /// Writes the members of `items` in the order of `keys`, its keys; returns `false` as
         /// soon as a key is not in `items` (the bytes written so far are then the caller's to
-        /// remove).
+        /// remove). Each key is written as `items` spells it: a kept order may hold a
+        /// canonically equivalent spelling (other scalars) of a key removed and added again.
         mutating func writeMembers(of items: [String: StoredValue], in keys: [String], indent: Int) throws -> Bool {
-            for (index, key) in keys.enumerated() {
-                guard let item = items[key] else { return false }
+            for (index, orderedKey) in keys.enumerated() {
+                guard let slot = items.index(forKey: orderedKey) else { return false }
+                let (key, item) = items[slot]
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
                 writeString(key)

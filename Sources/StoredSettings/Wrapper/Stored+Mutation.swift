@@ -71,7 +71,7 @@ extension Stored {
                 }
                 stored = encoded
             }
-            if case .array? = encoded, setting.keepsMutatedValues, let encoded {
+            if setting.keepsMutatedValues, let encoded, case .array = encoded {
                 cache.store(mutated: mutation.value, storedAs: encoded)
             }
         } catch {

@@ -71,13 +71,9 @@ public struct Stored<Value: Sendable>: Sendable {
     public var isSecret: Bool { setting.isSecret }
 
     /// The size in bytes of the object that holds a wrapper's default, documentation,
-    /// conversions and cache, shared by every copy of the wrapper: a Swift object's two-word
-    /// header plus its fields, laid out as a tuple of the same fields (the decoded-value cache
-    /// it references is an object of its own, not counted). For the benchmark's memory table.
-    package static var sharedSettingSize: Int {
-        2 * MemoryLayout<Int>.size
-            + MemoryLayout<(Value, String?, Bool, StoredCodec<Value>, DecodedCache<Value>, Bool)>.size
-    }
+    /// conversions and cache, shared by every copy of the wrapper; for the benchmark's memory
+    /// table (``StoredSetting/size``).
+    package static var sharedSettingSize: Int { StoredSetting<Value>.size }
 
     var codec: StoredCodec<Value> { setting.codec }
     var cache: DecodedCache<Value> { setting.cache }
@@ -314,6 +310,14 @@ final class StoredSetting<Value: Sendable>: Sendable {
     /// Whether an in-place change may start from the value the previous one kept
     /// (``ExactStoredForm``), instead of decoding the stored array again.
     let keepsMutatedValues: Bool
+
+    /// The object's size: a Swift object's two-word header plus its stored properties above,
+    /// laid out as a tuple of the same types in the same order (keep the two in step). The
+    /// decoded-value cache it references is an object of its own, not counted.
+    static var size: Int {
+        2 * MemoryLayout<Int>.size
+            + MemoryLayout<(Value, String?, Bool, StoredCodec<Value>, DecodedCache<Value>, Bool)>.size
+    }
 
     init(defaultValue: Value, codec: StoredCodec<Value>, help: String?, isSecret: Bool) {
         keepsMutatedValues = Value.self is any ExactStoredForm.Type

@@ -54,6 +54,19 @@ struct JSONKeyOrderTests {
         }
     }
 
+    /// A kept order naming `café` in NFC must not make a root that holds the NFD spelling
+    /// (a key removed and added again with other scalars) be written with the old spelling.
+    @Test func aReusedOrderWritesEachKeyAsTheRootSpellsIt() throws {
+        var order = StoredValueJSON.KeyOrder()
+        let composed: [String: StoredValue] = ["caf\u{E9}": .int(1), "z": .int(2)]
+        let decomposed: [String: StoredValue] = ["cafe\u{301}": .int(1), "z": .int(2)]
+        _ = try StoredValueJSON.data(from: .dictionary(composed), keeping: StoredValueJSON.SourceText(), order: &order)
+        let written = try StoredValueJSON.data(
+            from: .dictionary(decomposed), keeping: StoredValueJSON.SourceText(), order: &order)
+        #expect(written == (try StoredValueJSON.data(from: .dictionary(decomposed))))
+        #expect(String(decoding: written, as: UTF8.self).unicodeScalars.contains("\u{301}"))
+    }
+
     @Test func fileStoreWritesItsKeysSortedAfterAddingAndRemovingKeys() throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")

@@ -52,11 +52,7 @@ package final class DictionaryStorage: Sendable {
             let sameScalars = existing.hasSameScalars(as: key)
             // The same scalars as a key a write already accepted: valid.
             if !keysAreValid || !sameScalars { try StorageError.validate(key: key) }
-            if !sameScalars {
-                throw StorageError(
-                    .invalidKey, key: key,
-                    message: canonicallyEquivalentKeysMessage(existing, key) + "; use the existing key's spelling")
-            }
+            if !sameScalars { throw canonicallyEquivalentKeyError(key, existing: existing) }
             return index
         }
     }
