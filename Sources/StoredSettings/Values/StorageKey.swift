@@ -110,6 +110,9 @@ extension String {
     /// Whether the two strings have the same Unicode scalars, not only canonically equivalent
     /// ones (what `==` compares): the same UTF-8 bytes, compared without decoding.
     package func hasSameScalars(as other: String) -> Bool {
+        // The same representation (the same inline bytes, or the same buffer and count) holds
+        // the same scalars: the common case of a key written again from the same string.
+        if hasSameRepresentation(as: other) { return true }
         guard utf8.count == other.utf8.count else { return false }
         let compared = utf8.withContiguousStorageIfAvailable { bytes in
             other.utf8.withContiguousStorageIfAvailable { otherBytes in
@@ -119,6 +122,26 @@ extension String {
             }
         }
         return (compared ?? nil) ?? utf8.elementsEqual(other.utf8)
+    }
+
+    /// Whether the two values are bit for bit the same `String`: the same inline bytes of a
+    /// small string, or the same storage object with the same count. Then they hold the same
+    /// scalars; when not, they may still (two buffers with the same bytes), so `false` decides
+    /// nothing.
+    @inline(__always)
+    private func hasSameRepresentation(as other: String) -> Bool {
+        withUnsafeBytes(of: self) { bytes in
+            withUnsafeBytes(of: other) { otherBytes in
+                // Two words on 64-bit platforms: two loads, not a call. Any other layout takes
+                // `memcmp`; padding bytes there can only make two equal strings differ.
+                guard bytes.count == 16 else {
+                    return memcmp(bytes.baseAddress!, otherBytes.baseAddress!, bytes.count) == 0
+                }
+                return bytes.loadUnaligned(as: UInt64.self) == otherBytes.loadUnaligned(as: UInt64.self)
+                    && bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                        == otherBytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            }
+        }
     }
 }
 

@@ -59,18 +59,34 @@ extension StoredValue {
     ///
     /// - Complexity: O(n) in the number of nodes of the smaller tree.
     public func isIdentical(to other: StoredValue) -> Bool {
-        switch (self, other) {
-        case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
-        case (.date(let a), .date(let b)):
-            a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
-        case (.array(let a), .array(let b)):
-            // Two copies of one array share their buffer: identical without a walk.
-            a.count == b.count
-                && (a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { x.baseAddress == $0.baseAddress } }
-                    || zip(a, b).allSatisfy { $0.isIdentical(to: $1) })
-        case (.dictionary(let a), .dictionary(let b)):
-            a.count == b.count && a.allSatisfy { key, value in b[key].map { value.isIdentical(to: $0) } ?? false }
-        default: self == other
+        // One switch on `self`, then a pattern on `other`: no tuple of the two is built.
+        switch self {
+        case .bool(let a): if case .bool(let b) = other { a == b } else { false }
+        case .int(let a): if case .int(let b) = other { a == b } else { false }
+        case .double(let a): if case .double(let b) = other { a.bitPattern == b.bitPattern } else { false }
+        case .string(let a): if case .string(let b) = other { a == b } else { false }
+        case .data(let a): if case .data(let b) = other { a == b } else { false }
+        case .date(let a):
+            if case .date(let b) = other {
+                a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
+            } else {
+                false
+            }
+        case .array(let a):
+            if case .array(let b) = other {
+                // Two copies of one array share their buffer: identical without a walk.
+                a.count == b.count
+                    && (a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { x.baseAddress == $0.baseAddress } }
+                        || zip(a, b).allSatisfy { $0.isIdentical(to: $1) })
+            } else {
+                false
+            }
+        case .dictionary(let a):
+            if case .dictionary(let b) = other {
+                a.count == b.count && a.allSatisfy { key, value in b[key].map { value.isIdentical(to: $0) } ?? false }
+            } else {
+                false
+            }
         }
     }
 

@@ -30,14 +30,15 @@ extension Stored {
         }
         guard let stored else {
             return InPlaceMutation(
-                value: defaultValue, original: defaultValue, start: try? codec.encode(defaultValue), failure: nil)
+                value: defaultValue, original: defaultValue, start: try? setting.codec.encode(defaultValue),
+                failure: nil)
         }
         do {
             let value: Value
             if case .array = stored, setting.keepsMutatedValues {
                 value = try arrayMutationStart(stored)
             } else {
-                value = try codec.decode(stored)
+                value = try setting.codec.decode(stored)
             }
             return InPlaceMutation(value: value, original: value, start: stored, failure: nil)
         } catch {
@@ -58,13 +59,13 @@ extension Stored {
             return
         }
         do {
-            let encoded = try codec.encode(mutation.value)
-            guard try mutation.changedValue(encoded: encoded, encode: codec.encode) else { return }
+            let encoded = try setting.codec.encode(mutation.value)
+            guard try mutation.changedValue(encoded: encoded, encode: setting.codec.encode) else { return }
             try store.update(forKey: key) { stored in
                 // Data identical to the start decoded then; only other data needs the check.
                 if let current = stored, !(mutation.start.map(current.isIdentical(to:)) ?? false) {
                     do {
-                        _ = try codec.decode(current)
+                        _ = try setting.codec.decode(current)
                     } catch {
                         throw notSaved(storageError(error))
                     }
@@ -88,7 +89,7 @@ extension Stored {
     private func arrayMutationStart(_ stored: StoredValue) throws -> Value {
         var value = defaultValue
         if cache.lookup(mutationStart: stored, into: &value) { return value }
-        value = try codec.decode(stored)
+        value = try setting.codec.decode(stored)
         cache.store(mutated: value, storedAs: stored)
         return value
     }

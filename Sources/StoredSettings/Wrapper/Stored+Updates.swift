@@ -67,7 +67,7 @@ extension Stored {
     private func value(from stored: StoredValue?) -> Value {
         guard let stored else { return defaultValue }
         do {
-            return try codec.decode(stored)
+            return try setting.codec.decode(stored)
         } catch {
             StorageErrorReporter.report(storageError(error))
             return defaultValue

@@ -75,6 +75,8 @@ public struct Stored<Value: Sendable>: Sendable {
     /// table (``StoredSetting/size``).
     package static var sharedSettingSize: Int { StoredSetting<Value>.size }
 
+    /// The conversions, copied whole. Call `setting.codec.encode` and `setting.codec.decode`
+    /// on hot paths instead: a copy of the whole codec retains and releases every field.
     var codec: StoredCodec<Value> { setting.codec }
     var cache: DecodedCache<Value> { setting.cache }
 
@@ -156,7 +158,7 @@ public struct Stored<Value: Sendable>: Sendable {
             }
         }
         do {
-            return try codec.decode(stored)
+            return try setting.codec.decode(stored)
         } catch {
             throw storageError(error)
         }
@@ -172,7 +174,7 @@ public struct Stored<Value: Sendable>: Sendable {
     ///   then stays, in memory and in the medium.
     public func save(_ value: Value) throws {
         do {
-            let stored = try codec.encode(value)
+            let stored = try setting.codec.encode(value)
             try store.setValue(stored, forKey: key)
         } catch {
             throw storageError(error)
@@ -242,7 +244,7 @@ public struct Stored<Value: Sendable>: Sendable {
             break
         }
         do {
-            return try codec.decode(stored)
+            return try setting.codec.decode(stored)
         } catch {
             return fallback(after: error, decoding: stored, reporting: reporting)
         }
@@ -257,7 +259,7 @@ public struct Stored<Value: Sendable>: Sendable {
         case .miss: break
         }
         do {
-            value = try codec.decode(stored)
+            value = try setting.codec.decode(stored)
             cache.store(value, revision: revision)
             return value
         } catch {

@@ -10,16 +10,23 @@
 /// between its read and its commit, which makes it as cheap as a locked dictionary set; while
 /// one is open it takes `writers` first, so it never lands between an update's read and its
 /// commit. No user code (an `update` body, an encoder) runs while `state` is held, so a body
-/// that reads this store neither deadlocks nor makes an overlapping `inout` access. A write
-/// from inside an `update` body to the same storage throws ``StorageError/Code/reentrantWrite``
-/// (``UpdateScope``): it would otherwise land and be overwritten by the update's result.
+/// that reads this store neither deadlocks nor makes an overlapping `inout` access.
+///
+/// A write from inside an `update` body to the same storage throws
+/// ``StorageError/Code/reentrantWrite``: it would otherwise land and be overwritten by the
+/// update's result. No per-thread marks are needed to tell: a write that finds a sequence open
+/// takes `writers`, which holds off every thread but the one whose body is running, so a
+/// sequence still open once it holds `writers` is its own thread's.
 package final class DictionaryStorage: Sendable {
     package struct State: Sendable {
         package var values: [String: StoredValue]
         package var revision: UInt64 = 0
         /// How many read-change-commit sequences hold `writers` between their read and their
-        /// commit; a plain write may commit without `writers` only while this is zero.
+        /// commit; a plain write may commit without `writers` only while this is zero. At most
+        /// one: `writers` serialises sequences, and one never opens inside another.
         var openSequences = 0
+        /// The key of the open sequence, for the refusal of a write from inside its body.
+        var openKey = ""
         /// At least the number of streams subscribed through this storage: raised under this
         /// lock by every subscription, lowered to the broadcaster's count by every publish. A
         /// commit skips the broadcaster while it is zero.
@@ -55,21 +62,26 @@ package final class DictionaryStorage: Sendable {
             if !sameScalars { throw canonicallyEquivalentKeyError(key, existing: existing) }
             return index
         }
+
+        /// Throws unless no read-change-commit sequence is open: called while holding
+        /// `writers`, an open one is this thread's, whose body is making the write.
+        ///
+        /// - Throws: ``StorageError/Code/invalidKey`` (an invalid key is the first thing a write
+        ///   reports, as on every backend), then ``StorageError/Code/reentrantWrite``.
+        func checkNoSequenceOpen(forKey key: String) throws {
+            guard openSequences > 0 else { return }
+            try StorageError.validate(key: key)
+            throw UpdateScope.reentrantWriteError(updating: openKey).adding(key: key)
+        }
     }
 
     // Private: every mutation goes through this file, which takes `writers` first.
     private let state: Lock<State>
     package let broadcaster = ChangeBroadcaster()
-    private let writers: RecursiveLock
-    /// The ``UpdateScope`` media of this storage, named once (by the identity of its writers'
-    /// lock, which no other storage shares) rather than on every write.
-    private let media: [String]
+    private let writers = RecursiveLock()
 
     package init(_ values: [String: StoredValue] = [:]) {
         state = Lock(State(values: values))
-        let writers = RecursiveLock()
-        self.writers = writers
-        media = [UpdateScope.medium(writers)]
     }
 
     @inline(__always)
@@ -100,16 +112,19 @@ package final class DictionaryStorage: Sendable {
     /// - Throws: ``StorageError/Code/invalidKey`` (checked first), then
     ///   ``StorageError/Code/reentrantWrite`` from inside an update body of this storage.
     package func setValue(_ value: StoredValue?, forKey key: String) throws {
-        try checkOutsideUpdateBody(forKey: key)
         // No sequence open: nothing can land between a read and a commit, so `state` suffices.
+        // Nor is this a write from an update body of this storage: every body runs inside one.
         let committed = try state.withLock { state in
             guard state.openSequences == 0 else { return false }
             try commit(value, forKey: key, at: state.checkedIndex(forKey: key), in: &state)
             return true
         }
         if committed { return }
+        // Another thread's sequence: `writers` waits for its commit. This thread's: the body is
+        // writing, and the sequence is still open once the recursive `writers` lets it in.
         try writers.withLock {
             try state.withLock { state in
+                try state.checkNoSequenceOpen(forKey: key)
                 try commit(value, forKey: key, at: state.checkedIndex(forKey: key), in: &state)
             }
         }
@@ -120,21 +135,23 @@ package final class DictionaryStorage: Sendable {
     /// `body` runs outside the value lock: it may read this store. A write it makes to this
     /// storage from the same thread throws ``StorageError/Code/reentrantWrite``.
     package func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        try checkOutsideUpdateBody(forKey: key)
-        return try writers.withLock {
+        try writers.withLock {
             // Opened with the read, closed with the commit (or the body's error): plain writes
             // take `writers`, and so wait, in between. So the slot found by the read is still
             // the key's at the commit, unless this thread replaced the values meanwhile (the
             // revision tells).
             let (index, revision, start) = try state.withLock { state in
+                // An update from inside this storage's own update body.
+                try state.checkNoSequenceOpen(forKey: key)
                 let index = try state.checkedIndex(forKey: key)
                 state.openSequences += 1
+                state.openKey = key
                 return (index, state.revision, index.map { state.values.values[$0] })
             }
             var value = start
             let result: R
             do {
-                result = try UpdateScope.runBody(ofUpdateOn: media, key: key) { try body(&value) }
+                result = try body(&value)
             } catch {
                 state.withLock { $0.openSequences -= 1 }
                 throw error
@@ -212,8 +229,8 @@ package final class DictionaryStorage: Sendable {
     ) throws {
         if let index {
             if let value {
-                if state.values.values[index].isIdentical(to: value) { return }
-                state.values.values[index] = value
+                // One access to the slot, to compare and to replace, and no copy of the old value.
+                guard replace(&state.values.values[index], with: value) else { return }
             } else {
                 state.values.remove(at: index)
             }
@@ -225,26 +242,19 @@ package final class DictionaryStorage: Sendable {
         if state.subscribers > 0 { state.subscribers = broadcaster.publish(StoredChange(key: key, value: value)) }
     }
 
+    /// Puts `value` in `slot` unless it holds an identical value; whether it did.
+    @inline(__always)
+    private func replace(_ slot: inout StoredValue, with value: StoredValue) -> Bool {
+        if slot.isIdentical(to: value) { return false }
+        slot = value
+        return true
+    }
+
     package func changes() -> AsyncStream<StoredChange> {
         // Under `state`, so no commit sees the count without this stream.
         state.withLock { state in
             state.subscribers += 1
             return broadcaster.subscribe()
-        }
-    }
-
-    /// Throws ``StorageError/Code/reentrantWrite`` naming `key` when an `update` body of this
-    /// storage runs on this thread.
-    @inline(__always)
-    private func checkOutsideUpdateBody(forKey key: String) throws {
-        // Outside every update body (nearly every write): one thread-specific read.
-        guard UpdateScope.isInsideUpdateBody else { return }
-        do {
-            try UpdateScope.checkOutsideUpdateBody(of: media)
-        } catch let error as StorageError {
-            // An invalid key is the first thing a write reports, as on every backend.
-            try StorageError.validate(key: key)
-            throw error.adding(key: key)
         }
     }
 

@@ -12,7 +12,9 @@ import Foundation
 /// A store names the medium it guards with a string (the lock file's path for a file, an object
 /// identity for memory): ``runBody(ofUpdateOn:key:_:)`` marks those names for the thread while
 /// the body runs, and every write entry point calls ``checkOutsideUpdateBody(of:)`` before it
-/// takes a lock.
+/// takes a lock. (``DictionaryStorage`` needs no marks: it knows under its own lock whether
+/// one of its updates is open, and only the thread running that update's body can get past
+/// its recursive writers' lock while it is.)
 ///
 /// The mark is per thread, not a task-local value: an `update` body is synchronous, so it runs
 /// from start to end on the thread that called `update`, and only that thread can re-enter. A
@@ -76,13 +78,19 @@ package enum UpdateScope {
         guard let marks = currentMarks, !marks.entries.isEmpty else { return }
         for medium in media {
             guard let outer = marks.entries.last(where: { $0.medium == medium })?.key else { continue }
-            let running = outer.isEmpty ? "an update of the same store" : "the update of '\(outer)' in the same store"
-            throw StorageError(
-                .reentrantWrite,
-                message:
-                    "written from inside \(running), which would wait for itself; change the value through the update's inout parameter, or write after the update returns"
-            )
+            throw reentrantWriteError(updating: outer)
         }
+    }
+
+    /// The ``StorageError/Code/reentrantWrite`` error of a write made from inside the update
+    /// of `outer` (empty: of no one key) in the same store, without key or path.
+    package static func reentrantWriteError(updating outer: String) -> StorageError {
+        let running = outer.isEmpty ? "an update of the same store" : "the update of '\(outer)' in the same store"
+        return StorageError(
+            .reentrantWrite,
+            message:
+                "written from inside \(running), which would wait for itself; change the value through the update's inout parameter, or write after the update returns"
+        )
     }
 
     /// Whether an `update` body of any store runs on this thread: one `pthread_getspecific`.
