@@ -129,7 +129,7 @@ extension String {
     /// scalars; when not, they may still (two buffers with the same bytes), so `false` decides
     /// nothing.
     @inline(__always)
-    private func hasSameRepresentation(as other: String) -> Bool {
+    package func hasSameRepresentation(as other: String) -> Bool {
         withUnsafeBytes(of: self) { bytes in
             withUnsafeBytes(of: other) { otherBytes in
                 // Two words on 64-bit platforms: two loads, not a call. Any other layout takes

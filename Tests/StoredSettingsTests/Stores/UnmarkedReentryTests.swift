@@ -89,27 +89,50 @@ struct UnmarkedReentryTests {
     }
 
     /// Another thread's write during the body is not refused: it waits for the commit and
-    /// then lands.
-    @Test func aWriteFromAnotherThreadDuringTheBodyWaitsAndLandsAfterTheCommit() throws {
-        let store = InMemoryStore(["count": .int(1)])
-        let outcome = ThreadTest.Box<StorageError?>(nil)
-        let bodyStarted = DispatchSemaphore(value: 0)
+    /// then lands, after the update's change.
+    @Test func aWriteFromAnotherThreadDuringTheBodyWaitsAndLandsAfterTheCommit() async throws {
+        let storage = DictionaryStorage(["count": .int(1)])
+        let changes = storage.changes()
+        let outcome = ThreadTest.Box<String?>(nil)
         var writer: DispatchSemaphore?
-        try store.update(forKey: "count") { value in
+        try storage.update(forKey: "count") { value in
             writer = ThreadTest.onNewThread {
-                bodyStarted.wait()
                 do {
-                    try store.setValue(.int(100), forKey: "count")
-                } catch let error as StorageError {
-                    outcome.value = error
-                } catch {}
+                    try storage.setValue(.int(100), forKey: "count")
+                } catch {
+                    outcome.value = "\(error)"
+                }
             }
-            bodyStarted.signal()
-            // The writer is either still before its write or waiting for this commit.
+            // The writer provably waits for this update's commit.
+            while storage.waitingWriterCount == 0 { sched_yield() }
             value = .int(2)
         }
         writer?.wait()
         #expect(outcome.value == nil)
-        #expect(store.values == ["count": .int(100)])
+        #expect(storage.value(forKey: "count") == .int(100))
+        var iterator = changes.makeAsyncIterator()
+        #expect(await iterator.next()?.value == .int(2))
+        #expect(await iterator.next()?.value == .int(100))
+    }
+
+    /// Another thread's update during the body waits too, and then starts from this one's
+    /// result: no increment is lost.
+    @Test func anUpdateFromAnotherThreadDuringTheBodyStartsFromItsResult() throws {
+        let storage = DictionaryStorage(["count": .int(1)])
+        var other: DispatchSemaphore?
+        try storage.update(forKey: "count") { value in
+            other = ThreadTest.onNewThread {
+                try? storage.update(forKey: "count") { value in
+                    guard case .int(let count)? = value else { return }
+                    value = .int(count * 10)
+                }
+            }
+            while storage.waitingWriterCount == 0 { sched_yield() }
+            value = .int(2)
+        }
+        other?.wait()
+        #expect(storage.value(forKey: "count") == .int(20))
+        #expect(storage.openSequenceCount == 0)
+        #expect(storage.waitingWriterCount == 0)
     }
 }

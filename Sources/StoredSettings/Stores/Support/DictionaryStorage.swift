@@ -1,32 +1,39 @@
+import Foundation
+
 /// A thread-safe dictionary of stored values with change delivery: the shared core of the
 /// in-memory, environment, command-line and file stores.
 ///
 /// It keeps the ``Storable`` contract: keys validated on write, writes of an identical value
 /// commit nothing, `update` atomic, every commit bumps the revision and is published in order.
 ///
-/// Two locks, taken in this order: `writers` (recursive) serialises the read-change-commit
-/// sequences (`update`) and the replacements; `state` guards the values only for the moment of
-/// a read or a commit. A plain write commits under `state` alone while no sequence is open
-/// between its read and its commit, which makes it as cheap as a locked dictionary set; while
-/// one is open it takes `writers` first, so it never lands between an update's read and its
-/// commit. No user code (an `update` body, an encoder) runs while `state` is held, so a body
-/// that reads this store neither deadlocks nor makes an overlapping `inout` access.
+/// `state` guards the values, only for the moment of a read or a commit. An `update` is a
+/// read-change-commit sequence: it opens under `state` with its read, naming its thread, runs
+/// its body with no lock held, and closes under `state` with its commit. While one is open,
+/// every other writer (a write, an update, a replacement) waits on `gate`, a condition the
+/// closing commit broadcasts, so nothing lands between an update's read and its commit. While
+/// none is open, which is nearly always, a write or an update takes `state` and nothing else:
+/// a write costs what a locked dictionary set does, an update two lock rounds. No user code (an
+/// `update` body, an encoder) runs while `state` is held, so a body that reads this store
+/// neither deadlocks nor makes an overlapping `inout` access.
 ///
 /// A write from inside an `update` body to the same storage throws
-/// ``StorageError/Code/reentrantWrite``: it would otherwise land and be overwritten by the
-/// update's result. No per-thread marks are needed to tell: a write that finds a sequence open
-/// takes `writers`, which holds off every thread but the one whose body is running, so a
-/// sequence still open once it holds `writers` is its own thread's.
+/// ``StorageError/Code/reentrantWrite``: it would otherwise wait for itself. The open sequence
+/// names its thread, so a write that finds one open by its own thread is that body's write.
 package final class DictionaryStorage: Sendable {
     package struct State: Sendable {
         package var values: [String: StoredValue]
         package var revision: UInt64 = 0
-        /// How many read-change-commit sequences hold `writers` between their read and their
-        /// commit; a plain write may commit without `writers` only while this is zero. At most
-        /// one: `writers` serialises sequences, and one never opens inside another.
+        /// How many read-change-commit sequences are open between their read and their commit:
+        /// zero or one, since a sequence opens only while none is. Other writers wait while
+        /// it is one.
         var openSequences = 0
         /// The key of the open sequence, for the refusal of a write from inside its body.
         var openKey = ""
+        /// The thread running the open sequence's body.
+        var owner: ThreadIdentity?
+        /// At least the number of threads waiting on `gate` for the open sequence to close:
+        /// the closing commit broadcasts only when it is above zero.
+        var waiters = 0
         /// At least the number of streams subscribed through this storage: raised under this
         /// lock by every subscription, lowered to the broadcaster's count by every publish. A
         /// commit skips the broadcaster while it is zero.
@@ -49,6 +56,7 @@ package final class DictionaryStorage: Sendable {
         /// canonically equivalent key of other scalars is stored.
         ///
         /// - Throws: ``StorageError/Code/invalidKey``.
+        @inline(__always)
         func checkedIndex(forKey key: String) throws -> [String: StoredValue].Index? {
             guard let index = values.index(forKey: key) else {
                 try StorageError.validate(key: key)
@@ -56,15 +64,17 @@ package final class DictionaryStorage: Sendable {
             }
             // `String ==` found it, so it may be a canonically equivalent key of other scalars.
             let existing = values.keys[index]
-            let sameScalars = existing.hasSameScalars(as: key)
+            // The representation first, inline: a key written again from the same string.
+            let sameScalars = existing.hasSameRepresentation(as: key) || existing.hasSameScalars(as: key)
             // The same scalars as a key a write already accepted: valid.
             if !keysAreValid || !sameScalars { try StorageError.validate(key: key) }
             if !sameScalars { throw canonicallyEquivalentKeyError(key, existing: existing) }
             return index
         }
 
-        /// Throws unless no read-change-commit sequence is open: called while holding
-        /// `writers`, an open one is this thread's, whose body is making the write.
+        /// Throws unless no read-change-commit sequence is open: called when no other
+        /// thread's is (``DictionaryStorage/whenNoOtherSequenceIsOpen(_:)``), an open one is
+        /// this thread's, whose body is making the write.
         ///
         /// - Throws: ``StorageError/Code/invalidKey`` (an invalid key is the first thing a write
         ///   reports, as on every backend), then ``StorageError/Code/reentrantWrite``.
@@ -73,12 +83,23 @@ package final class DictionaryStorage: Sendable {
             try StorageError.validate(key: key)
             throw UpdateScope.reentrantWriteError(updating: openKey).adding(key: key)
         }
+
+        /// Closes the open sequence; whether threads wait for that (broadcast `gate` after
+        /// releasing `state`).
+        mutating func closeSequence() -> Bool {
+            openSequences -= 1
+            owner = nil
+            defer { waiters = 0 }
+            return waiters > 0
+        }
     }
 
-    // Private: every mutation goes through this file, which takes `writers` first.
+    // Private: every mutation goes through this file.
     private let state: Lock<State>
     package let broadcaster = ChangeBroadcaster()
-    private let writers = RecursiveLock()
+    /// Where writers wait while another thread's sequence is open. Taken before `state`, never
+    /// while holding it.
+    private let gate = NSCondition()
 
     package init(_ values: [String: StoredValue] = [:]) {
         state = Lock(State(values: values))
@@ -103,6 +124,12 @@ package final class DictionaryStorage: Sendable {
         state.withLock { $0.openSequences }
     }
 
+    /// At least how many threads wait for the open sequence to close (for tests: the body of
+    /// an update waits on it to know that another writer provably waits for its commit).
+    package var waitingWriterCount: Int {
+        state.withLock { $0.waiters }
+    }
+
     package var snapshot: [String: StoredValue] {
         state.withLock { $0.values }
     }
@@ -120,13 +147,17 @@ package final class DictionaryStorage: Sendable {
             return true
         }
         if committed { return }
-        // Another thread's sequence: `writers` waits for its commit. This thread's: the body is
-        // writing, and the sequence is still open once the recursive `writers` lets it in.
-        try writers.withLock {
-            try state.withLock { state in
-                try state.checkNoSequenceOpen(forKey: key)
-                try commit(value, forKey: key, at: state.checkedIndex(forKey: key), in: &state)
-            }
+        try setValueOnceNoOtherSequenceIsOpen(value, forKey: key)
+    }
+
+    /// ``setValue(_:forKey:)`` once no other thread's sequence is open: out of line, so that
+    /// the one-lock path stays small.
+    @inline(never)
+    private func setValueOnceNoOtherSequenceIsOpen(_ value: StoredValue?, forKey key: String) throws {
+        try whenNoOtherSequenceIsOpen { state, _ in
+            // Still open: this thread's, so its update body is writing.
+            try state.checkNoSequenceOpen(forKey: key)
+            try commit(value, forKey: key, at: state.checkedIndex(forKey: key), in: &state)
         }
     }
 
@@ -135,53 +166,88 @@ package final class DictionaryStorage: Sendable {
     /// `body` runs outside the value lock: it may read this store. A write it makes to this
     /// storage from the same thread throws ``StorageError/Code/reentrantWrite``.
     package func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        try writers.withLock {
-            // Opened with the read, closed with the commit (or the body's error): plain writes
-            // take `writers`, and so wait, in between. So the slot found by the read is still
-            // the key's at the commit, unless this thread replaced the values meanwhile (the
-            // revision tells).
-            let (index, revision, start) = try state.withLock { state in
-                // An update from inside this storage's own update body.
-                try state.checkNoSequenceOpen(forKey: key)
-                let index = try state.checkedIndex(forKey: key)
-                state.openSequences += 1
-                state.openKey = key
-                return (index, state.revision, index.map { state.values.values[$0] })
-            }
-            var value = start
-            let result: R
-            do {
-                result = try body(&value)
-            } catch {
-                state.withLock { $0.openSequences -= 1 }
-                throw error
-            }
-            try state.withLock { state in
-                state.openSequences -= 1
-                let slot = state.revision == revision ? index : try state.checkedIndex(forKey: key)
-                try commit(value, forKey: key, at: slot, in: &state)
-            }
+        // Opened with the read, closed with the commit (or the body's error): other writers
+        // wait in between. So the slot found by the read is still the key's at the commit,
+        // unless this thread replaced the values meanwhile (the revision tells).
+        let (index, revision, start) = try whenNoOtherSequenceIsOpen { state, thread in
+            // Still open: this thread's, so this is an update from inside its own body.
+            try state.checkNoSequenceOpen(forKey: key)
+            let index = try state.checkedIndex(forKey: key)
+            state.openSequences += 1
+            state.openKey = key
+            state.owner = thread
+            return (index, state.revision, index.map { state.values.values[$0] })
+        }
+        var value = start
+        let result: R
+        do {
+            result = try body(&value)
+        } catch {
+            if state.withLock({ $0.closeSequence() }) { wakeWaiters() }
+            throw error
+        }
+        var waited = false
+        defer { if waited { wakeWaiters() } }
+        try state.withLock { state in
+            waited = state.closeSequence()
+            let slot = state.revision == revision ? index : try state.checkedIndex(forKey: key)
+            try commit(value, forKey: key, at: slot, in: &state)
+        }
+        return result
+    }
+
+    /// Runs `work` under `state` at a moment when no other thread's sequence is open, after
+    /// waiting on `gate` for it to close if one is. `work` gets the calling thread; a sequence
+    /// it finds open is that thread's own.
+    private func whenNoOtherSequenceIsOpen<T>(_ work: (inout State, ThreadIdentity) throws -> T) rethrows -> T {
+        let thread = ThreadIdentity.current
+        // Nearly always: nothing is open, and this is one lock round.
+        if let result = try state.withLock({ state -> T? in
+            guard state.openSequences == 0 || state.owner == thread else { return nil }
+            return try work(&state, thread)
+        }) {
             return result
         }
+        // The closing commit broadcasts only after it released `state`, and only under `gate`,
+        // which this thread holds from its check until `wait` releases it: no wake-up is lost.
+        gate.lock()
+        defer { gate.unlock() }
+        while true {
+            if let result = try state.withLock({ state -> T? in
+                guard state.openSequences == 0 || state.owner == thread else {
+                    state.waiters += 1
+                    return nil
+                }
+                return try work(&state, thread)
+            }) {
+                return result
+            }
+            gate.wait()
+        }
+    }
+
+    /// Wakes the threads waiting on `gate` for a sequence that has closed.
+    private func wakeWaiters() {
+        gate.lock()
+        gate.broadcast()
+        gate.unlock()
     }
 
     /// Replaces every value at once, publishing one change per key that differs.
     package func replaceAll(with values: [String: StoredValue]) {
-        writers.withLock {
-            state.withLock { state in
-                var changes: [StoredChange] = []
-                for key in state.values.keys where values[key] == nil {
-                    changes.append(StoredChange(key: key, value: nil))
-                }
-                for (key, new) in values where !state.values[key].isIdentical(to: new) {
-                    changes.append(StoredChange(key: key, value: new))
-                }
-                guard !changes.isEmpty else { return }
-                state.values = values
-                state.keysAreValid = State.areValid(values.keys)
-                state.revision &+= 1
-                if state.subscribers > 0 { state.subscribers = broadcaster.publish(changes) }
+        whenNoOtherSequenceIsOpen { state, _ in
+            var changes: [StoredChange] = []
+            for key in state.values.keys where values[key] == nil {
+                changes.append(StoredChange(key: key, value: nil))
             }
+            for (key, new) in values where !state.values[key].isIdentical(to: new) {
+                changes.append(StoredChange(key: key, value: new))
+            }
+            guard !changes.isEmpty else { return }
+            state.values = values
+            state.keysAreValid = State.areValid(values.keys)
+            state.revision &+= 1
+            if state.subscribers > 0 { state.subscribers = broadcaster.publish(changes) }
         }
     }
 
@@ -189,18 +255,16 @@ package final class DictionaryStorage: Sendable {
     /// `changedKeys`, and publishes those keys: ``replaceAll(with:)`` without comparing every
     /// key, for a store that commits elsewhere first (a file) and knows what it changed.
     ///
-    /// Takes `writers` like every other write, so it never lands inside another writer's
-    /// read-modify-commit sequence.
+    /// Waits, like every other write, for another thread's open read-change-commit sequence, so
+    /// it never lands inside one.
     package func replace(with values: [String: StoredValue], changedKeys: [String]) {
-        writers.withLock {
-            state.withLock { state in
-                state.keysAreValid = state.keysAreValid ? State.areValid(changedKeys) : State.areValid(values.keys)
-                state.values = values
-                state.revision &+= 1
-                if state.subscribers > 0 {
-                    state.subscribers = broadcaster.publish(
-                        changedKeys.map { StoredChange(key: $0, value: values[$0]) })
-                }
+        whenNoOtherSequenceIsOpen { state, _ in
+            state.keysAreValid = state.keysAreValid ? State.areValid(changedKeys) : State.areValid(values.keys)
+            state.values = values
+            state.revision &+= 1
+            if state.subscribers > 0 {
+                state.subscribers = broadcaster.publish(
+                    changedKeys.map { StoredChange(key: $0, value: values[$0]) })
             }
         }
     }
@@ -209,16 +273,14 @@ package final class DictionaryStorage: Sendable {
     /// group of writes committed elsewhere first (a file), each delivered once even when
     /// several change one key.
     ///
-    /// Takes `writers` like every other write.
+    /// Waits, like every other write, for another thread's open sequence.
     package func replace(with values: [String: StoredValue], publishing changes: [StoredChange]) {
-        writers.withLock {
-            state.withLock { state in
-                state.keysAreValid =
-                    state.keysAreValid ? State.areValid(changes.lazy.map(\.key)) : State.areValid(values.keys)
-                state.values = values
-                state.revision &+= 1
-                if state.subscribers > 0 { state.subscribers = broadcaster.publish(changes) }
-            }
+        whenNoOtherSequenceIsOpen { state, _ in
+            state.keysAreValid =
+                state.keysAreValid ? State.areValid(changes.lazy.map(\.key)) : State.areValid(values.keys)
+            state.values = values
+            state.revision &+= 1
+            if state.subscribers > 0 { state.subscribers = broadcaster.publish(changes) }
         }
     }
 

@@ -12,9 +12,8 @@ import Foundation
 /// A store names the medium it guards with a string (the lock file's path for a file, an object
 /// identity for memory): ``runBody(ofUpdateOn:key:_:)`` marks those names for the thread while
 /// the body runs, and every write entry point calls ``checkOutsideUpdateBody(of:)`` before it
-/// takes a lock. (``DictionaryStorage`` needs no marks: it knows under its own lock whether
-/// one of its updates is open, and only the thread running that update's body can get past
-/// its recursive writers' lock while it is.)
+/// takes a lock. (``DictionaryStorage`` needs no marks: its open update names its thread,
+/// under the storage's own lock.)
 ///
 /// The mark is per thread, not a task-local value: an `update` body is synchronous, so it runs
 /// from start to end on the thread that called `update`, and only that thread can re-enter. A

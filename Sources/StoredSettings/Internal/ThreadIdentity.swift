@@ -1,0 +1,26 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The POSIX identity of a thread (`pthread_self()`), compared with `pthread_equal`.
+///
+/// Meaningful only while that thread runs: POSIX may give the identity of a thread that ended
+/// to a new one. Holders keep it only for as long as the thread is inside their own call.
+package struct ThreadIdentity: Equatable, @unchecked Sendable {
+    // Safe because `thread` is only an identifier: it is copied and compared with
+    // `pthread_equal`, never dereferenced or used to reach the thread. (It is an integer on
+    // Linux and a pointer on Apple platforms, which is why it needs the annotation there.)
+    private let thread: pthread_t
+
+    /// The calling thread.
+    @inline(__always)
+    package static var current: ThreadIdentity { ThreadIdentity(thread: pthread_self()) }
+
+    package static func == (lhs: ThreadIdentity, rhs: ThreadIdentity) -> Bool {
+        pthread_equal(lhs.thread, rhs.thread) != 0
+    }
+}
