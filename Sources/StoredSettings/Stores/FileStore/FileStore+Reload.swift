@@ -34,7 +34,7 @@ extension FileStore {
     ///
     /// Thread-safety: may be called from any thread, including a signal source's handler.
     public func reload() throws {
-        try UpdateScope.checkOutsideUpdateBody(of: [UpdateScope.medium(self)])
+        try UpdateScope.checkOutsideUpdateBody(of: [medium])
         try file.withLock { state in
             do {
                 let target = try FileSystem.resolvingSymbolicLinks(url.path)

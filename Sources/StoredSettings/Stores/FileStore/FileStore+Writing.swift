@@ -34,7 +34,7 @@ extension FileStore {
     ) throws -> R {
         var reports: [StorageError] = []
         defer { for report in reports { StorageErrorReporter.report(report) } }
-        let store = UpdateScope.medium(self)
+        let store = medium
         try UpdateScope.checkOutsideUpdateBody(of: [store])
         return try file.withLock { state in
             let target = try FileSystem.resolvingSymbolicLinks(path)

@@ -69,6 +69,10 @@ public final class FileStore: Storable {
 
     let storage: DictionaryStorage
     let file: Lock<FileState>
+    /// The name under which ``UpdateScope`` marks this store's update bodies: the identity of
+    /// ``file``, the lock that serializes its writes, worked out once (building it took a write
+    /// more instructions than its JSON).
+    let medium: String
     let watcher = Lock<FileWatcher?>(nil)
     /// How many times ``checkForExternalChange()`` ran, for tests of the watcher.
     let changeChecks = Lock<Int>(0)
@@ -162,6 +166,7 @@ public final class FileStore: Storable {
             path: self.url.path, format: format, options: options, state: &state, reports: &reports)
         storage = DictionaryStorage(values)
         file = Lock(state)
+        medium = UpdateScope.medium(file)
         options.afterOpeningForTesting?.body()
         if let interval = options.changeCheckInterval {
             let watcher = FileWatcher(path: self.url.path, interval: interval) { [weak self] in
