@@ -15,7 +15,8 @@ import Darwin
 ///    `O_CREAT | O_EXCL | O_NOFOLLOW`, mode 0600, and take an exclusive `flock` on it, held
 ///    until the file is renamed or removed: the lock says "a live writer owns this file";
 /// 2. give it the owner and group of the file it replaces (`fchown`, when they differ from
-///    this process's), then the mode (`fchmod`, so the umask cannot change it);
+///    this process's), then the mode (`fchmod`, so the umask cannot change it, when the
+///    created file's mode differs);
 /// 3. write all bytes, `fsync` (`F_FULLFSYNC` on Apple platforms, see
 ///    ``FileSystem/flushToStableStorage(_:)``);
 /// 4. `rename` it over the file (atomic on POSIX file systems);
@@ -95,7 +96,9 @@ package enum AtomicFile {
                     path: path)
             }
         }
-        guard fchmod(fd, mode_t(permissions & 0o7777)) == 0 else {
+        // Created with mode 0600 less the umask: a new file (0600) usually has its mode already.
+        let mode = mode_t(permissions & 0o7777)
+        guard info.st_mode & 0o7777 == mode || fchmod(fd, mode) == 0 else {
             throw FileSystem.ioError("cannot set the file's permissions", path: path)
         }
         guard data.withUnsafeBytes({ DescriptorWrite.writeAll(fd, $0) }) else {
