@@ -74,7 +74,9 @@ package enum StoredValueJSON {
     /// A member whose key (byte for byte) and value (``StoredValue/isIdentical(to:)``) are
     /// those of the same member of the last write is copied from that write's text: a rewrite
     /// of a root with one changed value copies the rest in a few runs of bytes instead of
-    /// writing each member again.
+    /// writing each member again. As with ``SourceText``, a string value replaced by a
+    /// canonically equivalent one of other scalars counts as identical (as it does for a
+    /// store's writes, which skip such a change) and keeps its old text.
     package struct KeyOrder: Sendable {
         fileprivate var keys: [String] = []
         fileprivate var pretty = true
