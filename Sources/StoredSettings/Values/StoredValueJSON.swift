@@ -51,25 +51,58 @@ package enum StoredValueJSON {
 
     /// ``data(from:pretty:keeping:)``, taking the root object's key order from `order` when the
     /// root has the same keys as the one written with it last, and leaving the order of this
-    /// root in it: a file rewritten with changed values only is not sorted again. The bytes are
-    /// the same either way.
+    /// root in it: a file rewritten with changed values only is not sorted again, and its
+    /// unchanged members are copied from the text written last (see ``KeyOrder``). The bytes
+    /// are the same either way.
     package static func data(
         from value: StoredValue, pretty: Bool = true, keeping source: SourceText, order: inout KeyOrder
     ) throws -> Data {
         var writer = Writer(pretty: pretty, source: source, rootOrder: order.keys)
+        if order.pretty == pretty { writer.previous = order.written }
         try writer.write(value, indent: 0)
         if pretty { writer.bytes.append(UInt8(ascii: "\n")) }
         order.keys = writer.rootOrder
+        order.pretty = pretty
+        order.written = WrittenRoot(bytes: writer.bytes, members: writer.members)
         return Data(writer.bytes)
     }
 
     /// The sorted keys of the root object last written with it, for
-    /// ``data(from:pretty:keeping:order:)``; empty at first.
+    /// ``data(from:pretty:keeping:order:)``, and that write's text of each member; empty at
+    /// first.
+    ///
+    /// A member whose key (byte for byte) and value (``StoredValue/isIdentical(to:)``) are
+    /// those of the same member of the last write is copied from that write's text: a rewrite
+    /// of a root with one changed value copies the rest in a few runs of bytes instead of
+    /// writing each member again. As with ``SourceText``, a string value replaced by a
+    /// canonically equivalent one of other scalars counts as identical (as it does for a
+    /// store's writes, which skip such a change) and keeps its old text.
     package struct KeyOrder: Sendable {
         fileprivate var keys: [String] = []
+        fileprivate var pretty = true
+        fileprivate var written = WrittenRoot()
 
         /// No order yet: the first write sorts the keys.
         package init() {}
+
+        /// Forgets the text of the last write, keeping its order: for a file read since, whose
+        /// own spelling of each member (its ``SourceText``) the next write keeps instead.
+        package mutating func forgetText() {
+            written = WrittenRoot()
+        }
+    }
+
+    /// The text of a root object as written, and the range of each member's text in it (from
+    /// its line break to the end of its value, without the comma), in the written order.
+    fileprivate struct WrittenRoot: Sendable {
+        var bytes: [UInt8] = []
+        var members: [WrittenMember] = []
+    }
+
+    fileprivate struct WrittenMember: Sendable {
+        let key: String
+        let value: StoredValue
+        let range: Range<Int>
     }
 
     /// The JSON text of `value`, as ``data(from:pretty:)``.
@@ -83,6 +116,11 @@ package enum StoredValueJSON {
         let source: SourceText
         /// The root object's keys in the order written: on input the order of the last write.
         var rootOrder: [String]
+        /// The text of the root as written last with ``rootOrder``, whose unchanged members
+        /// are copied from it.
+        var previous = WrittenRoot()
+        /// The root's members as written now.
+        var members: [WrittenMember] = []
 
         init(pretty: Bool, source: SourceText, rootOrder: [String] = []) {
             self.pretty = pretty
@@ -151,6 +189,7 @@ package enum StoredValueJSON {
         /// remove). Each key is written as `items` spells it: a kept order may hold a
         /// canonically equivalent spelling (other scalars) of a key removed and added again.
         mutating func writeMembers(of items: [String: StoredValue], in keys: [String], indent: Int) throws -> Bool {
+            if indent == 0 { return try writeRootMembers(of: items, in: keys) }
             for (index, orderedKey) in keys.enumerated() {
                 guard let slot = items.index(forKey: orderedKey) else { return false }
                 let (key, item) = items[slot]
@@ -158,14 +197,71 @@ package enum StoredValueJSON {
                 newline(indent + 1)
                 writeString(key)
                 append(pretty ? ": " : ":")
-                if indent == 0, let text = source.text(of: key, ifIdenticalTo: item) {
+                try StorageError.prefixingCodingPath(key) { try write(item, indent: indent + 1) }
+            }
+            return true
+        }
+
+        /// ``writeMembers(of:in:indent:)`` for the root: records where each member's text
+        /// lies, and copies the members that ``previous`` holds unchanged at the same place
+        /// (runs of them at once, with the commas between them).
+        mutating func writeRootMembers(of items: [String: StoredValue], in keys: [String]) throws -> Bool {
+            members.removeAll(keepingCapacity: true)
+            members.reserveCapacity(keys.count)
+            let old = previous.members.count == keys.count ? previous.members : []
+            // The part of the previous text still to copy, and where it starts in `bytes`.
+            var pending: Range<Int>?
+            for (index, orderedKey) in keys.enumerated() {
+                guard let slot = items.index(forKey: orderedKey) else { return false }
+                let (key, item) = items[slot]
+                if !old.isEmpty, old[index].value.isIdentical(to: item), Self.sameBytes(old[index].key, key) {
+                    let range = old[index].range
+                    if let run = pending {
+                        pending = run.lowerBound..<range.upperBound
+                    } else {
+                        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                        pending = range
+                    }
+                    let shift = bytes.count - (pending?.lowerBound ?? 0)
+                    members.append(
+                        WrittenMember(
+                            key: key, value: item, range: (range.lowerBound + shift)..<(range.upperBound + shift)))
+                    continue
+                }
+                copyPending(&pending)
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                let start = bytes.count
+                newline(1)
+                writeString(key)
+                append(pretty ? ": " : ":")
+                if let text = source.text(of: key, ifIdenticalTo: item) {
                     // As raw bytes: appending the `Data` itself copies it byte by byte.
                     text.withUnsafeBytes { bytes.append(contentsOf: $0) }
                 } else {
-                    try StorageError.prefixingCodingPath(key) { try write(item, indent: indent + 1) }
+                    try StorageError.prefixingCodingPath(key) { try write(item, indent: 1) }
+                }
+                members.append(WrittenMember(key: key, value: item, range: start..<bytes.count))
+            }
+            copyPending(&pending)
+            return true
+        }
+
+        /// Whether `a` and `b` have the same UTF-8 bytes (`==` also holds for canonically
+        /// equivalent strings of other scalars).
+        static func sameBytes(_ a: String, _ b: String) -> Bool {
+            let compared = a.utf8.withContiguousStorageIfAvailable { x in
+                b.utf8.withContiguousStorageIfAvailable { y in
+                    x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
                 }
             }
-            return true
+            return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8)
+        }
+
+        /// Appends the `pending` part of the previous text, if any, and clears it.
+        mutating func copyPending(_ pending: inout Range<Int>?) {
+            guard let run = pending else { return }
+            pending = nil
+            previous.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[run])) }
         }
 
         /// Refuses a container `indent` containers deep when ``parse(_:)`` would refuse to read

@@ -95,6 +95,20 @@ struct ExactNumberTests {
         #expect(reopened.value(forKey: "theme") == .string("dark"))
     }
 
+    /// The store's second write copies unchanged members from the text of its first; a file
+    /// another program rewrote in between, spelling a value its own way, is kept as it spells it.
+    @Test func aFileEditedBetweenTwoWritesKeepsTheEditorsSpelling() throws {
+        let folder = try ScratchFolder()
+        let url = folder.file("s.json")
+        let store = try FileStore(url: url, options: quietOptions)
+        try store.setValue(.double(100), forKey: "ratio")
+        try store.setValue(.int(1), forKey: "count")
+        try Data(#"{"count": 1, "ratio": 1e2}"#.utf8).write(to: url)
+        try store.reload()
+        try store.setValue(.int(2), forKey: "count")
+        #expect(try String(contentsOf: url, encoding: .utf8) == "{\n  \"count\": 2,\n  \"ratio\": 1e2\n}\n")
+    }
+
     @Test func aChangedValueIsWrittenFromTheTree() throws {
         let folder = try ScratchFolder()
         let url = folder.file("s.json")

@@ -34,7 +34,7 @@ extension FileStore {
     ///
     /// Thread-safety: may be called from any thread, including a signal source's handler.
     public func reload() throws {
-        try UpdateScope.checkOutsideUpdateBody(of: [UpdateScope.medium(self)])
+        try UpdateScope.checkOutsideUpdateBody(of: [medium])
         try file.withLock { state in
             do {
                 let target = try FileSystem.resolvingSymbolicLinks(url.path)
@@ -56,6 +56,8 @@ extension FileStore {
     /// changed. Called with ``file`` held.
     func adopt(_ loaded: LoadedFile?, into state: inout FileState) {
         state.reportedBadFingerprint = nil
+        // The file's own spelling of each member wins over the text of this store's last write.
+        state.keyOrder.forgetText()
         guard let loaded else {
             state.fingerprint = nil
             storage.replaceAll(with: [:])

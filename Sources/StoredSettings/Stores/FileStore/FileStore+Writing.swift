@@ -34,7 +34,7 @@ extension FileStore {
     ) throws -> R {
         var reports: [StorageError] = []
         defer { for report in reports { StorageErrorReporter.report(report) } }
-        let store = UpdateScope.medium(self)
+        let store = medium
         try UpdateScope.checkOutsideUpdateBody(of: [store])
         return try file.withLock { state in
             let target = try FileSystem.resolvingSymbolicLinks(path)
@@ -83,7 +83,9 @@ extension FileStore {
                 } catch is LockTakenAway {
                     continue
                 }
-                AtomicFile.removeStaleTemporaryFiles(for: destination)
+                if mayHoldStaleTemporaryFiles(target: target) {
+                    AtomicFile.removeStaleTemporaryFiles(for: destination)
+                }
                 storage.replace(with: values, publishing: changes)
                 return result
             }
@@ -91,6 +93,22 @@ extension FileStore {
                 .io, path: target,
                 message:
                     "cannot lock \((target as NSString).lastPathComponent).lock: it keeps being deleted during writes")
+        }
+    }
+
+    /// Whether a write to `target` should look for temporary files of killed writers, and
+    /// remove them: always, unless this store's watcher names the files that appear in the
+    /// target's folder (`inotify`) and saw no temporary file of another process appear since
+    /// the last look. Clears what the watcher saw, so a file appearing during the look is seen
+    /// by the next write.
+    ///
+    /// A killed writer's file is another process's: this process's own writers remove theirs
+    /// (or die with the process, whose next open removes them).
+    private func mayHoldStaleTemporaryFiles(target: String) -> Bool {
+        guard let watched = watcher.withLock({ $0?.temporaryFilesTarget }), watched == target else { return true }
+        return foreignTemporaryFileSeen.withLock { seen in
+            defer { seen = false }
+            return seen
         }
     }
 

@@ -15,7 +15,8 @@ import Darwin
 ///    `O_CREAT | O_EXCL | O_NOFOLLOW`, mode 0600, and take an exclusive `flock` on it, held
 ///    until the file is renamed or removed: the lock says "a live writer owns this file";
 /// 2. give it the owner and group of the file it replaces (`fchown`, when they differ from
-///    this process's), then the mode (`fchmod`, so the umask cannot change it);
+///    this process's), then the mode (`fchmod`, so the umask cannot change it, when the
+///    created file's mode differs);
 /// 3. write all bytes, `fsync` (`F_FULLFSYNC` on Apple platforms, see
 ///    ``FileSystem/flushToStableStorage(_:)``);
 /// 4. `rename` it over the file (atomic on POSIX file systems);
@@ -79,15 +80,15 @@ package enum AtomicFile {
         beforeReplace: (FileFingerprint) throws -> Void = { _ in }
     ) throws -> FileFingerprint {
         let path = destination.path
-        let (fd, temporaryPath) = try createLockedTemporaryFile(for: destination)
+        // `created`: the new file's attributes, from the check that its path still names it.
+        let (fd, temporaryPath, created) = try createLockedTemporaryFile(for: destination)
+        var info = created
         var removeTemporary = true
         var descriptorOpen = true
         defer {
             if removeTemporary { unlink(temporaryPath) }
             if descriptorOpen { close(fd) }
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileSystem.ioError("cannot read the file's attributes", path: path) }
         if let owner, owner.user != UInt32(info.st_uid) || owner.group != UInt32(info.st_gid) {
             guard fchown(fd, uid_t(owner.user), gid_t(owner.group)) == 0 else {
                 throw FileSystem.ioError(
@@ -95,7 +96,9 @@ package enum AtomicFile {
                     path: path)
             }
         }
-        guard fchmod(fd, mode_t(permissions & 0o7777)) == 0 else {
+        // Created with mode 0600 less the umask: a new file (0600) usually has its mode already.
+        let mode = mode_t(permissions & 0o7777)
+        guard info.st_mode & 0o7777 == mode || fchmod(fd, mode) == 0 else {
             throw FileSystem.ioError("cannot set the file's permissions", path: path)
         }
         guard data.withUnsafeBytes({ DescriptorWrite.writeAll(fd, $0) }) else {
@@ -128,12 +131,13 @@ package enum AtomicFile {
     /// Between `open` and `flock` the file is unlocked, so a cleaner may take it for stale and
     /// delete it; the path is checked after locking (`fstat` against `lstat`) and a new name
     /// tried when it no longer names the file.
-    private static func createLockedTemporaryFile(for destination: Destination) throws -> (Int32, String) {
+    private static func createLockedTemporaryFile(for destination: Destination) throws -> (Int32, String, stat) {
         let path = destination.path
         let directory = destination.directory
         for _ in 0..<16 {
             let temporaryPath =
-                destination.temporaryPathPrefix + "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+                destination.temporaryPathPrefix
+                + "\(ProcessID.current)-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
 
             let fd = FileSystem.openFile(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard fd >= 0 else {
@@ -146,16 +150,16 @@ package enum AtomicFile {
                 close(fd)
                 throw FileSystem.ioError("cannot lock a temporary file in \(directory)", path: path, errno: code)
             }
-            if names(temporaryPath, fd) { return (fd, temporaryPath) }
+            var info = stat()
+            if names(temporaryPath, fd, info: &info) { return (fd, temporaryPath, info) }
             close(fd)
         }
         throw StorageError(
             .io, path: path, message: "cannot create a temporary file in \(directory): it keeps being removed")
     }
 
-    /// Whether `path` names the file open as `fd`.
-    private static func names(_ path: String, _ fd: Int32) -> Bool {
-        var open = stat()
+    /// Whether `path` names the file open as `fd`; `info` gets the open file's attributes.
+    private static func names(_ path: String, _ fd: Int32, info open: inout stat) -> Bool {
         var named = stat()
         return fstat(fd, &open) == 0 && lstat(path, &named) == 0
             && open.st_ino == named.st_ino && open.st_dev == named.st_dev
@@ -188,7 +192,7 @@ package enum AtomicFile {
             var info = stat()
             guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             // Locked: a live writer owns it. Unlocked and still at its name: stale.
-            guard flock(fd, LOCK_EX | LOCK_NB) == 0, names(temporaryPath, fd) else { continue }
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0, names(temporaryPath, fd, info: &info) else { continue }
             if unlink(temporaryPath) == 0 { removed += 1 }
         }
         return removed

@@ -86,15 +86,12 @@ package final class FileLock: Sendable {
             && held.st_ino == current.st_ino && held.st_dev == current.st_dev
     }
 
-    /// Releases the lock; the descriptor stays open for the next ``lock()``, unless the lock
-    /// file was replaced, in which case the next ``lock()`` opens the new one.
+    /// Releases the lock; the descriptor stays open for the next ``lock()``, which checks
+    /// after its `flock` that the path still names that file, and opens the new one if the
+    /// lock file was replaced meanwhile (checking here as well cost every write two calls).
     package func unlock() {
         guard descriptor >= 0 else { return }
         _ = flock(descriptor, LOCK_UN)
-        if !isStillValid() {
-            close(descriptor)
-            descriptor = -1
-        }
     }
 
     /// Runs `body` while holding the lock.

@@ -9,8 +9,9 @@ import Glibc
 /// Modes of new and existing files, symbolic links, and writes that the system refuses.
 @Suite(.timeLimit(TestScale.hangGuard))
 struct FileStorePermissionTests {
-    /// The umask is global to a process, so each case runs in a child process.
-    @Test(arguments: ["000", "022", "077"])
+    /// The umask is global to a process, so each case runs in a child process. With `277` the
+    /// files are created without their owner's write bit, and the store sets the mode itself.
+    @Test(arguments: ["000", "022", "077", "277"])
     func newFilesAre0600AndNewFoldersAre0700WhateverTheUmask(_ mask: String) async throws {
         let folder = try ScratchFolder()
         let url = folder.url.appendingPathComponent("a/b/settings.json")
