@@ -83,8 +83,12 @@ extension FileStore {
                 } catch is LockTakenAway {
                     continue
                 }
-                if mayHoldStaleTemporaryFiles(target: target) {
-                    AtomicFile.removeStaleTemporaryFiles(for: destination)
+                if mayHoldStaleTemporaryFiles(target: target),
+                    AtomicFile.removeStaleTemporaryFiles(for: destination).live > 0
+                {
+                    // A live writer's file turns stale when the writer dies, with no event to
+                    // say so: look again with the next write, until it is gone.
+                    foreignTemporaryFileSeen.withLock { $0 = true }
                 }
                 storage.replace(with: values, publishing: changes)
                 return result

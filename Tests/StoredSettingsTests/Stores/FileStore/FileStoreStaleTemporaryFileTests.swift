@@ -40,4 +40,29 @@ struct FileStoreStaleTemporaryFileTests {
             _ = await events.next() // this write's own change
         }
     }
+
+    /// A live writer's file (locked) is kept by the write that looks; when that writer dies
+    /// later, no event says so, and a later write must still look and remove the file.
+    @Test func aWatchingStoreRemovesTheFileOfAWriterThatDiedAfterItsLastLook() async throws {
+        let folder = try ScratchFolder()
+        let url = folder.file("settings.json")
+        let store = try FileStore(url: url)
+        try store.setValue(.int(1), forKey: "k")
+        try store.setValue(.int(2), forKey: "k")
+        var events = store.changes().makeAsyncIterator()
+        try Data("{\"k\": ".utf8).write(to: folder.file(Self.staleName))
+        // The live writer: an open description of the file holding its `flock`.
+        let live = open(folder.file(Self.staleName).path, O_RDONLY | O_CLOEXEC)
+        #expect(live >= 0)
+        #expect(flock(live, LOCK_EX | LOCK_NB) == 0)
+        try Data("{\"k\": 2, \"marker\": 0}".utf8).write(to: url)
+        while let change = await events.next(), change != StoredChange(key: "marker", value: .int(0)) {}
+        try store.setValue(.int(3), forKey: "k")
+        _ = await events.next()
+        #expect(try folder.names().contains(Self.staleName), "a live writer's file was removed")
+        // The writer dies: its lock goes with its descriptor, and nothing else changes.
+        close(live)
+        try store.setValue(.int(4), forKey: "k")
+        #expect(try folder.names() == ["settings.json", "settings.json.lock"])
+    }
 }
