@@ -82,44 +82,20 @@ final class FileWatcher: Sendable {
     }
 
     private let source: Source
-    /// The file (the target of the path, as resolved when the watch started) whose temporary
-    /// files from other processes this watcher reports to `onForeignTemporaryFile`: only
-    /// `inotify` names the entries that change; `nil` where the watcher cannot tell.
-    let temporaryFilesTarget: String?
 
     /// Starts watching the file at `path` (a symbolic link is watched where it is, and where it
-    /// points when the folders differ, as each check follows it). Where the watcher names the
-    /// entries that change (``temporaryFilesTarget``), `onForeignTemporaryFile` is called when
-    /// a temporary file of the target that this process did not make may have appeared.
-    init(
-        path: String, interval: Duration, handler: @escaping @Sendable () -> Void,
-        onForeignTemporaryFile: @escaping @Sendable () -> Void
-    ) {
+    /// points when the folders differ, as each check follows it).
+    init(path: String, interval: Duration, handler: @escaping @Sendable () -> Void) {
         #if os(Linux) || os(Android) || canImport(Darwin)
         var paths = [path]
-        let target = try? FileSystem.resolvingSymbolicLinks(path)
-        if let target, (target as NSString).deletingLastPathComponent != (path as NSString).deletingLastPathComponent {
+        if let target = try? FileSystem.resolvingSymbolicLinks(path),
+            (target as NSString).deletingLastPathComponent != (path as NSString).deletingLastPathComponent
+        {
             paths.append(target)
         }
-        #if os(Linux) || os(Android)
-        let folder = target.map { ($0 as NSString).deletingLastPathComponent }
-        let registrations = paths.compactMap { watched in
-            // The registration of the target's folder, where its temporary files are made.
-            let watchesTarget = folder == (watched as NSString).deletingLastPathComponent
-            return FolderEvents.shared.add(
-                fileAt: watched, temporaryFilesOf: watchesTarget ? target : nil, handler: handler,
-                onForeignTemporaryFile: watchesTarget ? onForeignTemporaryFile : nil)
-        }
-        #else
         let registrations = paths.compactMap { FolderEvents.shared.add(fileAt: $0, handler: handler) }
-        #endif
         if registrations.count == paths.count {
             source = .events(registrations)
-            #if os(Linux) || os(Android)
-            temporaryFilesTarget = target
-            #else
-            temporaryFilesTarget = nil
-            #endif
             return
         }
         for registration in registrations { FolderEvents.shared.remove(registration) }
@@ -127,7 +103,6 @@ final class FileWatcher: Sendable {
         let (seconds, attoseconds) = interval.components
         let nanoseconds = max(1_000_000, Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000))
         source = .polling(ChangeCheckScheduler.shared.add(everyNanoseconds: UInt64(nanoseconds), handler))
-        temporaryFilesTarget = nil
     }
 
     /// Stops the checks; a check already running finishes.

@@ -83,13 +83,7 @@ extension FileStore {
                 } catch is LockTakenAway {
                     continue
                 }
-                if mayHoldStaleTemporaryFiles(target: target),
-                    AtomicFile.removeStaleTemporaryFiles(for: destination).live > 0
-                {
-                    // A live writer's file turns stale when the writer dies, with no event to
-                    // say so: look again with the next write, until it is gone.
-                    foreignTemporaryFileSeen.withLock { $0 = true }
-                }
+                AtomicFile.removeStaleTemporaryFiles(for: destination)
                 storage.replace(with: values, publishing: changes)
                 return result
             }
@@ -97,22 +91,6 @@ extension FileStore {
                 .io, path: target,
                 message:
                     "cannot lock \((target as NSString).lastPathComponent).lock: it keeps being deleted during writes")
-        }
-    }
-
-    /// Whether a write to `target` should look for temporary files of killed writers, and
-    /// remove them: always, unless this store's watcher names the files that appear in the
-    /// target's folder (`inotify`) and saw no temporary file of another process appear since
-    /// the last look. Clears what the watcher saw, so a file appearing during the look is seen
-    /// by the next write.
-    ///
-    /// A killed writer's file is another process's: this process's own writers remove theirs
-    /// (or die with the process, whose next open removes them).
-    private func mayHoldStaleTemporaryFiles(target: String) -> Bool {
-        guard let watched = watcher.withLock({ $0?.temporaryFilesTarget }), watched == target else { return true }
-        return foreignTemporaryFileSeen.withLock { seen in
-            defer { seen = false }
-            return seen
         }
     }
 

@@ -12,8 +12,8 @@ public import Foundation
 /// - **Durable, atomic writes.** When a write returns, the file is on disk: a temporary file
 ///   in the same folder is written, `fsync`ed and `rename`d over the file, then the folder is
 ///   `fsync`ed. A crash leaves the old or the new file, never a half-written one; temporary
-///   files of killed writers are removed by the next open, and by a write that may find one
-///   (a live writer's, which it keeps `flock`ed, never are; see <doc:ConfigurationFiles>).
+///   files of killed writers are removed by the next open or write (a live writer's, which it
+///   keeps `flock`ed, never are).
 /// - **Several processes.** Every write re-reads the file if another process changed it, and
 ///   applies only its own changes, under an exclusive `flock` on `settings.json.lock`, so no
 ///   update is lost and ``update(forKey:_:)`` is atomic across processes, even when someone
@@ -74,12 +74,6 @@ public final class FileStore: Storable {
     /// more instructions than its JSON).
     let medium: String
     let watcher = Lock<FileWatcher?>(nil)
-    /// Whether the folder may hold a temporary file of a writer that was killed, that no write
-    /// of this store removed yet: true until the first write (a file may appear between the
-    /// scan when opening and the start of the watch), then set by the watcher when it sees a
-    /// temporary file of another process appear. Writes that the watcher cannot vouch for
-    /// (no watcher, one that cannot name files, a changed target) look every time.
-    let foreignTemporaryFileSeen = Lock(true)
     /// How many times ``checkForExternalChange()`` ran, for tests of the watcher.
     let changeChecks = Lock<Int>(0)
     let loadedFingerprint: Lock<FileFingerprint?>
@@ -175,10 +169,9 @@ public final class FileStore: Storable {
         medium = UpdateScope.medium(file)
         options.afterOpeningForTesting?.body()
         if let interval = options.changeCheckInterval {
-            let watcher = FileWatcher(
-                path: self.url.path, interval: interval,
-                handler: { [weak self] in self?.checkForExternalChange() },
-                onForeignTemporaryFile: { [weak self] in self?.foreignTemporaryFileSeen.withLock { $0 = true } })
+            let watcher = FileWatcher(path: self.url.path, interval: interval) { [weak self] in
+                self?.checkForExternalChange()
+            }
             self.watcher.withLock { $0 = watcher }
             // A write that landed between the read above and the watch's start sent no event the
             // watch could see: look once more, now that any later write will be seen.

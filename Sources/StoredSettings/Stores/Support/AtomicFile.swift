@@ -172,17 +172,16 @@ package enum AtomicFile {
     /// It never waits: each file is tried with `LOCK_NB`. Safe to call at any time, without
     /// the store's ``FileLock``.
     ///
-    /// - Returns: How many files were removed, and how many were left to live writers.
+    /// - Returns: How many files were removed.
     @discardableResult
-    package static func removeStaleTemporaryFiles(for path: String) -> (removed: Int, live: Int) {
+    package static func removeStaleTemporaryFiles(for path: String) -> Int {
         removeStaleTemporaryFiles(for: Destination(path: path))
     }
 
     /// ``removeStaleTemporaryFiles(for:)-(String)`` of `destination`'s path.
     @discardableResult
-    package static func removeStaleTemporaryFiles(for destination: Destination) -> (removed: Int, live: Int) {
+    package static func removeStaleTemporaryFiles(for destination: Destination) -> Int {
         var removed = 0
-        var live = 0
         for name in FileSystem.entries(
             inDirectory: destination.directoryToOpen, withPrefix: destination.temporaryPrefix)
         {
@@ -193,13 +192,9 @@ package enum AtomicFile {
             var info = stat()
             guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             // Locked: a live writer owns it. Unlocked and still at its name: stale.
-            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-                live += 1
-                continue
-            }
-            guard names(temporaryPath, fd, info: &info) else { continue }
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0, names(temporaryPath, fd, info: &info) else { continue }
             if unlink(temporaryPath) == 0 { removed += 1 }
         }
-        return (removed, live)
+        return removed
     }
 }

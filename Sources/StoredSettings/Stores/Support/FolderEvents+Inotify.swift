@@ -14,12 +14,7 @@ import Musl
 /// `IN_MOVED_TO`, `IN_MOVED_FROM`, `IN_CLOSE_WRITE`, `IN_ATTRIB`), so a replacement by `rename`
 /// and an in-place save are both seen: the save when its writer closes the file (`IN_MODIFY`,
 /// one event per `write` call, is not watched, so a half-written file is not read for every
-/// chunk). Events naming a temporary file of the settings file (`.settings.json.tmp-…`, see
-/// ``AtomicFile``) are not changes of the file and call no handler: a write's own temporary file
-/// (created, given its mode, renamed away) wakes only the event thread, and the handler runs for
-/// the `rename` that puts it in place. One made by another process is reported separately
-/// (``add(fileAt:temporaryFilesOf:handler:onForeignTemporaryFile:)``), since it may be a killed
-/// writer's, for the store to remove. A folder that does not exist yet (the first write creates it), or that was deleted
+/// chunk). A folder that does not exist yet (the first write creates it), or that was deleted
 /// or moved away, is replaced by its deepest existing ancestor until it appears again; an
 /// overflowing event queue (`IN_Q_OVERFLOW`) makes every store check its file.
 ///
@@ -46,12 +41,6 @@ package final class FolderEvents: Sendable {
         var descriptor: Int32
         var watchesAncestor: Bool
         let handler: @Sendable () -> Void
-        /// The start of the names of the temporary files of the file (`.settings.json.tmp-`),
-        /// and of those this process makes (`.settings.json.tmp-<pid>-`); empty when the
-        /// registration does not watch them.
-        let temporaryPrefix: [UInt8]
-        let ownPrefix: [UInt8]
-        let onForeignTemporaryFile: (@Sendable () -> Void)?
         /// While no watch can be had for it: the `stat` check that stands in, every
         /// ``FolderEvents/pollingInterval``, until a watch succeeds again.
         var polling: ChangeCheckScheduler.Entry?
@@ -83,22 +72,10 @@ package final class FolderEvents: Sendable {
     /// entry of its folder changed, the folder appeared or went, or events were lost; until
     /// ``remove(_:)``.
     ///
-    /// - Parameters:
-    ///   - path: The file; its folder is watched.
-    ///   - temporaryFilesOf: The file (in the same folder) whose temporary files' events call
-    ///     no `handler`; `nil`: every event in the folder calls it.
-    ///   - onForeignTemporaryFile: Called (before `handler`) when a temporary file of
-    ///     `temporaryFilesOf` that this process did not make appeared in the folder, or when
-    ///     one may have appeared unseen: events were lost, or the folder was watched again.
     /// - Returns: `nil` when no event source can be had: no descriptor free for `inotify`, or
     ///   the per-user watch limit (`fs.inotify.max_user_watches`) reached.
-    package func add(
-        fileAt path: String, temporaryFilesOf temporaryFiles: String? = nil,
-        handler: @escaping @Sendable () -> Void, onForeignTemporaryFile: (@Sendable () -> Void)? = nil
-    ) -> Registration? {
+    package func add(fileAt path: String, handler: @escaping @Sendable () -> Void) -> Registration? {
         let folder = (path as NSString).deletingLastPathComponent
-        let temporaryPrefix = temporaryFiles.map { Array(AtomicFile.temporaryPrefix(for: $0).utf8) } ?? []
-        let ownPrefix = temporaryPrefix.isEmpty ? [] : temporaryPrefix + Array("\(ProcessID.current)-".utf8)
         let (registration, startThread) = state.withLock { state -> (Registration?, Bool) in
             var startThread = false
             if state.inotify < 0 {
@@ -112,8 +89,7 @@ package final class FolderEvents: Sendable {
             }
             state.nextID += 1
             state.entries[state.nextID] = Entry(
-                folder: folder, descriptor: descriptor, watchesAncestor: ancestor, handler: handler,
-                temporaryPrefix: temporaryPrefix, ownPrefix: ownPrefix, onForeignTemporaryFile: onForeignTemporaryFile)
+                folder: folder, descriptor: descriptor, watchesAncestor: ancestor, handler: handler)
             state.entriesByWatch[descriptor, default: []].insert(state.nextID)
             return (Registration(id: state.nextID), startThread)
         }
@@ -197,67 +173,32 @@ package final class FolderEvents: Sendable {
             }
             var overflow = false
             var gone = Set<Int32>()
-            var events: [Event] = []
+            var touched = Set<Int32>()
             var offset = 0
             while offset + 16 <= count {
                 let descriptor = buffer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
                 let flags = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
                 let nameLength = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-                // The name, padded with NULs, ends at its first NUL.
-                let nameBytes = UnsafeRawBufferPointer(
-                    start: buffer + offset + 16, count: min(nameLength, count - offset - 16))
-                let name = Array(nameBytes.prefix { $0 != 0 })
                 offset += 16 + nameLength
                 if flags & UInt32(IN_Q_OVERFLOW) != 0 { overflow = true }
                 if flags & (UInt32(IN_IGNORED) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)) != 0 {
                     gone.insert(descriptor)
                 }
-                events.append(Event(descriptor: descriptor, flags: flags, name: name))
+                touched.insert(descriptor)
             }
             let handlers = state.withLock { state in
-                Self.handlers(events: events, gone: gone, overflow: overflow, in: &state)
+                Self.handlers(touched: touched, gone: gone, overflow: overflow, in: &state)
             }
             for handler in handlers { handler() }
         }
     }
 
-    /// One event read from the descriptor.
-    private struct Event {
-        let descriptor: Int32
-        let flags: UInt32
-        /// The entry's name in the watched folder; empty for an event about the folder itself.
-        let name: [UInt8]
-    }
-
-    /// What `events` say to the registration `entry`: whether its file may have changed, and
-    /// whether a temporary file of the file that this process did not make appeared.
-    private static func meaning(of events: [Event], for entry: Entry) -> (changed: Bool, foreign: Bool) {
-        var changed = false
-        var foreign = false
-        for event in events where event.descriptor == entry.descriptor {
-            guard !entry.temporaryPrefix.isEmpty, event.name.starts(with: entry.temporaryPrefix) else {
-                changed = true
-                continue
-            }
-            let appeared = event.flags & (UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) != 0
-            if appeared, !event.name.starts(with: entry.ownPrefix) { foreign = true }
-        }
-        return (changed, foreign)
-    }
-
     /// The handlers to call for one batch of events; moves registrations whose watch went
     /// away or was on an ancestor to the deepest folder that exists now.
-    private static func handlers(events: [Event], gone: Set<Int32>, overflow: Bool, in state: inout State)
+    private static func handlers(touched: Set<Int32>, gone: Set<Int32>, overflow: Bool, in state: inout State)
         -> [@Sendable () -> Void]
     {
-        let touched = Set(events.map(\.descriptor))
         let ids = overflow ? Set(state.entries.keys) : Set(touched.flatMap { state.entriesByWatch[$0] ?? [] })
-        // Read before the watches move: an event belongs to the watch it came from.
-        var meanings: [UInt64: (changed: Bool, foreign: Bool)] = [:]
-        for id in ids {
-            guard let entry = state.entries[id] else { continue }
-            meanings[id] = meaning(of: events, for: entry)
-        }
         for descriptor in gone {
             guard let ids = state.entriesByWatch.removeValue(forKey: descriptor) else { continue }
             for id in ids { state.entries[id]?.descriptor = -1 }
@@ -268,11 +209,7 @@ package final class FolderEvents: Sendable {
         var handlers: [@Sendable () -> Void] = []
         for id in ids.sorted() {
             guard var entry = state.entries[id] else { continue }
-            var (changed, foreign) = meanings[id] ?? (true, true)
             if entry.descriptor < 0 || entry.watchesAncestor || overflow {
-                // Watched again (or events lost): what happened in the folder meanwhile is unknown.
-                changed = true
-                foreign = true
                 if entry.descriptor >= 0 { detach(id, from: entry.descriptor, in: &state) }
                 if let (descriptor, ancestor) = watch(entry.folder, in: state) {
                     entry.descriptor = descriptor
@@ -290,10 +227,7 @@ package final class FolderEvents: Sendable {
                 }
                 state.entries[id] = entry
             }
-            if foreign, let onForeignTemporaryFile = entry.onForeignTemporaryFile {
-                handlers.append(onForeignTemporaryFile)
-            }
-            if changed { handlers.append(entry.handler) }
+            handlers.append(entry.handler)
         }
         return handlers
     }
@@ -301,7 +235,7 @@ package final class FolderEvents: Sendable {
     /// One polling check of a registration that has no watch: tries to watch its folder again
     /// (and stops polling when that works), then calls its handler.
     private func pollWithoutWatch(_ id: UInt64) {
-        let handler = state.withLock { state -> (@Sendable () -> Void, (@Sendable () -> Void)?)? in
+        let handler = state.withLock { state -> (@Sendable () -> Void)? in
             guard var entry = state.entries[id] else { return nil }
             if entry.descriptor < 0, let (descriptor, ancestor) = Self.watch(entry.folder, in: state) {
                 entry.descriptor = descriptor
@@ -311,11 +245,9 @@ package final class FolderEvents: Sendable {
                 entry.polling = nil
                 state.entries[id] = entry
             }
-            // Unwatched, the folder may have gained any file.
-            return (entry.handler, entry.onForeignTemporaryFile)
+            return entry.handler
         }
-        handler?.1?()
-        handler?.0()
+        handler?()
     }
 
     /// Makes watches of `folder` fail (or succeed again) as when the system's watch limit is

@@ -11,8 +11,8 @@ import Darwin
 #endif
 
 /// A killed writer's temporary file that appears, while a watching store is open, where its
-/// watcher does not report it: a write still removes it, as every write did before writes
-/// trusted the watcher (and as a store that does not watch still does).
+/// watcher would not tell it from this process's own or would not see it: a write still
+/// removes it, since every write looks, whatever the watcher saw.
 @Suite(.timeLimit(TestScale.hangGuard))
 struct FileStoreUnseenStaleTemporaryFileTests {
     /// A writer in another PID namespace (another container sharing the folder, where each
