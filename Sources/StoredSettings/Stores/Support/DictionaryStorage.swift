@@ -78,8 +78,15 @@ package final class DictionaryStorage: Sendable {
         ///
         /// - Throws: ``StorageError/Code/invalidKey`` (an invalid key is the first thing a write
         ///   reports, as on every backend), then ``StorageError/Code/reentrantWrite``.
+        @inline(__always)
         func checkNoSequenceOpen(forKey key: String) throws {
             guard openSequences > 0 else { return }
+            try refuseWriteFromOpenSequence(forKey: key)
+        }
+
+        /// The refusal of ``checkNoSequenceOpen(forKey:)``, out of line.
+        @inline(never)
+        private func refuseWriteFromOpenSequence(forKey key: String) throws -> Never {
             try StorageError.validate(key: key)
             throw UpdateScope.reentrantWriteError(updating: openKey).adding(key: key)
         }
@@ -174,7 +181,8 @@ package final class DictionaryStorage: Sendable {
             try state.checkNoSequenceOpen(forKey: key)
             let index = try state.checkedIndex(forKey: key)
             state.openSequences += 1
-            state.openKey = key
+            // Kept from the last update when it is the same string: no reference counting.
+            if !state.openKey.hasSameRepresentation(as: key) { state.openKey = key }
             state.owner = thread
             return (index, state.revision, index.map { state.values.values[$0] })
         }
