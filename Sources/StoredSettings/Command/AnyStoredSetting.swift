@@ -43,7 +43,8 @@ extension Stored: AnyStoredSetting {
     package var settingStore: any Storable { store }
 
     package var declaredTypeName: String {
-        ValueTypeInfo.sugared(ValueTypeInfo.isOptional(Value.self) ? codec.typeName + "?" : codec.typeName)
+        ValueTypeInfo.sugared(
+            ValueTypeInfo.isOptional(Value.self) ? setting.codec.typeName + "?" : setting.codec.typeName)
     }
 
     package var isBoolean: Bool {
@@ -51,7 +52,7 @@ extension Stored: AnyStoredSetting {
     }
 
     package var defaultStoredValue: StoredValue? {
-        try? codec.encode(defaultValue)
+        try? setting.codec.encode(defaultValue)
     }
 
     package var valueHint: String? {
@@ -61,7 +62,7 @@ extension Stored: AnyStoredSetting {
     package func currentStoredValue() throws -> StoredValue? {
         guard let stored = store.value(forKey: key) else { return nil }
         do {
-            return try codec.encode(try codec.decode(stored))
+            return try setting.codec.encode(try setting.codec.decode(stored))
         } catch {
             throw storageError(error)
         }
@@ -69,18 +70,20 @@ extension Stored: AnyStoredSetting {
 
     package func decodingProblem(of value: StoredValue) -> StorageError? {
         do {
-            _ = try codec.decode(value)
+            _ = try setting.codec.decode(value)
             return nil
         } catch {
             var problem = StorageError(.typeMismatch, wrapping: error, key: key)
-            if problem.code == .typeMismatch, problem.codingPath.isEmpty { problem.expectedType = codec.typeName }
+            if problem.code == .typeMismatch, problem.codingPath.isEmpty {
+                problem.expectedType = setting.codec.typeName
+            }
             return problem
         }
     }
 
     package func storedValue(parsing text: String) throws -> StoredValue? {
         do {
-            return try codec.encode(try codec.decode(.string(text)))
+            return try setting.codec.encode(try setting.codec.decode(.string(text)))
         } catch let firstError {
             // Structured values (a Codable struct, a list) are spelled as JSON text.
             let first = text.first { !$0.isWhitespace }
@@ -90,7 +93,7 @@ extension Stored: AnyStoredSetting {
                 throw storageError(firstError)
             }
             do {
-                return try codec.encode(try codec.decode(parsed))
+                return try setting.codec.encode(try setting.codec.decode(parsed))
             } catch {
                 throw storageError(error)
             }

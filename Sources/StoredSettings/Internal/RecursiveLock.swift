@@ -3,8 +3,9 @@ import Foundation
 /// A lock that serialises the writers of one store, and that the thread holding it may take
 /// again.
 ///
-/// Stores take it around the whole of `update` (and around the writes that land while an
-/// update is open), so no write lands between an update's read and its write. It guards no
+/// `UserDefaultsStore` takes it around the whole of `update` and around every write, so no
+/// write lands between an update's read and its write. (The in-memory stores need none:
+/// ``DictionaryStorage`` makes other writers wait for an open update under its value lock.) It guards no
 /// state of its own (values live behind a ``Lock``), so taking it again on the same thread
 /// neither deadlocks nor creates a second `inout` access to anything.
 ///

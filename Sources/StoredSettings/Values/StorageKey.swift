@@ -109,10 +109,18 @@ package func canonicallyEquivalentKey<Value>(to key: String, in dictionary: [Str
 extension String {
     /// Whether the two strings have the same Unicode scalars, not only canonically equivalent
     /// ones (what `==` compares): the same UTF-8 bytes, compared without decoding.
+    ///
+    /// Inline: the common case, a key written again from the same string, is told by the
+    /// representation alone (``hasSameRepresentation(as:)``); only other strings have their
+    /// bytes compared.
+    @inline(__always)
     package func hasSameScalars(as other: String) -> Bool {
-        // The same representation (the same inline bytes, or the same buffer and count) holds
-        // the same scalars: the common case of a key written again from the same string.
-        if hasSameRepresentation(as: other) { return true }
+        hasSameRepresentation(as: other) || hasSameBytes(as: other)
+    }
+
+    /// Whether the two strings have the same UTF-8 bytes, compared with one `memcmp` where
+    /// both are contiguous.
+    private func hasSameBytes(as other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         let compared = utf8.withContiguousStorageIfAvailable { bytes in
             other.utf8.withContiguousStorageIfAvailable { otherBytes in

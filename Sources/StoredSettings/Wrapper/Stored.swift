@@ -75,9 +75,6 @@ public struct Stored<Value: Sendable>: Sendable {
     /// table (``StoredSetting/size``).
     package static var sharedSettingSize: Int { StoredSetting<Value>.size }
 
-    /// The conversions, copied whole. Call `setting.codec.encode` and `setting.codec.decode`
-    /// on hot paths instead: a copy of the whole codec retains and releases every field.
-    var codec: StoredCodec<Value> { setting.codec }
     var cache: DecodedCache<Value> { setting.cache }
 
     init(
@@ -288,14 +285,14 @@ public struct Stored<Value: Sendable>: Sendable {
     func storageError(_ error: any Error) -> StorageError {
         guard var storageError = error as? StorageError else {
             return StorageError(
-                .encodingFailed, wrapping: error, key: key, path: store.location, expectedType: codec.typeName)
+                .encodingFailed, wrapping: error, key: key, path: store.location, expectedType: setting.codec.typeName)
         }
         if storageError.key == nil { storageError.key = key }
         if storageError.path == nil {
             storageError.path = (store as? any OriginDescribingStore)?.origin(forKey: key) ?? store.location
         }
         if storageError.code == .typeMismatch, storageError.codingPath.isEmpty {
-            storageError.expectedType = codec.typeName
+            storageError.expectedType = setting.codec.typeName
         }
         return storageError
     }

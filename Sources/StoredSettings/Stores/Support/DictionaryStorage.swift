@@ -64,8 +64,7 @@ package final class DictionaryStorage: Sendable {
             }
             // `String ==` found it, so it may be a canonically equivalent key of other scalars.
             let existing = values.keys[index]
-            // The representation first, inline: a key written again from the same string.
-            let sameScalars = existing.hasSameRepresentation(as: key) || existing.hasSameScalars(as: key)
+            let sameScalars = existing.hasSameScalars(as: key)
             // The same scalars as a key a write already accepted: valid.
             if !keysAreValid || !sameScalars { try StorageError.validate(key: key) }
             if !sameScalars { throw canonicallyEquivalentKeyError(key, existing: existing) }
