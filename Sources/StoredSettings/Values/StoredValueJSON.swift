@@ -214,7 +214,7 @@ package enum StoredValueJSON {
             for (index, orderedKey) in keys.enumerated() {
                 guard let slot = items.index(forKey: orderedKey) else { return false }
                 let (key, item) = items[slot]
-                if !old.isEmpty, old[index].value.isIdentical(to: item), Self.sameBytes(old[index].key, key) {
+                if !old.isEmpty, old[index].value.isIdentical(to: item), old[index].key.hasSameScalars(as: key) {
                     let range = old[index].range
                     if let run = pending {
                         pending = run.lowerBound..<range.upperBound
@@ -244,17 +244,6 @@ package enum StoredValueJSON {
             }
             copyPending(&pending)
             return true
-        }
-
-        /// Whether `a` and `b` have the same UTF-8 bytes (`==` also holds for canonically
-        /// equivalent strings of other scalars).
-        static func sameBytes(_ a: String, _ b: String) -> Bool {
-            let compared = a.utf8.withContiguousStorageIfAvailable { x in
-                b.utf8.withContiguousStorageIfAvailable { y in
-                    x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
-                }
-            }
-            return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8)
         }
 
         /// Appends the `pending` part of the previous text, if any, and clears it.

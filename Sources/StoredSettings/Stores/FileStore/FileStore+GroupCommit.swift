@@ -27,7 +27,7 @@ extension FileStore {
         private var outcomes: [UInt64: StorageError?] = [:]
         private var leading = false
         /// The thread of the leader while ``leading``.
-        private var leader: pthread_t?
+        private var leader: ThreadIdentity?
         private var nextID: UInt64 = 0
         /// How many writes wait behind the one in progress, for tests: they wait on it to know
         /// that writers provably queued.
@@ -45,7 +45,7 @@ extension FileStore {
             commitGroup: ([QueuedWrite]) -> [UInt64: StorageError?]
         ) throws {
             condition.lock()
-            if leading, let leader, pthread_equal(leader, pthread_self()) != 0 {
+            if leading, leader == .current {
                 condition.unlock()
                 try alone()
                 return
@@ -62,7 +62,7 @@ extension FileStore {
                 }
                 if !leading {
                     leading = true
-                    leader = pthread_self()
+                    leader = .current
                     let group = pending
                     pending.removeAll(keepingCapacity: true)
                     queued.withLock { $0 = 0 }
