@@ -152,8 +152,8 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     }
 
     /// Stores `value` under `key` (`/v3/kv/put`), or removes the key for `nil`
-    /// (`/v3/kv/deleterange`); returns once etcd has committed it. A value identical to the
-    /// snapshot's sends nothing.
+    /// (`/v3/kv/deleterange`); returns once etcd has committed it. The request is sent even
+    /// when the snapshot already holds `value`, since the snapshot may lag another writer.
     ///
     /// - Throws: `StorageError.Code.invalidKey` for an empty key or one with control
     ///   characters; `StorageError.Code.encodingFailed` for NaN or an infinity;
@@ -164,12 +164,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try checkWritable(key)
         try writers.withLock { lastWrite in
-            let current = self.value(forKey: key)
-            switch (current, value) {
-            case (nil, nil): return
-            case (let old?, let new?) where old.isIdentical(to: new): return
-            default: break
-            }
+            // Sent even when the snapshot already holds `value`: the snapshot may be stale.
             let answer = try perform(key: key) {
                 let etcdKey = Gateway.base64(snapshot.keyPrefix + key)
                 if let value {
@@ -191,7 +186,9 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// cluster: a `/v3/kv/txn` that writes only if the key's `mod_revision` is still the one
     /// `body` saw, retried with the newer value otherwise.
     ///
-    /// `body` may run more than once; only its last run's result is written and returned. It
+    /// `body` may run more than once; only its last run's result is written and returned. A
+    /// run that leaves the value as it found it writes nothing, and its transaction still
+    /// proves from etcd that the key holds that value. It
     /// may read this store; a write it makes to this store throws
     /// `StorageError.Code.reentrantWrite`.
     ///
@@ -205,19 +202,23 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                 let result = try UpdateScope.runBody(ofUpdateOn: [UpdateScope.medium(self)], key: key) {
                     try body(&value)
                 }
-                switch (current?.value, value) {
-                case (nil, nil): return result
-                case (let old?, let new?) where old.isIdentical(to: new): return result
-                default: break
-                }
+                // A body that leaves the value as it saw it writes nothing, but its transaction
+                // still asks etcd whether the key is unchanged: the snapshot may be stale.
+                let unchanged =
+                    switch (current?.value, value) {
+                    case (nil, nil): true
+                    case (let old?, let new?): old.isIdentical(to: new)
+                    default: false
+                    }
                 let etcdKey = Gateway.base64(snapshot.keyPrefix + key)
-                let operation: [String: Any]
-                if let value {
-                    operation = [
-                        "request_put": ["key": etcdKey, "value": Gateway.base64(try encoded(value, forKey: key))]
+                let operations: [[String: Any]]
+                switch (unchanged, value) {
+                case (true, _): operations = []
+                case (false, let value?):
+                    operations = [
+                        ["request_put": ["key": etcdKey, "value": Gateway.base64(try encoded(value, forKey: key))]]
                     ]
-                } else {
-                    operation = ["request_delete_range": ["key": etcdKey]]
+                case (false, nil): operations = [["request_delete_range": ["key": etcdKey]]]
                 }
                 let transaction: [String: Any] = [
                     "compare": [
@@ -226,11 +227,16 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                             "mod_revision": String(current?.modRevision ?? 0),
                         ]
                     ],
-                    "success": [operation],
+                    "success": operations,
                     "failure": [["request_range": ["key": etcdKey]]],
                 ]
                 let answer = try perform(key: key) { try client.call("v3/kv/txn", transaction, idempotent: false) }
                 if answer["succeeded"] as? Bool == true {
+                    // Nothing written: the answer's revision may be any key's, outside the prefix.
+                    if unchanged {
+                        awaitSnapshot(atLeast: current?.modRevision ?? 0)
+                        return result
+                    }
                     lastWrite = Gateway.revision(of: answer)
                     awaitSnapshot(atLeast: lastWrite)
                     return result
