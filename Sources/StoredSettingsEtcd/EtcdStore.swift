@@ -155,12 +155,18 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// (`/v3/kv/deleterange`); returns once etcd has committed it. The request is sent even
     /// when the snapshot already holds `value`, since the snapshot may lag another writer.
     ///
+    /// The request goes on to the next endpoint only from one that provably never received it
+    /// (the connection failed); a put or delete that may have reached a member is never sent
+    /// twice, as etcd's own client promises.
+    ///
     /// - Throws: `StorageError.Code.invalidKey` for an empty key or one with control
     ///   characters; `StorageError.Code.encodingFailed` for NaN or an infinity;
     ///   `StorageError.Code.tooLarge` over ``Configuration/maximumRequestBytes`` or etcd's
-    ///   own limit; `StorageError.Code.io` when no endpoint answered (nothing was changed)
-    ///   or etcd refused the write; `StorageError.Code.reentrantWrite` from inside an
-    ///   update body of this store.
+    ///   own limit; `StorageError.Code.io` when no endpoint could be reached (nothing was
+    ///   changed) or etcd refused the write; `StorageError.Code.outcomeUnknown` when the
+    ///   request reached a member and no answer came in ``Configuration/requestTimeout``
+    ///   (the write may or may not have been committed); `StorageError.Code.reentrantWrite`
+    ///   from inside an update body of this store.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try checkWritable(key)
         try writers.withLock { lastWrite in
@@ -169,9 +175,10 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                 let etcdKey = Gateway.base64(snapshot.keyPrefix + key)
                 if let value {
                     let bytes = try encoded(value, forKey: key)
-                    return try client.call("v3/kv/put", ["key": etcdKey, "value": Gateway.base64(bytes)])
+                    return try client.call(
+                        "v3/kv/put", ["key": etcdKey, "value": Gateway.base64(bytes)], request: .write)
                 }
-                return try client.call("v3/kv/deleterange", ["key": etcdKey])
+                return try client.call("v3/kv/deleterange", ["key": etcdKey], request: .write)
             }
             // A delete of a key etcd no longer holds (`deleted` "0", which the gateway omits)
             // commits no event under the prefix, and the answer's revision is the cluster's
@@ -188,11 +195,17 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     ///
     /// `body` may run more than once; only its last run's result is written and returned. A
     /// run that leaves the value as it found it writes nothing, and its transaction still
-    /// proves from etcd that the key holds that value. It
-    /// may read this store; a write it makes to this store throws
-    /// `StorageError.Code.reentrantWrite`.
+    /// proves from etcd that the key holds that value. It may read this store; a write it
+    /// makes to this store throws `StorageError.Code.reentrantWrite`.
     ///
-    /// - Throws: As ``setValue(_:forKey:)``, or what `body` throws (nothing is written then).
+    /// A transaction that got no answer is sent to the next endpoint: every copy compares the
+    /// same `mod_revision`, so etcd applies at most one, and a copy that succeeds settles the
+    /// outcome.
+    ///
+    /// - Throws: As ``setValue(_:forKey:)``, or what `body` throws (nothing is written then);
+    ///   `StorageError.Code.outcomeUnknown` when no endpoint answered and one may have
+    ///   received the transaction, or when a copy sent again found the key changed (an earlier
+    ///   copy may have won before another writer).
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try checkWritable(key)
         return try writers.withLock { lastWrite in
@@ -230,7 +243,10 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                     "success": operations,
                     "failure": [["request_range": ["key": etcdKey]]],
                 ]
-                let answer = try perform(key: key) { try client.call("v3/kv/txn", transaction, idempotent: false) }
+                var unanswered: [String] = []
+                let answer = try perform(key: key) {
+                    try client.call("v3/kv/txn", transaction, request: .compareAndSwap, unanswered: &unanswered)
+                }
                 if answer["succeeded"] as? Bool == true {
                     // Nothing written: the answer's revision may be any key's, outside the prefix.
                     if unchanged {
@@ -240,6 +256,14 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                     lastWrite = Gateway.revision(of: answer)
                     awaitSnapshot(atLeast: lastWrite)
                     return result
+                }
+                // A copy sent before may have won and been overwritten since: etcd cannot say.
+                guard unanswered.isEmpty else {
+                    throw StorageError(
+                        .outcomeUnknown, key: key, path: "etcd \(configuration.endpointList)",
+                        message:
+                            "no answer (\(unanswered.joined(separator: "; "))); sent again, the transaction found the key changed: the update may or may not have been committed"
+                    )
                 }
                 // Another writer came first: start again from what etcd holds now.
                 let range =
@@ -315,7 +339,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         let revision = Gateway.revision(of: answer)
         // The watch asks for the revision after this one: Int64.max has none.
         guard revision < Int64.max else {
-            throw EtcdClient.Failure.noAnswer("etcd answered revision \(revision), which has no next revision")
+            throw EtcdClient.Failure.invalidAnswer("etcd answered revision \(revision), which has no next revision")
         }
         return (Gateway.keyValues(of: answer), revision)
     }
@@ -329,8 +353,10 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                 .io, key: key, path: path, message: "no endpoint answered, nothing was changed (\(problem))")
         case .noAnswer(let problem):
             return StorageError(
-                .io, key: key, path: path,
+                .outcomeUnknown, key: key, path: path,
                 message: "no answer; the write may or may not have been committed (\(problem))")
+        case .invalidAnswer(let problem):
+            return StorageError(.io, key: key, path: path, message: problem)
         case .refused(let code, let message):
             if message.contains("request is too large") || message.contains("larger than max") {
                 return StorageError(.tooLarge, key: key, path: path, message: "etcd refused the request: \(message)")

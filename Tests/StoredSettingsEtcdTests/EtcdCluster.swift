@@ -159,6 +159,12 @@ final class EtcdCluster: Sendable {
         if logs[name + " exited"] != nil {
             throw Failure(description: "etcd \(name) exited: \(log(of: member).suffix(2000))")
         }
+        try await waitUntilHealthy(member, user: user)
+    }
+
+    /// Waits for `/health` to say true: a bounded number of checks, each started when the
+    /// previous one answered.
+    func waitUntilHealthy(_ member: Member, user: String? = nil) async throws {
         for _ in 0..<50 {
             if await Self.isHealthy(member, user: user) { return }
         }
