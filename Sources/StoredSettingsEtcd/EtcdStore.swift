@@ -23,7 +23,9 @@ import FoundationNetworking
 /// - Reads come from a local snapshot of the prefix that a watch keeps current: a read costs
 ///   what an in-memory read costs, and never waits for the network.
 /// - A write returns once etcd has committed it, and once the snapshot holds it (so a read
-///   after a write sees it). ``update(forKey:_:)`` is atomic across every process and machine:
+///   after a write sees it); it is sent even when the snapshot already holds the value. A put
+///   or delete is never sent twice: one that reached a member and got no answer throws
+///   `StorageError.Code.outcomeUnknown`. ``update(forKey:_:)`` is atomic across every process and machine:
 ///   a transaction that compares the key's `mod_revision`, retried with the newer value when
 ///   another writer came first (`body` may then run more than once).
 /// - ``changes()`` delivers every committed change under the prefix, whoever made it, once,
