@@ -63,7 +63,8 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// - Parameter configuration: Endpoints, prefix, user and limits.
     /// - Throws: `StorageError.Code.io` naming every endpoint when none answered in time;
     ///   `StorageError.Code.authenticationFailed` naming the user when etcd refuses the
-    ///   name or password.
+    ///   name or password, or when the cluster has authentication enabled and no user is
+    ///   configured.
     public init(configuration: EtcdStore.Configuration) throws {
         let configuration = configuration.clamped()
         self.configuration = configuration
@@ -362,6 +363,11 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         case .refused(let code, let message):
             if message.contains("request is too large") || message.contains("larger than max") {
                 return StorageError(.tooLarge, key: key, path: path, message: "etcd refused the request: \(message)")
+            }
+            if configuration.user == nil && message.contains("user name is empty") {
+                return StorageError(
+                    .authenticationFailed, key: key, path: path,
+                    message: "etcd has authentication enabled and no user is configured (\(message))")
             }
             if code == 16 || message.contains("permission denied") || message.contains("authentication") {
                 let user = configuration.user.map { " for user '\($0)'" } ?? ""

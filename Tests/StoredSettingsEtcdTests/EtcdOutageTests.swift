@@ -113,6 +113,18 @@ struct EtcdOutageTests {
         #expect(store.keys().sorted() == ["k", "new"])
     }
 
+    @Test func authenticationEnabledWithNoUserConfiguredIsAnAuthenticationError() async throws {
+        let cluster = try await EtcdCluster.start()
+        defer { cluster.shutDown() }
+        _ = try await cluster.etcdctl(["user", "add", "root:correct-horse"])
+        _ = try await cluster.etcdctl(["auth", "enable"])
+        let error = try #require(throws: StorageError.self) {
+            try EtcdStore(configuration: .init(endpoints: cluster.endpoints, prefix: "app"))
+        }
+        #expect(error.code == .authenticationFailed, "\(error)")
+        #expect(error.description.contains("no user is configured"), "\(error)")
+    }
+
     @Test func wrongPasswordIsAnAuthenticationErrorNamingTheUserNotThePassword() async throws {
         let cluster = try await EtcdCluster.start()
         defer { cluster.shutDown() }
