@@ -193,8 +193,14 @@ final class EtcdCluster: Sendable {
     }
 
     /// Freezes `member` (SIGSTOP): its sockets stay open and it answers nothing, until ``thaw(_:)``.
+    ///
+    /// Returns once every thread of the member has stopped: `kill` returns before that, and on
+    /// a busy machine the member could meanwhile still act on a request sent after it.
     func freeze(_ member: Member) {
-        if let pid = processes.withLock({ $0[member.name] }) { kill(pid, SIGSTOP) }
+        guard let pid = processes.withLock({ $0[member.name] }) else { return }
+        kill(pid, SIGSTOP)
+        var status: Int32 = 0
+        while waitpid(pid, &status, WUNTRACED) < 0, errno == EINTR {}
     }
 
     /// Lets a frozen member run again (SIGCONT).

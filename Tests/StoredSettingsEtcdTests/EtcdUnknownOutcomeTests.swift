@@ -51,8 +51,9 @@ struct EtcdUnknownOutcomeTests {
         let afterDelete = try await Self.held(in: cluster, through: others)
         #expect(afterDelete == "1\n")
 
-        // Thawed, the member answers again, and the store's next write reaches it.
+        // Thawed and serving again, the member answers the store's next write.
         cluster.thaw(frozen)
+        try await cluster.waitUntilHealthy(frozen)
         try store.setValue(.int(3), forKey: "y")
         #expect(try await cluster.etcdctl(["get", "app/y", "--print-value-only"], through: others) == "3\n")
     }
