@@ -208,7 +208,8 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// - Throws: As ``setValue(_:forKey:)``, or what `body` throws (nothing is written then);
     ///   `StorageError.Code.outcomeUnknown` when no endpoint answered and one may have
     ///   received the transaction, or when a copy sent again found the key changed (an earlier
-    ///   copy may have won before another writer).
+    ///   copy may have won before another writer; a body that changed nothing runs again
+    ///   instead).
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try checkWritable(key)
         return try writers.withLock { lastWrite in
@@ -219,7 +220,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                     try body(&value)
                 }
                 // A body that leaves the value as it saw it writes nothing, but its transaction
-                // still asks etcd whether the key is unchanged: the snapshot may be stale.
+                // still asks etcd whether the key holds that value: the snapshot may be stale.
                 let unchanged =
                     switch (current?.value, value) {
                     case (nil, nil): true
@@ -260,8 +261,9 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                     awaitSnapshot(atLeast: lastWrite)
                     return result
                 }
-                // A copy sent before may have won and been overwritten since: etcd cannot say.
-                guard unanswered.isEmpty else {
+                // A copy sent before may have won and been overwritten since: etcd cannot say
+                // (unless the copies wrote nothing).
+                guard unanswered.isEmpty || unchanged else {
                     throw StorageError(
                         .outcomeUnknown, key: key, path: "etcd \(configuration.endpointList)",
                         message:
