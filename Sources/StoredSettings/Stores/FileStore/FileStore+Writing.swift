@@ -37,7 +37,9 @@ extension FileStore {
         let store = medium
         try UpdateScope.checkOutsideUpdateBody(of: [store])
         return try file.withLock { state in
+            try FileSystem.checkNoOtherUserCanRedirect(path)
             let target = try FileSystem.resolvingSymbolicLinks(path)
+            if target != path { try FileSystem.checkNoOtherUserCanRedirect(target) }
             // Another store on the same file would wait forever for the `flock` held here.
             let media = [store, "file " + target]
             try UpdateScope.checkOutsideUpdateBody(of: media)

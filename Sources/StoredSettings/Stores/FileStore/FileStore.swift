@@ -240,7 +240,9 @@ public final class FileStore: Storable {
     ///   in JSON; in an XML property list, a character XML 1.0 cannot hold, such as U+0001); ``StorageError/Code/tooLarge`` when the file
     ///   would exceed ``Options/maximumFileSize``; ``StorageError/Code/io`` naming the path and
     ///   the `errno` text (read-only folder, full disk, no free descriptor, a file whose owner
-    ///   this process may not keep); ``StorageError/Code/dataCorrupted`` when another process
+    ///   this process may not keep); ``StorageError/Code/insecurePermissions`` when another user
+    ///   could redirect the write (root, or another user's file, below a group- or
+    ///   world-writable folder that is not sticky); ``StorageError/Code/dataCorrupted`` when another process
     ///   left a file that does not parse, or emptied a file that held settings, and it did not
     ///   settle into one that parses within about half a second. The file and the values in
     ///   memory keep the previous value then.
