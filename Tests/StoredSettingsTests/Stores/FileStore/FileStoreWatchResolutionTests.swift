@@ -114,6 +114,27 @@ struct FileStoreWatchResolutionTests {
         #expect(await events.next() == StoredChange(key: "k", value: .int(3)))
     }
 
+    /// A folder on the way that cannot be watched (no permission to read it, the watch limit
+    /// reached) cannot tell of its entries' changes: the store checks its file instead.
+    @Test func ancestorFolderThatCannotBeWatchedIsCoveredByChecks() async throws {
+        let scratch = try ScratchFolder()
+        let url = try folder(scratch.file("config/app"), holding: 1)
+        _ = try folder(scratch.file("backup/app"), holding: 2)
+        let configFolder = (try FileStore(url: url, options: quietOptions).url.path as NSString)
+            .deletingLastPathComponent
+        let aboveConfig = ((configFolder as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        FolderEvents.shared.refuseWatches(of: aboveConfig, true)
+        defer { FolderEvents.shared.refuseWatches(of: aboveConfig, false) }
+        let reader = try FileStore(url: url)
+        var events = reader.changes().makeAsyncIterator()
+
+        #expect(rename(scratch.file("config").path, scratch.file("config-old").path) == 0)
+        #expect(rename(scratch.file("backup").path, scratch.file("config").path) == 0)
+        var change = await events.next()
+        if change == StoredChange(key: "k", value: nil) { change = await events.next() }
+        #expect(change == StoredChange(key: "k", value: .int(2)))
+    }
+
     /// Whether this process may bind-mount (root, in a mount namespace that allows it).
     private static let canBindMount: Bool = {
         guard geteuid() == 0, let scratch = try? ScratchFolder() else { return false }
