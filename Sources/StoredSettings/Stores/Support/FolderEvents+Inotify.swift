@@ -174,18 +174,24 @@ package final class FolderEvents: Sendable {
             state.watches[step.descriptor, default: Watch()].byName[step.name, default: []].insert(id)
             if step.isFileFolder { state.watches[step.descriptor]?.everyEvent.insert(id) }
         }
-        for step in entry.steps.subtracting(steps) { detach(id, from: step, in: &state) }
+        // Attached first, so a folder that stays watched under another name keeps its watch.
+        for step in entry.steps.subtracting(steps) { detach(id, from: step, keeping: steps, in: &state) }
         let changed = steps != entry.steps
         entry.steps = steps
         state.entries[id] = entry
         return (complete, changed)
     }
 
-    private static func detach(_ id: UInt64, from step: Step, in state: inout State) {
+    /// Takes the registration off `step`'s watch, but not off what a step in `kept` still needs
+    /// of it (the same entry's name, or every event of the same folder).
+    private static func detach(_ id: UInt64, from step: Step, keeping kept: Set<Step> = [], in state: inout State) {
         guard var watch = state.watches[step.descriptor] else { return }
-        watch.byName[step.name]?.remove(id)
-        if watch.byName[step.name]?.isEmpty == true { watch.byName[step.name] = nil }
-        if step.isFileFolder { watch.everyEvent.remove(id) }
+        let folder = kept.filter { $0.descriptor == step.descriptor }
+        if !folder.contains(where: { $0.name == step.name }) {
+            watch.byName[step.name]?.remove(id)
+            if watch.byName[step.name]?.isEmpty == true { watch.byName[step.name] = nil }
+        }
+        if step.isFileFolder && !folder.contains(where: \.isFileFolder) { watch.everyEvent.remove(id) }
         if watch.byName.isEmpty && watch.everyEvent.isEmpty {
             state.watches[step.descriptor] = nil
             // After `IN_IGNORED` the kernel has dropped the watch already, and this fails
