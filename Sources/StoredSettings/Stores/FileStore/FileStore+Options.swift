@@ -31,7 +31,8 @@ extension FileStore {
         /// lock) and when you call ``FileStore/reload()``: the way for a long-running tool that
         /// re-reads its settings only on `SIGHUP` (<doc:CommandLineTools>).
         ///
-        /// On Linux the store learns of changes from `inotify` on the file's folder, on Apple
+        /// On Linux the store learns of changes from `inotify` on the file's folder (and the
+        /// folders on the way to it, resolved again when the path may lead elsewhere), on Apple
         /// platforms from `kqueue` on the folder and the file, so a store whose file nobody
         /// changes never wakes, and a change shows up within milliseconds. The interval applies
         /// only where no event source exists or none can be had (no file descriptor free, the
