@@ -6,7 +6,7 @@ import Foundation
 /// Swift Testing counts a limit from the test's start, and on a loaded machine a test may wait
 /// long for a thread, a child process or a slot for its etcd cluster (``ProcessSlots``) while
 /// its limit runs. So the limit is far beyond the whole suite's running time, not one test's:
-/// the suite takes about 4 minutes beside two busy loops per core on two cores, and the guard
+/// the suite takes 2 to 4 minutes beside two busy loops per core on two cores, and the guard
 /// is 20 minutes (60 under the thread sanitizer, which slows this code 5 to 20 times).
 /// Only a wait for an event that never comes reaches it.
 package enum HangGuard {
