@@ -9,22 +9,25 @@ extension TargetStore {
     /// from the command line, where other users of the machine could read them);
     /// `STORED_ETCD_CONNECTION_TIMEOUT` sets how many seconds opening waits for an endpoint.
     ///
-    /// - Throws: ``CommandFailure`` naming the endpoints: an I/O error (74) when none
-    ///   answered, a usage error (64) for an address that does not parse.
+    /// - Throws: ``CommandFailure``: a usage error (64) quoting the address as typed when it
+    ///   does not parse; otherwise the store's error naming the endpoints (74 when none answered).
     static func openEtcd(_ address: String, environment: [String: String]) throws -> EtcdStore {
+        var configuration: EtcdStore.Configuration
         do {
-            var configuration = try EtcdStore.Configuration(address: address)
+            configuration = try EtcdStore.Configuration(address: address)
+        } catch let error as StorageError {
+            throw CommandFailure(
+                .usage,
+                "stored: \(UsageError("'\(address)' is not an etcd target: \(error.message ?? error.code.name)", verb: nil))"
+            )
+        }
+        do {
             configuration.user = environment["STORED_ETCD_USER"]
             configuration.password = environment["STORED_ETCD_PASSWORD"]
             if let timeout = environment["STORED_ETCD_CONNECTION_TIMEOUT"].flatMap(TimeInterval.init), timeout > 0 {
                 configuration.connectionTimeout = timeout
             }
             return try EtcdStore(configuration: configuration)
-        } catch let error as StorageError where error.code == .invalidKey {
-            throw CommandFailure(
-                .usage,
-                "stored: \(UsageError("'\(address)' is not an etcd target: \(error.message ?? error.code.name)", verb: nil))"
-            )
         } catch let error as StorageError {
             throw CommandFailure(error)
         }

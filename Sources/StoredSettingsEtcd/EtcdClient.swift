@@ -35,10 +35,26 @@ final class EtcdClient: Sendable {
     enum Failure: Error {
         /// No byte reached etcd (connection refused, host unknown): safe to send elsewhere.
         case unreachable(String)
-        /// The request may have reached etcd, and no answer came.
+        /// The request may have reached etcd, and no answer came, or etcd answered that it is
+        /// unavailable (a timed-out proposal may still commit): a write may or may not be applied.
         case noAnswer(String)
         /// etcd answered with an error: its gRPC code and message.
         case refused(code: Int, message: String)
+        /// etcd answered something the store cannot use.
+        case invalidAnswer(String)
+    }
+
+    /// What a request does, which decides whether it may be sent to the next endpoint after
+    /// one that may have received it gave no answer.
+    enum Request {
+        /// Changes nothing (a range read, a sign-in): sent on until an endpoint answers.
+        case read
+        /// `update`'s transaction: sent on too, since every copy compares the same
+        /// `mod_revision`, so etcd applies at most one of them.
+        case compareAndSwap
+        /// A put or delete, which etcd would apply again: sent on only from an endpoint that
+        /// provably never received it (write-at-most-once, as etcd's own client).
+        case write
     }
 
     /// The current token, when a user is configured.
@@ -51,17 +67,21 @@ final class EtcdClient: Sendable {
         return (0..<all.count).map { all[(first + $0) % all.count] }
     }
 
-    /// Sends `body` to `path` on the first endpoint that answers.
+    /// Sends `body` to `path` on the first endpoint that answers, skipping those that cannot be
+    /// reached and, as `request` allows, those that gave no answer. An expired token is renewed
+    /// once.
     ///
-    /// An endpoint that cannot be reached is skipped; when `idempotent`, so is one that gave no
-    /// answer or answered that it is unavailable (no leader). An expired token is renewed once.
-    ///
-    /// - Throws: ``Failure``; `.unreachable` naming every endpoint when none answered.
-    func call(_ path: String, _ body: [String: Any], idempotent: Bool = true) throws -> [String: Any] {
+    /// - Parameter unanswered: Gains each endpoint that may have received the request and gave
+    ///   no answer (only a ``Request/compareAndSwap`` goes on past one).
+    /// - Throws: ``Failure``: `.unreachable` naming every endpoint when none received it;
+    ///   `.noAnswer` when a write may have reached one (at once for a ``Request/write``).
+    func call(_ path: String, _ body: [String: Any], request: Request = .read, unanswered: inout [String]) throws
+        -> [String: Any]
+    {
         var renewed = false
         while true {
             do {
-                return try callEachEndpoint(path, body, idempotent: idempotent)
+                return try callEachEndpoint(path, body, request: request, unanswered: &unanswered)
             } catch Failure.refused(let code, let message)
                 where !renewed && configuration.user != nil && Self.isExpiredToken(code: code, message: message)
             {
@@ -71,21 +91,39 @@ final class EtcdClient: Sendable {
         }
     }
 
-    private func callEachEndpoint(_ path: String, _ body: [String: Any], idempotent: Bool) throws -> [String: Any] {
+    /// ``call(_:_:request:unanswered:)`` for a request whose unanswered endpoints the caller
+    /// does not need.
+    func call(_ path: String, _ body: [String: Any], request: Request = .read) throws -> [String: Any] {
+        var unanswered: [String] = []
+        return try call(path, body, request: request, unanswered: &unanswered)
+    }
+
+    private func callEachEndpoint(_ path: String, _ body: [String: Any], request: Request, unanswered: inout [String])
+        throws -> [String: Any]
+    {
         var problems: [String] = []
         for endpoint in orderedEndpoints {
+            let problem: String
             do {
                 let answer = try send(path, body, to: endpoint)
                 remember(endpoint)
                 return answer
-            } catch Failure.unreachable(let problem) {
-                problems.append(problem)
-            } catch Failure.noAnswer(let problem) where idempotent {
-                problems.append(problem)
-            } catch Failure.refused(let code, let message) where idempotent && code == 14 {
-                problems.append("\(EtcdStore.Configuration.hostAndPort(endpoint)): \(message)")
+            } catch Failure.unreachable(let text) {
+                problems.append(text)
+                continue
+            } catch Failure.noAnswer(let text) {
+                problem = text
+            } catch Failure.refused(let code, let message) where code == 14 {
+                problem = "\(EtcdStore.Configuration.hostAndPort(endpoint)): \(message)"
+            }
+            problems.append(problem)
+            switch request {
+            case .read: continue
+            case .compareAndSwap: unanswered.append(problem)
+            case .write: throw Failure.noAnswer(problem)
             }
         }
+        if request != .read && !unanswered.isEmpty { throw Failure.noAnswer(problems.joined(separator: "; ")) }
         throw Failure.unreachable(problems.joined(separator: "; "))
     }
 
@@ -173,7 +211,8 @@ final class EtcdClient: Sendable {
         // old one is dropped first (requests meanwhile fail as unauthenticated and renew too).
         state.withLock { $0.token = nil }
         do {
-            let answer = try callEachEndpoint("v3/auth/authenticate", body, idempotent: true)
+            var unanswered: [String] = []
+            let answer = try callEachEndpoint("v3/auth/authenticate", body, request: .read, unanswered: &unanswered)
             guard let token = answer["token"] as? String else {
                 throw StorageError(
                     .authenticationFailed, path: "etcd \(configuration.endpointList)",

@@ -102,7 +102,8 @@ extension EtcdStore {
         /// Reads an `etcd://HOST:PORT[,HOST:PORT…]/PREFIX` address (the `stored` tool's target);
         /// `etcds://` means `https` endpoints.
         ///
-        /// - Throws: `StorageError.Code.io` when `address` is not of that form;
+        /// - Throws: `StorageError.Code.invalidArgument` when `address` is not of that form,
+        ///   quoting the address and the part that is not `HOST:PORT`;
         ///   `StorageError.Code.invalidKey` for an empty prefix.
         public init(address: String) throws {
             let scheme: String
@@ -112,14 +113,24 @@ extension EtcdStore {
             } else if address.hasPrefix("etcds://") {
                 (scheme, rest) = ("https", address.dropFirst("etcds://".count))
             } else {
-                throw StorageError(.io, path: address, message: "an etcd address starts with etcd:// or etcds://")
+                throw StorageError(
+                    .invalidArgument, path: address, message: "an etcd address starts with etcd:// or etcds://")
             }
             guard let slash = rest.firstIndex(of: "/") else {
                 throw StorageError(
                     .invalidKey, path: address, message: "the address names no prefix (etcd://HOST:PORT/PREFIX)")
             }
-            let hosts = rest[..<slash].split(separator: ",").map { "\(scheme)://\($0)" }
-            try self.init(endpoints: hosts, prefix: String(rest[rest.index(after: slash)...]))
+            let hosts = rest[..<slash].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            // Checked here, so the error quotes what was typed rather than the URL made of it.
+            for host in hosts where (try? Self.endpointURL("\(scheme)://\(host)")) == nil {
+                throw StorageError(
+                    .invalidArgument, path: address,
+                    message: host.isEmpty
+                        ? "the address names no HOST:PORT (etcd://HOST:PORT[,HOST:PORT…]/PREFIX)"
+                        : "'\(host)' is not HOST:PORT (etcd://HOST:PORT[,HOST:PORT…]/PREFIX)")
+            }
+            try self.init(
+                endpoints: hosts.map { "\(scheme)://\($0)" }, prefix: String(rest[rest.index(after: slash)...]))
         }
 
         /// `http://HOST:PORT` for `HOST:PORT`; the URL itself, its scheme in lower case, for an

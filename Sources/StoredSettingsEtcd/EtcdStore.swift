@@ -23,7 +23,9 @@ import FoundationNetworking
 /// - Reads come from a local snapshot of the prefix that a watch keeps current: a read costs
 ///   what an in-memory read costs, and never waits for the network.
 /// - A write returns once etcd has committed it, and once the snapshot holds it (so a read
-///   after a write sees it). ``update(forKey:_:)`` is atomic across every process and machine:
+///   after a write sees it); it is sent even when the snapshot already holds the value. A put
+///   or delete is never sent twice: one that reached a member and got no answer throws
+///   `StorageError.Code.outcomeUnknown`. ``update(forKey:_:)`` is atomic across every process and machine:
 ///   a transaction that compares the key's `mod_revision`, retried with the newer value when
 ///   another writer came first (`body` may then run more than once).
 /// - ``changes()`` delivers every committed change under the prefix, whoever made it, once,
@@ -61,7 +63,8 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// - Parameter configuration: Endpoints, prefix, user and limits.
     /// - Throws: `StorageError.Code.io` naming every endpoint when none answered in time;
     ///   `StorageError.Code.authenticationFailed` naming the user when etcd refuses the
-    ///   name or password.
+    ///   name or password, or when the cluster has authentication enabled and no user is
+    ///   configured.
     public init(configuration: EtcdStore.Configuration) throws {
         let configuration = configuration.clamped()
         self.configuration = configuration
@@ -152,31 +155,33 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     }
 
     /// Stores `value` under `key` (`/v3/kv/put`), or removes the key for `nil`
-    /// (`/v3/kv/deleterange`); returns once etcd has committed it. A value identical to the
-    /// snapshot's sends nothing.
+    /// (`/v3/kv/deleterange`); returns once etcd has committed it. The request is sent even
+    /// when the snapshot already holds `value`, since the snapshot may lag another writer.
+    ///
+    /// The request goes on to the next endpoint only from one that provably never received it
+    /// (the connection failed); a put or delete that may have reached a member is never sent
+    /// twice, as etcd's own client promises.
     ///
     /// - Throws: `StorageError.Code.invalidKey` for an empty key or one with control
     ///   characters; `StorageError.Code.encodingFailed` for NaN or an infinity;
     ///   `StorageError.Code.tooLarge` over ``Configuration/maximumRequestBytes`` or etcd's
-    ///   own limit; `StorageError.Code.io` when no endpoint answered (nothing was changed)
-    ///   or etcd refused the write; `StorageError.Code.reentrantWrite` from inside an
-    ///   update body of this store.
+    ///   own limit; `StorageError.Code.io` when no endpoint could be reached (nothing was
+    ///   changed) or etcd refused the write; `StorageError.Code.outcomeUnknown` when the
+    ///   request reached a member and no answer came in ``Configuration/requestTimeout``
+    ///   (the write may or may not have been committed); `StorageError.Code.reentrantWrite`
+    ///   from inside an update body of this store.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try checkWritable(key)
         try writers.withLock { lastWrite in
-            let current = self.value(forKey: key)
-            switch (current, value) {
-            case (nil, nil): return
-            case (let old?, let new?) where old.isIdentical(to: new): return
-            default: break
-            }
+            // Sent even when the snapshot already holds `value`: the snapshot may be stale.
             let answer = try perform(key: key) {
                 let etcdKey = Gateway.base64(snapshot.keyPrefix + key)
                 if let value {
                     let bytes = try encoded(value, forKey: key)
-                    return try client.call("v3/kv/put", ["key": etcdKey, "value": Gateway.base64(bytes)])
+                    return try client.call(
+                        "v3/kv/put", ["key": etcdKey, "value": Gateway.base64(bytes)], request: .write)
                 }
-                return try client.call("v3/kv/deleterange", ["key": etcdKey])
+                return try client.call("v3/kv/deleterange", ["key": etcdKey], request: .write)
             }
             // A delete of a key etcd no longer holds (`deleted` "0", which the gateway omits)
             // commits no event under the prefix, and the answer's revision is the cluster's
@@ -191,11 +196,20 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// cluster: a `/v3/kv/txn` that writes only if the key's `mod_revision` is still the one
     /// `body` saw, retried with the newer value otherwise.
     ///
-    /// `body` may run more than once; only its last run's result is written and returned. It
-    /// may read this store; a write it makes to this store throws
-    /// `StorageError.Code.reentrantWrite`.
+    /// `body` may run more than once; only its last run's result is written and returned. A
+    /// run that leaves the value as it found it writes nothing, and its transaction still
+    /// proves from etcd that the key holds that value. It may read this store; a write it
+    /// makes to this store throws `StorageError.Code.reentrantWrite`.
     ///
-    /// - Throws: As ``setValue(_:forKey:)``, or what `body` throws (nothing is written then).
+    /// A transaction that got no answer is sent to the next endpoint: every copy compares the
+    /// same `mod_revision`, so etcd applies at most one, and a copy that succeeds settles the
+    /// outcome.
+    ///
+    /// - Throws: As ``setValue(_:forKey:)``, or what `body` throws (nothing is written then);
+    ///   `StorageError.Code.outcomeUnknown` when no endpoint answered and one may have
+    ///   received the transaction, or when a copy sent again found the key changed (an earlier
+    ///   copy may have won before another writer; a body that changed nothing runs again
+    ///   instead).
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try checkWritable(key)
         return try writers.withLock { lastWrite in
@@ -205,19 +219,23 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                 let result = try UpdateScope.runBody(ofUpdateOn: [UpdateScope.medium(self)], key: key) {
                     try body(&value)
                 }
-                switch (current?.value, value) {
-                case (nil, nil): return result
-                case (let old?, let new?) where old.isIdentical(to: new): return result
-                default: break
-                }
+                // A body that leaves the value as it saw it writes nothing, but its transaction
+                // still asks etcd whether the key holds that value: the snapshot may be stale.
+                let unchanged =
+                    switch (current?.value, value) {
+                    case (nil, nil): true
+                    case (let old?, let new?): old.isIdentical(to: new)
+                    default: false
+                    }
                 let etcdKey = Gateway.base64(snapshot.keyPrefix + key)
-                let operation: [String: Any]
-                if let value {
-                    operation = [
-                        "request_put": ["key": etcdKey, "value": Gateway.base64(try encoded(value, forKey: key))]
+                let operations: [[String: Any]]
+                switch (unchanged, value) {
+                case (true, _): operations = []
+                case (false, let value?):
+                    operations = [
+                        ["request_put": ["key": etcdKey, "value": Gateway.base64(try encoded(value, forKey: key))]]
                     ]
-                } else {
-                    operation = ["request_delete_range": ["key": etcdKey]]
+                case (false, nil): operations = [["request_delete_range": ["key": etcdKey]]]
                 }
                 let transaction: [String: Any] = [
                     "compare": [
@@ -226,14 +244,31 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                             "mod_revision": String(current?.modRevision ?? 0),
                         ]
                     ],
-                    "success": [operation],
+                    "success": operations,
                     "failure": [["request_range": ["key": etcdKey]]],
                 ]
-                let answer = try perform(key: key) { try client.call("v3/kv/txn", transaction, idempotent: false) }
+                var unanswered: [String] = []
+                let answer = try perform(key: key) {
+                    try client.call("v3/kv/txn", transaction, request: .compareAndSwap, unanswered: &unanswered)
+                }
                 if answer["succeeded"] as? Bool == true {
+                    // Nothing written: the answer's revision may be any key's, outside the prefix.
+                    if unchanged {
+                        awaitSnapshot(atLeast: current?.modRevision ?? 0)
+                        return result
+                    }
                     lastWrite = Gateway.revision(of: answer)
                     awaitSnapshot(atLeast: lastWrite)
                     return result
+                }
+                // A copy sent before may have won and been overwritten since: etcd cannot say
+                // (unless the copies wrote nothing).
+                guard unanswered.isEmpty || unchanged else {
+                    throw StorageError(
+                        .outcomeUnknown, key: key, path: "etcd \(configuration.endpointList)",
+                        message:
+                            "no answer (\(unanswered.joined(separator: "; "))); sent again, the transaction found the key changed: the update may or may not have been committed"
+                    )
                 }
                 // Another writer came first: start again from what etcd holds now.
                 let range =
@@ -309,7 +344,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         let revision = Gateway.revision(of: answer)
         // The watch asks for the revision after this one: Int64.max has none.
         guard revision < Int64.max else {
-            throw EtcdClient.Failure.noAnswer("etcd answered revision \(revision), which has no next revision")
+            throw EtcdClient.Failure.invalidAnswer("etcd answered revision \(revision), which has no next revision")
         }
         return (Gateway.keyValues(of: answer), revision)
     }
@@ -323,11 +358,18 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                 .io, key: key, path: path, message: "no endpoint answered, nothing was changed (\(problem))")
         case .noAnswer(let problem):
             return StorageError(
-                .io, key: key, path: path,
+                .outcomeUnknown, key: key, path: path,
                 message: "no answer; the write may or may not have been committed (\(problem))")
+        case .invalidAnswer(let problem):
+            return StorageError(.io, key: key, path: path, message: problem)
         case .refused(let code, let message):
             if message.contains("request is too large") || message.contains("larger than max") {
                 return StorageError(.tooLarge, key: key, path: path, message: "etcd refused the request: \(message)")
+            }
+            if configuration.user == nil && message.contains("user name is empty") {
+                return StorageError(
+                    .authenticationFailed, key: key, path: path,
+                    message: "etcd has authentication enabled and no user is configured (\(message))")
             }
             if code == 16 || message.contains("permission denied") || message.contains("authentication") {
                 let user = configuration.user.map { " for user '\($0)'" } ?? ""

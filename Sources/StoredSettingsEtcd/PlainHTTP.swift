@@ -24,7 +24,8 @@ import Darwin
 enum PlainHTTP {
     /// Why an exchange failed.
     enum Failure: Error {
-        /// The connection could not be made: nothing was sent.
+        /// Nothing was sent: the connection could not be made, or failed before the request's
+        /// first byte was written.
         case connect(String)
         /// The request may have been sent, and no whole answer came.
         case exchange(String)
@@ -187,7 +188,10 @@ enum PlainHTTP {
             #endif
             let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, flags) }
             if sent < 0, errno == EINTR { continue }
-            guard sent > 0 else { throw .exchange(String(cString: strerror(errno))) }
+            guard sent > 0 else {
+                let problem = String(cString: strerror(errno))
+                throw offset == 0 ? .connect(problem) : .exchange(problem)
+            }
             offset += sent
         }
     }

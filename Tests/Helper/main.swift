@@ -38,6 +38,7 @@
 //   write-version-1 PATH              settings as version 1 of an app left them (MigrateCommand.swift)
 //   migrate PATH LOG [KILL_IN]        open them through version 3's migrations; KILL_IN: SIGKILL
 //                                     inside that version's migration
+//   fuzz-property-lists SEED COUNT    parse COUNT generated property lists (PropertyListFuzz.swift)
 //   report-into-closed-error          two reports through the default error handler while
 //                                     standard error is a closed pipe; prints `reported`
 //   default-store-set KEY INT         through StoreContext.defaultStore: prints `reported <error>`
@@ -307,6 +308,10 @@ case ("write-version-1", 1):
 
 case ("migrate", 2...3):
     migrateCommand(path: arguments[0], log: arguments[1], killIn: arguments.count == 3 ? number(arguments[2]) : nil)
+
+case ("fuzz-property-lists", 2):
+    guard let seed = UInt64(arguments[0]) else { fail("not a seed: \(arguments[0])") }
+    fuzzPropertyListsCommand(seed: seed, count: number(arguments[1]))
 
 case ("report-into-closed-error", 0):
     reportIntoClosedErrorCommand()

@@ -170,6 +170,12 @@ final class EtcdCluster: Sendable {
         if logs[name + " exited"] != nil {
             throw Failure(description: "etcd \(name) exited: \(log(of: member).suffix(2000))")
         }
+        try await waitUntilHealthy(member, user: user)
+    }
+
+    /// Waits for `/health` to say true: a bounded number of checks, each started when the
+    /// previous one answered.
+    func waitUntilHealthy(_ member: Member, user: String? = nil) async throws {
         for _ in 0..<50 {
             if await Self.isHealthy(member, user: user) { return }
         }
@@ -187,12 +193,45 @@ final class EtcdCluster: Sendable {
         return run?.exitCode == 0
     }
 
-    /// Stops `member` with `signal` and waits for it to exit.
+    /// Stops `member` with `signal` and waits for it to exit (a frozen member is thawed first,
+    /// or it would never act on the signal).
     func stop(_ member: Member, signal: Int32 = SIGTERM) {
         guard let pid = processes.withLock({ $0.removeValue(forKey: member.name) }) else { return }
         kill(pid, signal)
+        kill(pid, SIGCONT)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    }
+
+    /// Freezes `member` (SIGSTOP): its sockets stay open and it answers nothing, until ``thaw(_:)``.
+    ///
+    /// Returns once every thread of the member has stopped: `kill` returns before that, and on
+    /// a busy machine the member could meanwhile still act on a request sent after it.
+    func freeze(_ member: Member) {
+        guard let pid = processes.withLock({ $0[member.name] }) else { return }
+        kill(pid, SIGSTOP)
+        var status: Int32 = 0
+        while waitpid(pid, &status, WUNTRACED) < 0, errno == EINTR {}
+    }
+
+    /// Lets a frozen member run again (SIGCONT).
+    func thaw(_ member: Member) {
+        if let pid = processes.withLock({ $0[member.name] }) { kill(pid, SIGCONT) }
+    }
+
+    /// The member that is the cluster's leader now, as `etcdctl endpoint status` reports it.
+    func leader() async throws -> Member {
+        let status = try await etcdctl(["endpoint", "status", "-w", "json"])
+        let entries = try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [[String: Any]] ?? []
+        for entry in entries {
+            guard let fields = entry["Status"] as? [String: Any],
+                let header = fields["header"] as? [String: Any],
+                let id = header["member_id"] as? NSNumber, id == fields["leader"] as? NSNumber,
+                let member = members.first(where: { $0.endpoint == entry["Endpoint"] as? String })
+            else { continue }
+            return member
+        }
+        throw Failure(description: "no member is the leader: \(status)")
     }
 
     /// Starts a stopped member again on its data folder and waits until it serves clients

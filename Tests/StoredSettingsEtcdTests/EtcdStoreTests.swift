@@ -118,6 +118,19 @@ struct EtcdStoreTests {
         #expect(error.description.contains("connection refused"), "\(error)")
     }
 
+    @Test func committedValueAsksTheClusterForWhatItHoldsNow() async throws {
+        let cluster = try await EtcdCluster.start()
+        defer { cluster.shutDown() }
+        let store = try EtcdStore(configuration: .init(endpoints: cluster.endpoints, prefix: "app"))
+        _ = try await cluster.etcdctl(["put", "app/pageSize", "7"])
+        _ = try await cluster.etcdctl(["put", "other/theme", "dark"])
+        // Whether or not the watch has brought it to the snapshot yet.
+        #expect(try store.committedValue(forKey: "pageSize") == .int(7))
+        #expect(try store.committedValue(forKey: "theme") == nil)
+        let error = try #require(throws: StorageError.self) { try store.committedValue(forKey: "") }
+        #expect(error.code == .invalidKey)
+    }
+
     @Test func layerOriginsNameTheClusterAndKey() async throws {
         let cluster = try await EtcdCluster.start()
         defer { cluster.shutDown() }

@@ -22,6 +22,17 @@ struct StoredEtcdTargetTests {
         #expect(missing.exitCode == 1)
     }
 
+    @Test(arguments: [
+        "etcd://localhost/daybook", "etcd:///daybook", "etcd://127.0.0.1:port/daybook", "etcd://:2379/daybook",
+        "etcd://127.0.0.1:2379",
+    ])
+    func aMalformedTargetIsAUsageErrorNamingWhatWasTyped(_ target: String) async throws {
+        let run = try await EtcdProgram.run(try EtcdProgram.built("stored"), ["read", target])
+        #expect(run.exitCode == 64, "\(run.errors)")
+        #expect(run.errors.contains("'\(target)'"), "\(run.errors)")
+        #expect(!run.errors.contains("http://"), "\(run.errors)")
+    }
+
     @Test func anUnreachableClusterIsAnIOErrorNamingTheEndpoint() async throws {
         let port = try EtcdCluster.freePort()
         let run = try await EtcdProgram.run(

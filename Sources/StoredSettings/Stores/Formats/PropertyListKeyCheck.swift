@@ -1,12 +1,13 @@
 import Foundation
 
-/// Finds dictionaries in property-list files that hold two canonically equivalent keys.
+/// Finds dictionaries in XML property-list files that hold two canonically equivalent keys.
 ///
 /// `PropertyListSerialization` hands dictionaries back as Swift `[String: Any]`, whose `String`
 /// keys compare by canonical equivalence: of `"\u{00C5}"` and `"\u{212B}"` in one `<dict>` only
 /// one survives, silently, and the next write drops the other. These checks read the keys
 /// from the file's own bytes, one dictionary at a time, so such a file is refused naming both
-/// keys (``StoredValueJSON`` refuses the same in JSON while parsing).
+/// keys (``StoredValueJSON`` refuses the same in JSON while parsing, and
+/// ``BinaryPropertyListCheck`` in binary property lists).
 enum PropertyListKeyCheck {
     /// Throws ``StorageError/Code/dataCorrupted`` naming both keys when a `<dict>` of the XML
     /// property list `bytes` holds two canonically equivalent keys. Expects bytes that
@@ -110,79 +111,5 @@ enum PropertyListKeyCheck {
             }
         }
         return result
-    }
-
-    /// Throws ``StorageError/Code/dataCorrupted`` naming both keys when a dictionary of the
-    /// binary property list `bytes` holds two canonically equivalent keys. Goes through the
-    /// object table once, without recursing; malformed tables are left to the parser.
-    static func checkBinary(_ bytes: UnsafeRawBufferPointer) throws {
-        let count = bytes.count
-        guard count >= 8 + 32 else { return }
-        let trailer = count - 32
-        let offsetSize = Int(bytes[trailer + 6])
-        let referenceSize = Int(bytes[trailer + 7])
-        let objectCount = number(bytes, at: trailer + 8, size: 8)
-        let tableOffset = number(bytes, at: trailer + 24, size: 8)
-        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize), objectCount > 0,
-            tableOffset >= 8, tableOffset < UInt64(trailer),
-            objectCount <= (UInt64(trailer) - tableOffset) / UInt64(offsetSize)
-        else { return }
-        let table = Int(tableOffset)
-        func object(_ reference: UInt64) -> (marker: UInt8, length: Int, start: Int)? {
-            guard reference < objectCount else { return nil }
-            // An 8-byte offset may exceed Int.max: compare before converting, never trap.
-            let rawOffset = number(bytes, at: table + Int(reference) * offsetSize, size: offsetSize)
-            guard rawOffset >= 8, rawOffset < UInt64(table) else { return nil }
-            let offset = Int(rawOffset)
-            let marker = bytes[offset]
-            var length = Int(marker & 0x0F)
-            var start = offset + 1
-            if length == 0x0F {
-                guard start < table, bytes[start] >> 4 == 0x1, bytes[start] & 0x0F <= 3 else { return nil }
-                let size = 1 << Int(bytes[start] & 0x0F)
-                guard start + 1 + size <= table else { return nil }
-                let value = number(bytes, at: start + 1, size: size)
-                guard value <= UInt64(table) else { return nil }
-                length = Int(value)
-                start += 1 + size
-            }
-            return (marker, length, start)
-        }
-        func string(_ reference: UInt64) -> String? {
-            guard let (marker, length, start) = object(reference) else { return nil }
-            switch marker >> 4 {
-            case 0x5:
-                guard start + length <= table else { return nil }
-                return String(
-                    decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)]), as: UTF8.self)
-            case 0x6:
-                guard start + 2 * length <= table else { return nil }
-                let units = (0..<length).map { UInt16(bytes[start + 2 * $0]) << 8 | UInt16(bytes[start + 2 * $0 + 1]) }
-                return String(decoding: units, as: UTF16.self)
-            default:
-                return nil
-            }
-        }
-        for reference in 0..<objectCount {
-            guard let (marker, length, start) = object(reference), marker >> 4 == 0xD,
-                start + length * referenceSize <= table
-            else { continue }
-            var keys: [String: String] = [:]
-            for position in 0..<length {
-                guard let key = string(number(bytes, at: start + position * referenceSize, size: referenceSize)) else {
-                    continue
-                }
-                if let existing = keys[key], !existing.unicodeScalars.elementsEqual(key.unicodeScalars) {
-                    throw StorageError(.dataCorrupted, message: canonicallyEquivalentKeysMessage(existing, key))
-                }
-                keys[key] = key
-            }
-        }
-    }
-
-    private static func number(_ bytes: UnsafeRawBufferPointer, at offset: Int, size: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for index in offset..<(offset + size) { value = value << 8 | UInt64(bytes[index]) }
-        return value
     }
 }

@@ -24,20 +24,22 @@ extension PropertyListValue {
     /// refuses lists nested more deeply than its own limit (a few hundred levels) with an error,
     /// so no depth reaches this package's recursion, and a check of the result cannot be fooled
     /// by how the text is written (a `</array>` inside a comment). A binary list is checked
-    /// before parsing, by a walk of its object table that stops at the limit and at reference
-    /// cycles (objects that contain themselves, which text cannot express).
+    /// before Foundation parses it (``BinaryPropertyListCheck``): kinds stored values lack, such
+    /// as sets, crash Foundation's bridging on Linux.
     ///
     /// - Returns: The tree and the encoding the file uses, so a rewrite can keep it.
     /// - Throws: ``StorageError/Code/nestingTooDeep`` beyond ``maximumDepth`` or for a binary
     ///   list whose objects refer to themselves; ``StorageError/Code/dataCorrupted`` with the
-    ///   parser's message for bytes that are not a property list, or hold an object that is not
-    ///   a stored value, and naming both keys for a dictionary with two canonically equivalent
-    ///   keys (``PropertyListKeyCheck``), which Swift dictionaries would merge. XML nested beyond `PropertyListSerialization`'s own limit is
-    ///   ``StorageError/Code/nestingTooDeep`` too, with the parser's message.
+    ///   parser's message for bytes that are not a property list, naming the kind for an object
+    ///   that is not a stored value (a set, a UID, a `null`, a key that is not a string), for a
+    ///   string with a lone UTF-16 surrogate, and naming both keys for a dictionary with two
+    ///   canonically equivalent keys, which Swift dictionaries would merge. XML nested beyond
+    ///   `PropertyListSerialization`'s own limit is ``StorageError/Code/nestingTooDeep`` too, with
+    ///   the parser's message.
     package static func parseFile(_ data: Data) throws -> (value: StoredValue, encoding: FileEncoding) {
         let encoding = encoding(of: data)
         if encoding == .binary {
-            try data.withUnsafeBytes { try BinaryDepthWalk(bytes: $0).check() }
+            try data.withUnsafeBytes { try BinaryPropertyListCheck(bytes: $0).check() }
         }
         let object: Any
         do {
@@ -54,12 +56,10 @@ extension PropertyListValue {
         guard let value = storedValue(from: object) else {
             throw StorageError(.dataCorrupted, message: "the property list holds a value that is not a stored value")
         }
-        // The parser's dictionaries have merged canonically equivalent keys; find them in the bytes.
-        try data.withUnsafeBytes { buffer in
-            switch encoding {
-            case .xml: try PropertyListKeyCheck.checkXML(buffer)
-            case .binary: try PropertyListKeyCheck.checkBinary(buffer)
-            }
+        // The parser's dictionaries have merged canonically equivalent keys; find them in the
+        // bytes (the binary check above did for a binary list).
+        if encoding == .xml {
+            try data.withUnsafeBytes { try PropertyListKeyCheck.checkXML($0) }
         }
         if value.depth > maximumDepth {
             throw StorageError(.nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels")
@@ -82,98 +82,6 @@ extension PropertyListValue {
             } catch {
                 throw StorageError(.encodingFailed, wrapping: error)
             }
-        }
-    }
-
-    /// Measures the nesting of a binary property list from its object table, without
-    /// recursing more than ``maximumDepth`` levels and remembering each object's height, so
-    /// shared objects are measured once and reference cycles are found.
-    struct BinaryDepthWalk {
-        let bytes: UnsafeRawBufferPointer
-
-        func check() throws {
-            let count = bytes.count
-            guard count >= 8 + 32 else { throw corrupted("the binary property list is truncated") }
-            let trailer = count - 32
-            let offsetSize = Int(bytes[trailer + 6])
-            let referenceSize = Int(bytes[trailer + 7])
-            let objectCount = readNumber(at: trailer + 8, size: 8)
-            let topObject = readNumber(at: trailer + 16, size: 8)
-            let tableOffset = readNumber(at: trailer + 24, size: 8)
-            guard (1...8).contains(offsetSize), (1...8).contains(referenceSize),
-                objectCount > 0, objectCount <= UInt64(count), topObject < objectCount,
-                tableOffset >= 8, tableOffset < UInt64(trailer),
-                UInt64(trailer) - tableOffset >= objectCount * UInt64(offsetSize)
-            else { throw corrupted("the binary property list's trailer is invalid") }
-            var heights = [Int8](repeating: 0, count: Int(objectCount)) // 0 unknown, -1 in progress, else height + 1
-            let table = Int(tableOffset)
-            func height(of object: Int, level: Int) throws -> Int {
-                switch heights[object] {
-                case -1: throw StorageError(.nestingTooDeep, message: "the property list refers to itself")
-                case 0: break
-                default:
-                    let known = Int(heights[object]) - 1
-                    if known > 0, level + known - 1 > maximumDepth {
-                        throw StorageError(.nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels")
-                    }
-                    return known
-                }
-                // An 8-byte offset may exceed Int.max: compare before converting, never trap.
-                let rawOffset = readNumber(at: table + object * offsetSize, size: offsetSize)
-                guard rawOffset >= 8, rawOffset < UInt64(table) else {
-                    throw corrupted("an object offset is out of range")
-                }
-                let offset = Int(rawOffset)
-                let marker = bytes[offset]
-                let type = marker >> 4
-                guard type == 0xA || type == 0xB || type == 0xC || type == 0xD else {
-                    heights[object] = 1
-                    return 0
-                }
-                guard level <= maximumDepth else {
-                    throw StorageError(.nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels")
-                }
-                heights[object] = -1
-                var position = offset + 1
-                var children = Int(marker & 0x0F)
-                if children == 0x0F {
-                    guard position < table, bytes[position] >> 4 == 0x1, bytes[position] & 0x0F <= 3 else {
-                        throw corrupted("an object's length is invalid")
-                    }
-                    let size = 1 << Int(bytes[position] & 0x0F)
-                    guard position + 1 + size <= table else { throw corrupted("an object's length is invalid") }
-                    let length = readNumber(at: position + 1, size: size)
-                    guard length <= UInt64(table) else { throw corrupted("an object's length is invalid") }
-                    children = Int(length)
-                    position += 1 + size
-                }
-                if type == 0xD { children *= 2 }
-                guard position + children * referenceSize <= table else {
-                    throw corrupted("an object's references are out of range")
-                }
-                var tallest = 0
-                for child in 0..<children {
-                    let reference = readNumber(at: position + child * referenceSize, size: referenceSize)
-                    guard reference < UInt64(heights.count) else {
-                        throw corrupted("an object reference is out of range")
-                    }
-                    tallest = max(tallest, try height(of: Int(reference), level: level + 1))
-                }
-                let result = tallest + 1
-                heights[object] = Int8(result + 1)
-                return result
-            }
-            _ = try height(of: Int(topObject), level: 1)
-        }
-
-        private func readNumber(at offset: Int, size: Int) -> UInt64 {
-            var value: UInt64 = 0
-            for index in offset..<(offset + size) { value = value << 8 | UInt64(bytes[index]) }
-            return value
-        }
-
-        private func corrupted(_ message: String) -> StorageError {
-            StorageError(.dataCorrupted, message: message)
         }
     }
 }

@@ -1,0 +1,112 @@
+import Foundation
+import StoredSettings
+import StoredSettingsEtcd
+import Testing
+
+/// A write that reached a frozen member is never sent to another behind the caller's back: a
+/// put or delete reports that it may or may not have been committed; an update settles its
+/// outcome by sending its compare-and-swap again.
+///
+/// A follower is frozen with SIGSTOP after the stores opened on it first: the kernel still
+/// accepts the connection and the request, and the member answers nothing until it is thawed.
+@Suite(.timeLimit(.hangGuard))
+struct EtcdUnknownOutcomeTests {
+    /// A three-member cluster holding `app/x` = 1, a follower to freeze, and the other two.
+    static func clusterWithFollower() async throws -> (EtcdCluster, EtcdCluster.Member, [EtcdCluster.Member]) {
+        let cluster = try await EtcdCluster.start(size: 3)
+        let leader = try await cluster.leader()
+        let follower = try #require(cluster.members.first { $0.name != leader.name })
+        _ = try await cluster.etcdctl(["put", "app/x", "1"])
+        return (cluster, follower, cluster.members.filter { $0.name != follower.name })
+    }
+
+    /// A store that asks `first` before the others, giving up on an answer after 2 s (short,
+    /// for the frozen member, and long enough for the others on a busy machine).
+    static func store(askingFirst first: EtcdCluster.Member, then others: [EtcdCluster.Member]) throws -> EtcdStore {
+        try EtcdStore(
+            configuration: .init(endpoints: ([first] + others).map(\.endpoint), prefix: "app", requestTimeout: 2))
+    }
+
+    /// `app/x` as the members that answer hold it.
+    static func held(in cluster: EtcdCluster, through members: [EtcdCluster.Member]) async throws -> String {
+        try await cluster.etcdctl(["get", "app/x", "--print-value-only"], through: members)
+    }
+
+    @Test func putAndDeleteAFrozenMemberReceivedAreNotSentAgainAndMayOrMayNotHaveBeenCommitted() async throws {
+        let (cluster, frozen, others) = try await Self.clusterWithFollower()
+        defer { cluster.shutDown() }
+        let store = try Self.store(askingFirst: frozen, then: others)
+        cluster.freeze(frozen)
+
+        let put = try await #require(throws: StorageError.self) {
+            try await onOwnThread { try store.setValue(.int(2), forKey: "x") }
+        }
+        #expect(put.code == .outcomeUnknown, "\(put)")
+        #expect(put.key == "x")
+        #expect(put.description.contains("may or may not have been committed"), "\(put)")
+        #expect(put.description.contains(frozen.endpoint), "\(put)")
+        let afterPut = try await Self.held(in: cluster, through: others)
+        #expect(afterPut == "1\n")
+
+        let delete = try await #require(throws: StorageError.self) {
+            try await onOwnThread { try store.setValue(nil, forKey: "x") }
+        }
+        #expect(delete.code == .outcomeUnknown, "\(delete)")
+        let afterDelete = try await Self.held(in: cluster, through: others)
+        #expect(afterDelete == "1\n")
+
+        // Thawed and serving again, the member answers the store's next write.
+        cluster.thaw(frozen)
+        try await cluster.waitUntilHealthy(frozen)
+        try store.setValue(.int(3), forKey: "y")
+        #expect(try await cluster.etcdctl(["get", "app/y", "--print-value-only"], through: others) == "3\n")
+    }
+
+    @Test func updateAFrozenMemberReceivedIsSettledByItsCompareAndSwapSentAgain() async throws {
+        let (cluster, frozen, others) = try await Self.clusterWithFollower()
+        defer { cluster.shutDown() }
+        let winner = try Self.store(askingFirst: frozen, then: others)
+        let late = try Self.store(askingFirst: frozen, then: others)
+        cluster.freeze(frozen)
+
+        // Nothing changed `x` since the store read it: the copy sent again wins, once.
+        try await onOwnThread { try winner.update(forKey: "x") { $0 = .int(5) } }
+        let afterWin = try await Self.held(in: cluster, through: others)
+        #expect(afterWin == "5\n")
+        #expect(winner.value(forKey: "x") == .int(5))
+
+        // `x` changed since `late` read it: the copy sent again fails its compare, and an
+        // earlier copy could have won before that change, so the outcome is unknown.
+        let error = try await #require(throws: StorageError.self) {
+            try await onOwnThread { try late.update(forKey: "x") { $0 = .int(7) } }
+        }
+        #expect(error.code == .outcomeUnknown, "\(error)")
+        #expect(error.description.contains("may or may not have been committed"), "\(error)")
+        let afterLate = try await Self.held(in: cluster, through: others)
+        #expect(afterLate == "5\n")
+
+        cluster.thaw(frozen)
+    }
+
+    @Test func updateThatWritesNothingRunsAgainWhenTheCopySentAgainFindsTheKeyChanged() async throws {
+        let (cluster, frozen, others) = try await Self.clusterWithFollower()
+        defer { cluster.shutDown() }
+        let store = try Self.store(askingFirst: frozen, then: others)
+        cluster.freeze(frozen)
+        _ = try await cluster.etcdctl(["put", "app/x", "5"], through: others)
+
+        // Its copies write nothing, so none can have been committed: the body runs again on
+        // what etcd holds, instead of the outcome being unknown.
+        let seen = try await onOwnThread { try store.update(forKey: "x") { value in value } }
+        #expect(seen == .int(5))
+        cluster.thaw(frozen)
+    }
+}
+
+/// Runs `body` on a thread of its own and waits for it: a call that blocks until a frozen
+/// member's request times out then holds no thread of the few that the tests share.
+func onOwnThread<R: Sendable>(_ body: @escaping @Sendable () throws -> R) async throws -> R {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+    }
+}
