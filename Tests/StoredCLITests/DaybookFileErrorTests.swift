@@ -3,7 +3,7 @@ import Testing
 
 /// How real `daybook` processes report a settings file they cannot use: bad data exits 65, a
 /// read-only file system names itself; and an enum value from the environment is trimmed.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct DaybookFileErrorTests {
     typealias Sandbox = DaybookTests.Sandbox
 

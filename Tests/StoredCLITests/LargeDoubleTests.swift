@@ -4,7 +4,7 @@ import StoredSettings
 import Testing
 
 /// A large whole `Double` stays a number through `stored`: `-json`, `read` and `export`.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct LargeDoubleTests {
     @Test func aJSONListWithALargeWholeDoubleIsWrittenReadAndExportedAsNumbers() throws {
         let folder = try TemporaryFolder()
