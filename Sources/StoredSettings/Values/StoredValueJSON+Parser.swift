@@ -299,8 +299,8 @@ extension StoredValueJSON {
             // (`-9223372036854775809` and `-9223372036854775808.5` both round to `Int64.min`).
             // Such text is kept as its `string`, which the value layer judges by its digits:
             // integer text, and text with more significant digits than a `Double` holds (17).
-            // A fraction or exponent in 17 digits or fewer is a `Double`'s own spelling
-            // (`1.2173636321265912e+18`, as this writer and `%.17g` write one): a number.
+            // A fraction or exponent whose digits are the `Double`'s own, rounded, is its
+            // spelling (`1.2173636321265912e+18`, as this writer and `%.17g` write one): a number.
             if number.rounded(.towardZero) == number, number.magnitude < 0x1p64,
                 !Self.isExactly(number, text, isInteger: isInteger)
             {
@@ -311,10 +311,18 @@ extension StoredValueJSON {
 
         /// Whether the whole number `number` (of magnitude below 2^64) is the value of the
         /// number text `text` exactly, or a `Double` spelled in its own digits: a fraction or
-        /// exponent with at most 17 significant digits.
+        /// exponent whose n significant digits (n ≤ 17) are `number` rounded to n digits, as
+        /// the shortest form and `%.17g` write it (`9.007199254740993e15` is not: it rounds to
+        /// 9007199254740992, which an integer reading must not get).
         private static func isExactly(_ number: Double, _ text: String, isInteger: Bool) -> Bool {
             guard let decimal = ExactDecimal(text) else { return false }
-            if !isInteger, decimal.digits.count <= 17 { return true }
+            if !isInteger, (1...17).contains(decimal.digits.count) {
+                let rounded = String(format: "%.*e", decimal.digits.count - 1, number.magnitude)
+                let digits = rounded.prefix { $0 != "e" }.compactMap(\.wholeNumberValue).map(UInt8.init)
+                var significant = digits[...]
+                while significant.last == 0 { significant.removeLast() }
+                if Array(significant) == decimal.digits { return true }
+            }
             return decimal.isWhole && decimal.integerMagnitude == UInt64(number.magnitude)
         }
 

@@ -67,4 +67,15 @@ struct LargeWholeDoubleTests {
             #expect(try parsedNumber(text) == .string(text), "\(text)")
         }
     }
+
+    /// Digits that are not the `Double`'s own, rounded, name another whole number than the
+    /// `Double` holds: kept as text, so an integer reading gets the number the file holds.
+    @Test func digitsThatRoundToAnotherWholeNumberStayText() throws {
+        for text in ["9.007199254740993e15", "9007199254740993.0", "4503599627370496.5"] {
+            #expect(try parsedNumber(text) == .string(text), "\(text)")
+        }
+        // An integer reading never gets 9007199254740992, which the file does not hold.
+        let parsed = try #require(try parsedNumber("9.007199254740993e15"))
+        #expect((try? Int(storedValue: parsed)) != 9_007_199_254_740_992)
+    }
 }

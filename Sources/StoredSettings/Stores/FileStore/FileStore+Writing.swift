@@ -47,7 +47,11 @@ extension FileStore {
                 // Missing folders are created for the path as given, never at the target of a
                 // symbolic link: a dangling link cannot make the store build folders elsewhere.
                 let directory = (url.path as NSString).deletingLastPathComponent
-                if !directory.isEmpty { try FileSystem.createDirectories(atPath: directory) }
+                if !directory.isEmpty {
+                    try FileSystem.createDirectories(atPath: directory)
+                    // A `..` after a folder that did not exist could not be checked before.
+                    try FileSystem.checkNoOtherUserCanRedirect(path)
+                }
             }
             let lock = state.lock(forTarget: target)
             let destination = state.destination(forTarget: target)

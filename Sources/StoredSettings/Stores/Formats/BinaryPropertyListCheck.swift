@@ -12,14 +12,22 @@ import Foundation
 ///   reader refuses the same string);
 /// - nesting deeper than ``PropertyListValue/maximumDepth`` and objects that contain
 ///   themselves, without recursing further than the limit;
-/// - two canonically equivalent keys in one dictionary, which Swift dictionaries would merge.
+/// - two equal or canonically equivalent keys in one dictionary, which Swift dictionaries
+///   would merge;
+/// - more than ``maximumValueCount`` values once shared objects are counted at every use (a
+///   few hundred bytes of arrays that each hold the next one twice expand to 2^40 values).
 ///
 /// Each object is examined once, however many objects refer to it.
 struct BinaryPropertyListCheck {
     let bytes: UnsafeRawBufferPointer
 
+    /// The most values a list may expand to: a JSON file within the default size limit
+    /// (``FileStore/Options/maximumFileSize``, 16 MiB) holds no more, at a byte or more each.
+    static let maximumValueCount: UInt64 = 16 << 20
+
     /// Throws ``StorageError/Code/dataCorrupted`` (malformed, or an object stored values cannot
-    /// hold) or ``StorageError/Code/nestingTooDeep`` (too deep, or refers to itself).
+    /// hold), ``StorageError/Code/nestingTooDeep`` (too deep, or refers to itself) or
+    /// ``StorageError/Code/tooLarge`` (more than ``maximumValueCount`` values).
     func check() throws {
         let count = bytes.count
         guard count >= 8 + 32 else { throw corrupted("the binary property list is truncated") }
@@ -37,6 +45,8 @@ struct BinaryPropertyListCheck {
         let table = Int(tableOffset)
         // 0 unknown, -1 in progress, else height + 1.
         var heights = [Int8](repeating: 0, count: Int(objectCount))
+        // How many values each object expands to, once its height is known.
+        var sizes = [UInt64](repeating: 1, count: Int(objectCount))
 
         /// The marker, element count and first content byte of an object.
         func header(of object: Int) throws -> (marker: UInt8, length: Int, start: Int) {
@@ -67,8 +77,10 @@ struct BinaryPropertyListCheck {
             switch marker >> 4 {
             case 0x5:
                 guard start + length <= table else { throw corrupted("a string runs past the object table") }
-                return String(
-                    decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)]), as: UTF8.self)
+                // Foundation reads these bytes as ISO 8859-1, each byte one scalar.
+                var scalars = String.UnicodeScalarView()
+                for byte in bytes[start..<(start + length)] { scalars.append(Unicode.Scalar(byte)) }
+                return String(scalars)
             case 0x6:
                 guard start + 2 * length <= table else { throw corrupted("a string runs past the object table") }
                 let units = (0..<length).map { UInt16(bytes[start + 2 * $0]) << 8 | UInt16(bytes[start + 2 * $0 + 1]) }
@@ -113,6 +125,11 @@ struct BinaryPropertyListCheck {
                 default: size = 1 << Int(marker & 0x0F)
                 }
                 guard start + size <= table else { throw corrupted("an object runs past the object table") }
+                // Foundation keeps the low 8 bytes of a 16-byte integer: only unsigned 64-bit ones fit.
+                if marker == 0x14, bytes[start..<(start + 8)].contains(where: { $0 != 0 }) {
+                    throw corrupted(
+                        "the property list holds an integer beyond 64 bits, which stored values cannot hold")
+                }
                 heights[object] = 1
                 return 0
             }
@@ -132,13 +149,19 @@ struct BinaryPropertyListCheck {
                     guard let key = try text(of: Int(reference)) else {
                         throw corrupted("a dictionary key is not a string")
                     }
-                    if let existing = keys.updateValue(key, forKey: key),
-                        !existing.unicodeScalars.elementsEqual(key.unicodeScalars)
-                    {
-                        throw corrupted(canonicallyEquivalentKeysMessage(existing, key))
+                    if let existing = keys.updateValue(key, forKey: key) {
+                        throw corrupted(
+                            existing.unicodeScalars.elementsEqual(key.unicodeScalars)
+                                ? "a dictionary holds the key \"\(key)\" twice"
+                                : canonicallyEquivalentKeysMessage(existing, key))
                     }
                 }
                 tallest = max(tallest, try height(of: Int(reference), level: level + 1))
+                sizes[object] += sizes[Int(reference)]
+                guard sizes[object] <= Self.maximumValueCount else {
+                    throw StorageError(
+                        .tooLarge, message: "the property list expands to more than \(Self.maximumValueCount) values")
+                }
             }
             heights[object] = Int8(tallest + 2)
             return tallest + 1

@@ -68,6 +68,29 @@ struct FileStoreSharedFolderTests {
         #expect(access(shared.appendingPathComponent("settings.json").path, F_OK) != 0)
     }
 
+    /// `..` after a folder that does not exist yet leads, once it is made, into the shared
+    /// folder, where another user's link points elsewhere.
+    @Test(.enabled(if: geteuid() == 0, "needs root to plant a link owned by another user"))
+    func rootDoesNotFollowADotDotAfterAMissingFolderIntoASharedOne() throws {
+        #expect(symlink(protected.path, shared.appendingPathComponent("sub").path) == 0)
+        #expect(lchown(shared.appendingPathComponent("sub").path, 65534, 65534) == 0)
+        let url = URL(fileURLWithPath: protected.path + "/missing/../../shared/sub/planted.json")
+        let error = try #require(throws: StorageError.self) {
+            try FileStore(url: url, options: quietOptions).setValue(.int(1), forKey: "k")
+        }
+        #expect(error.code == .insecurePermissions, "\(error)")
+        #expect(access(protected.appendingPathComponent("planted.json").path, F_OK) != 0)
+    }
+
+    /// Root's own group (gid 0) writing a folder is root's peers writing it.
+    @Test(.enabled(if: geteuid() == 0, "runs as root"))
+    func rootWritesBelowAFolderOnlyRootsGroupMayAlsoWrite() throws {
+        #expect(chown(shared.path, 0, 0) == 0 && chmod(shared.path, 0o2775) == 0)
+        let url = shared.appendingPathComponent("settings.json")
+        try FileStore(url: url, options: quietOptions).setValue(.int(1), forKey: "k")
+        #expect(try FileStore(url: url, options: quietOptions).value(forKey: "k") == .int(1))
+    }
+
     @Test(.enabled(if: geteuid() == 0, "runs as root"))
     func rootWritesInAStickyFolderOthersMayWrite() throws {
         #expect(chmod(shared.path, 0o1777) == 0)

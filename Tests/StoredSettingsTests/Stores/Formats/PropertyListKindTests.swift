@@ -60,7 +60,33 @@ struct PropertyListKindTests {
         ("an object of unknown kind 0xE", dictionary(holding: [0xE0])),
         ("a dictionary key is not a string", binary([[0xD1, 1, 2], [0x10, 7], [0x09]])),
         ("a lone UTF-16 surrogate", dictionary(holding: [0x62, 0x00, 0x61, 0xD8, 0x00])),
+        (
+            "an integer beyond 64 bits",
+            dictionary(holding: [0x14] + [UInt8](repeating: 0, count: 7) + [1] + [UInt8](repeating: 0, count: 8))
+        ),
+        ("an integer beyond 64 bits", dictionary(holding: [0x14] + [UInt8](repeating: 0xFF, count: 16))),
+        ("the key \"k\" twice", binary([[0xD2, 1, 1, 2, 2], [0x51, UInt8(ascii: "k")], [0x09]])),
+        // An ASCII-marked key is ISO 8859-1 to Foundation: 0xC5 is U+00C5, equivalent to A + U+030A.
+        (
+            "canonically equivalent",
+            binary([[0xD2, 1, 2, 3, 3], [0x51, 0xC5], [0x62, 0x00, 0x41, 0x03, 0x0A], [0x09]])
+        ),
     ]
+
+    /// Arrays that each hold the next one twice: 42 levels in a few hundred bytes expand to 2^42
+    /// values, refused before Foundation builds them.
+    @Test func aListOfSharedObjectsThatExpandsBeyondTheLimitIsRefused() throws {
+        let levels = 42
+        let data = Self.binary((0..<levels).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] } + [[0x10, 0]])
+        let error = try #require(throws: StorageError.self) { try PropertyListValue.parseFile(data) }
+        #expect(error.code == .tooLarge, "\(error)")
+    }
+
+    @Test func aSixteenByteIntegerWithinUInt64IsRead() throws {
+        let data = Self.dictionary(
+            holding: [0x14] + [UInt8](repeating: 0, count: 8) + [0x80] + [UInt8](repeating: 0, count: 7))
+        #expect(try PropertyListValue.parseFile(data).value == .dictionary(["k": .string("9223372036854775808")]))
+    }
 
     @Test(arguments: unsupported)
     func aKindStoredValuesCannotHoldIsRefused(kind: String, data: Data) throws {
