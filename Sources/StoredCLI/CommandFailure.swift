@@ -19,10 +19,6 @@ struct CommandFailure: Error {
     /// `sysexits` for a ``StorageError/Code``: not found 1; data that does not parse, fit or
     /// encode 65; I/O and anything else 74.
     static func exitCode(for code: StorageError.Code) -> ExitCode {
-        switch code {
-        case .notFound: .notFound
-        case .typeMismatch, .dataCorrupted, .encodingFailed, .nestingTooDeep, .tooLarge, .invalidKey: .dataError
-        default: .ioError
-        }
+        .forFailure(code)
     }
 }

@@ -45,7 +45,7 @@ struct TargetStore {
                 backend = .file(try FileStore(url: URL(fileURLWithPath: path)))
             } catch let error as StorageError {
                 throw CommandFailure(
-                    Self.relabel(error, storePath: URL(fileURLWithPath: path).standardizedFileURL.path, name: path))
+                    Self.relabel(error, storePath: FileStore.absolutePath(of: URL(fileURLWithPath: path)), name: path))
             }
         case .domain(let suite):
             let name = "UserDefaults domain \(suite)"

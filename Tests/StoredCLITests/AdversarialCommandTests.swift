@@ -11,7 +11,7 @@ import Darwin
 
 /// `stored` against hostile arguments and targets: one line on standard error (however odd the
 /// text it quotes), the sysexits code, and the settings file unchanged byte for byte.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct AdversarialCommandTests {
     static let seed = "{\n  \"count\": 3,\n  \"name\": \"ada\"\n}\n"
 

@@ -4,7 +4,7 @@ import StoredSettings
 import Testing
 
 /// Every bad input gets one line on standard error, a sysexits code, and no change on disk.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct BadInputTests {
     @Test func badValueForTypeIsDataErrorAndChangesNothing() throws {
         let folder = try TemporaryFolder()

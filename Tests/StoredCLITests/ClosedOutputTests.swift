@@ -12,7 +12,7 @@ import Darwin
 
 /// `stored` and `daybook` whose standard output is a pipe nobody reads (`stored help | true`):
 /// an I/O error with exit status 74 and one line on standard error, never death by `SIGPIPE`.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct ClosedOutputTests {
     /// How a child ended: its exit status, or the signal that killed it.
     struct Ending: Equatable, CustomStringConvertible {
@@ -80,7 +80,7 @@ struct ClosedOutputTests {
         return Ending(exitStatus: nil, signal: status & 0x7F, errors: errorText)
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.hangGuard))
     func storedHelpIntoAClosedPipeIsAnIOError() async throws {
         let folder = try TemporaryFolder()
         let executable = try EndToEndTests.storedExecutable()
@@ -93,7 +93,7 @@ struct ClosedOutputTests {
         #expect(ending.errors.split(separator: "\n").count == 1, "\(ending)")
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.hangGuard))
     func storedReadIntoAClosedPipeIsAnIOErrorAndLeavesTheFile() async throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("demo.json", "{\n  \"theme\": \"dark\"\n}\n")
@@ -106,7 +106,7 @@ struct ClosedOutputTests {
         #expect(folder.text("demo.json") == "{\n  \"theme\": \"dark\"\n}\n")
     }
 
-    @Test(.timeLimit(.minutes(3)), arguments: [["help"], ["status"], ["config", "list"]])
+    @Test(.timeLimit(.hangGuard), arguments: [["help"], ["status"], ["config", "list"]])
     func daybookIntoAClosedPipeIsAnIOError(arguments: [String]) async throws {
         let sandbox = try DaybookTests.Sandbox()
         let executable = try DaybookTests.executable()

@@ -28,7 +28,7 @@ struct UsageCase: CustomTestStringConvertible, Sendable {
     var testDescription: String { arguments.isEmpty ? "(no arguments)" : arguments.joined(separator: " ") }
 }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct CommandParserTests {
     static let validCases: [ParseCase] = [
         ParseCase("read", "demo.json", is: .read(.file("demo.json"), key: nil)),

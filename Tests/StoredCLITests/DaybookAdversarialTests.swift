@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Hostile runs of the built `daybook`: broken files, odd arguments, parallel launches.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct DaybookAdversarialTests {
     typealias Sandbox = DaybookTests.Sandbox
 

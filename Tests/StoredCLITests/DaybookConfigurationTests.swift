@@ -3,7 +3,7 @@ import Testing
 
 /// daybook's lists, nested overrides, secret files, unknown keys and bad input, from a fresh
 /// `XDG_CONFIG_HOME`, each in real daybook processes.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct DaybookConfigurationTests {
     /// The settings file's JSON object.
     func fileObject(_ sandbox: DaybookTests.Sandbox) throws -> [String: Any] {

@@ -12,7 +12,7 @@ import Darwin
 
 /// `daybook follow`, a long-running process that does not watch its settings file and
 /// re-reads it on `SIGHUP`, run end to end: every wait is a read of its output pipe.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct DaybookFollowTests {
     /// The lines a child writes to a pipe, read on a Dispatch thread (a blocking `read` never
     /// holds a thread of the test's cooperative pool).

@@ -3,7 +3,7 @@ import Testing
 
 /// Values daybook's help calls "for this run only" (an environment variable, `--set`) are
 /// never written to its settings file: the launch count goes on from the file's value.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct DaybookOneRunValueTests {
     /// The launch count in the sandbox's settings file, read as JSON.
     func persistedLaunchCount(_ sandbox: DaybookTests.Sandbox) throws -> Int? {
@@ -12,7 +12,7 @@ struct DaybookOneRunValueTests {
         return object["launchCount"] as? Int
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.hangGuard))
     func aRunWithTheLaunchCountInTheEnvironmentCountsOnInTheFile() throws {
         let sandbox = try DaybookTests.Sandbox()
         #expect(try sandbox.run().status == 0)
@@ -23,7 +23,7 @@ struct DaybookOneRunValueTests {
         #expect(try sandbox.run().output.contains("launched 3 times"))
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.hangGuard))
     func aRunWithTheLaunchCountSetOnTheCommandLineCountsOnInTheFile() throws {
         let sandbox = try DaybookTests.Sandbox()
         #expect(try sandbox.run().status == 0)

@@ -3,7 +3,7 @@ import Testing
 
 /// Inputs an adversarial review of daybook's configuration found mishandled, each in real
 /// daybook processes from a fresh `XDG_CONFIG_HOME`.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct DaybookReviewTests {
     @Test func aMisspeltOptionsValueNeverReachesTheMessage() throws {
         let sandbox = try DaybookTests.Sandbox()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// End-to-end runs of the built `daybook` example, each with its own configuration folder.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct DaybookTests {
     /// What one run printed and returned.
     struct Run {

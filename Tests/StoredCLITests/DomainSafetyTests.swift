@@ -7,7 +7,7 @@ import Testing
 
 /// `stored --domain` as real processes: a domain file that does not parse is refused and left
 /// as it is, and writes from several processes at once all land.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct DomainSafetyTests {
     /// A temporary HOME and XDG_CONFIG_HOME, and a suite name.
     final class Sandbox: Sendable {
@@ -71,7 +71,7 @@ struct DomainSafetyTests {
     }
 
     @Test(
-        .timeLimit(.minutes(3)),
+        .timeLimit(.hangGuard),
         arguments: [
             ["read"], ["read", "theme"], ["keys"], ["export"], ["write", "count", "-int", "1"], ["delete", "theme"],
             ["delete"],
@@ -91,7 +91,7 @@ struct DomainSafetyTests {
         #expect(sandbox.folder.text(sandbox.domainFile) == Self.brokenDomain)
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.hangGuard))
     func eightProcessesWritingOneDomainKeepEveryKey() async throws {
         let sandbox = try Sandbox()
         let executable = try EndToEndTests.storedExecutable().path

@@ -4,7 +4,7 @@ import StoredSettings
 import Testing
 
 /// The verbs on UserDefaults suites (`--domain NAME`), and `domains`.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct DomainTests {
     @Test(.enabled(if: namedSuitesStayInTestFolders, "on Apple platforms a named suite is in the real preferences"))
     func writesReadsListsAndDeletesInASuite() throws {

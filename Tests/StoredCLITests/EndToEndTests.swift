@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Runs the built `stored` executable as a child process.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct EndToEndTests {
     /// The `stored` executable in the build products folder that holds this test bundle.
     ///

@@ -5,7 +5,7 @@ import Testing
 /// `keys` and `domains` print one line per name, whatever the name holds: a line break, a
 /// terminal escape or another control character is written as an escape (`\n`, `\u{1B}`), as
 /// `read` and every error line do, so a name can neither split its line nor drive the terminal.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct EscapedListingTests {
     @Test func keysEscapesControlCharactersAndLineBreaks() throws {
         let folder = try TemporaryFolder()

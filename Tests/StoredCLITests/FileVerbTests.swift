@@ -4,7 +4,7 @@ import StoredSettings
 import Testing
 
 /// `read`, `write`, `delete`, `keys` and `export` on JSON and property-list files.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct FileVerbTests {
     @Test func writesThenReadsTheWholeStoreAsJSON() throws {
         let folder = try TemporaryFolder()
@@ -126,7 +126,7 @@ struct FileVerbTests {
 }
 
 /// The examples in the documentation of `StoredCLI` and `ExitCode`, compiled and run.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct DocumentationExampleTests {
     @Test func runsTheDocumentedExample() throws {
         let folder = try TemporaryFolder()
@@ -147,7 +147,7 @@ struct DocumentationExampleTests {
 }
 
 /// `export --format plist` writes what a `.plist` FileStore writes: well-formed XML, exact.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct PropertyListExportTests {
     @Test func exportRefusesCharacterXMLCannotCarryAndNamesTheKey() throws {
         let folder = try TemporaryFolder()

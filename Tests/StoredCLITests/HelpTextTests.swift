@@ -2,7 +2,7 @@ import StoredCLI
 import Testing
 
 /// The help text, compared byte for byte.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct HelpTextTests {
     static let overview = """
         OVERVIEW: Read and write settings in JSON and property-list files and

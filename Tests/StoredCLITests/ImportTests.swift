@@ -4,7 +4,7 @@ import StoredSettings
 import Testing
 
 /// `import`: merge, validated first, written once.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct ImportTests {
     @Test func mergesJSONKeysIntoTheTarget() throws {
         let folder = try TemporaryFolder()
@@ -110,7 +110,7 @@ struct ImportTests {
 }
 
 /// A value `import` refuses is named by its key and the place inside it.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct ImportErrorLocationTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var json: String

@@ -18,7 +18,7 @@ struct ValueCase: CustomTestStringConvertible, Sendable {
     var testDescription: String { "\(type.flag) \(text)" }
 }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct ValueTypeTests {
     static let validCases: [ValueCase] = [
         ValueCase(.bool, "true", .bool(true)),

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The example tool reads fleet defaults from etcd below its own file when DAYBOOK_ETCD is set.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct DaybookFleetTests {
     @Test func daybookReadsFleetDefaultsBelowItsOwnFile() async throws {
         let cluster = try await EtcdCluster.start()

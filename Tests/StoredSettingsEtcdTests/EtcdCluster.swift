@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -32,6 +33,8 @@ final class EtcdCluster: Sendable {
     let members: [Member]
     let folder: URL
     private let processes = Lock<[String: pid_t]>([:])
+    /// How many ``ProcessSlots/etcdMembers`` the cluster holds: `members.count` until shut down.
+    private let slots: Lock<Int>
     /// Each member's log so far, and `<name> exited` keys once a log reached its end.
     private let logs = AwaitableState<[String: String]>([:])
 
@@ -62,10 +65,18 @@ final class EtcdCluster: Sendable {
     }
 
     private init(size: Int) async throws {
+        // Slots first, ports after: a port picked before a long wait may be taken by then.
+        try await ProcessSlots.etcdMembers.acquire(size)
+        slots = Lock(size)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("etcd-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        members = try (0..<size).map { index in
-            Member(name: "m\(index)", clientPort: try Self.freePort(), peerPort: try Self.freePort())
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            members = try (0..<size).map { index in
+                Member(name: "m\(index)", clientPort: try Self.freePort(), peerPort: try Self.freePort())
+            }
+        } catch {
+            ProcessSlots.etcdMembers.release(size)
+            throw error
         }
         do {
             for member in members { try launch(member, fresh: true) }
@@ -235,13 +246,18 @@ final class EtcdCluster: Sendable {
         try await waitUntilReady(member, user: user)
     }
 
-    /// Stops every member and removes the data folders. Every frozen member is thawed first:
-    /// a member stopping gracefully can wait for a frozen peer, and a test that failed early
-    /// may not have thawed it.
+    /// Stops every member, removes the data folders and gives the cluster's slots back.
+    /// Every frozen member is thawed first: a member stopping gracefully can wait for a frozen
+    /// peer, and a test that failed early may not have thawed it.
     func shutDown() {
         for member in members { thaw(member) }
         for member in members { stop(member) }
         try? FileManager.default.removeItem(at: folder)
+        ProcessSlots.etcdMembers.release(
+            slots.withLock { slots in
+                defer { slots = 0 }
+                return slots
+            })
     }
 
     deinit { shutDown() }

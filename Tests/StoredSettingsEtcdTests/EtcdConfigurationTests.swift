@@ -4,7 +4,7 @@ import StoredSettingsEtcd
 import Testing
 
 /// `EtcdStore.Configuration`: schemes, timeouts, and descriptions that never show the password.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct EtcdConfigurationTests {
     @Test func upperCaseHTTPSSchemeIsTLS() throws {
         let configuration = try EtcdStore.Configuration(

@@ -6,7 +6,7 @@ import Testing
 
 /// `EtcdStore` passes the conformance suite, with JSON's limitation declared (no NaN or
 /// infinities). One etcd per test; each check gets a prefix of its own.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct EtcdConformanceTests {
     static func conformance(on cluster: EtcdCluster) -> StoreConformance {
         let endpoints = cluster.endpoints

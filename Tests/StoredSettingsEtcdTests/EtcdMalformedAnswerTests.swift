@@ -5,7 +5,7 @@ import Testing
 
 /// `EtcdStore` against a fake member on a loopback socket that answers malformed HTTP: every
 /// malformed answer is an `.io` error, never a crash.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct EtcdMalformedAnswerTests {
     /// Opens a store on `server` alone, waiting at most `timeout` seconds for an answer; the
     /// error it throws.

@@ -4,7 +4,7 @@ import StoredSettingsEtcd
 import Testing
 
 /// Releasing an `EtcdStore` never waits for its watch thread.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct EtcdStoreReleaseTests {
     @Test func storeWhoseWatchIsStuckInARequestIsReleasedWithoutWaitingForIt() async throws {
         let range = #"{"header":{"revision":"1"}}"#

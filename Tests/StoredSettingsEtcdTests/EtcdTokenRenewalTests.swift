@@ -4,7 +4,7 @@ import StoredSettingsEtcd
 import Testing
 
 /// The watch renews its authentication token when etcd cancels the watch for it.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct EtcdTokenRenewalTests {
     @Test func watchRenewsTheTokenAMemberRestartInvalidatedAndKeepsDeliveringChanges() async throws {
         let cluster = try await EtcdCluster.start()

@@ -9,7 +9,7 @@ import Testing
 ///
 /// A follower is frozen with SIGSTOP after the stores opened on it first: the kernel still
 /// accepts the connection and the request, and the member answers nothing until it is thawed.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct EtcdUnknownOutcomeTests {
     /// A three-member cluster holding `app/x` = 1, a follower to freeze, and the other two.
     static func clusterWithFollower() async throws -> (EtcdCluster, EtcdCluster.Member, [EtcdCluster.Member]) {

@@ -9,7 +9,7 @@ import Testing
 /// acknowledges `second`'s write before the follower has sent `first` its event: `first`'s next
 /// write runs against a stale snapshot. Each round is read back from etcd itself, by a third
 /// store asking the cluster.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct EtcdWriteGuaranteeTests {
     static let rounds = 50
 

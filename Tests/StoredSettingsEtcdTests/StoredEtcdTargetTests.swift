@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The `stored` tool reaches an etcd cluster as `etcd://HOST:PORT[,HOST:PORT…]/PREFIX`.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct StoredEtcdTargetTests {
     @Test func writeThenReadThroughAnEtcdTargetPrintsTheValueEtcdctlSees() async throws {
         let cluster = try await EtcdCluster.start()

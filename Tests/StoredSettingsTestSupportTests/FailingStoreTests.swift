@@ -10,7 +10,7 @@ private struct FailingSettings: SettingsGroup {
     @Stored(Key.count, default: 0) var count: Int
 }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct FailingStoreTests {
     @Test func scriptedSetValueFailureThrowsAndLeavesTheWrappedStoreUntouched() throws {
         let inner = InMemoryStore(["theme": .string("dark")])

@@ -3,7 +3,7 @@ import StoredSettings
 import StoredSettingsTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct InMemoryStoreObservationTests {
     @Test func subscriberCountFollowsConsumers() async {
         let store = InMemoryStore()

@@ -5,7 +5,7 @@ import Testing
 
 private enum Key: String, StorageKey { case count }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct ReportedErrorsTests {
     @Test func capturesReportsOfTheOperation() {
         let settings = Stored(Key.count, default: 0, store: InMemoryStore(["count": .string("three")]))

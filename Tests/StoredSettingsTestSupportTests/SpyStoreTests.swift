@@ -10,7 +10,7 @@ private struct SpiedSettings: SettingsGroup {
     @Stored(Key.theme) var theme: String?
 }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct SpyStoreTests {
     @Test func recordsEveryKindOfCallInOrder() async throws {
         let spy = SpyStore()

@@ -13,7 +13,7 @@ private struct AppSettings: SettingsGroup {
     @Stored(Key.launchCount, default: 0) var launchCount: Int
 }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct TestingArticleExamples {
     @Test func showsTheSavedTheme() {
         let settings = AppSettings(store: InMemoryStore(["theme": .string("dark")]))

@@ -39,7 +39,7 @@ public import Foundation
 /// - with ``UnknownKeys/reject``, an unknown key: 64 for an option, 65 for an environment
 ///   variable or a key in the file.
 /// - 74 (``SettingsCommand/ExitCode/ioError``): the default settings file cannot be opened (65
-///   when it does not parse).
+///   when it does not parse, nests too deep or is too large: bad data, as `stored` says).
 ///
 /// A value in the settings file that does not read as its type does not stop the run: the
 /// setting reads its default and reports it, as always, and `config set` repairs it. Nor is a
@@ -140,7 +140,7 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
                 writable = try FileStore(application: toolName)
             } catch {
                 let problem = StorageError(.io, wrapping: error)
-                let status: SettingsCommand.ExitCode = problem.code == .dataCorrupted ? .dataError : .ioError
+                let status: SettingsCommand.ExitCode = problem.code == .notFound ? .ioError : .forFailure(problem.code)
                 throw Failure(exitCode: status, problems: [problem], toolName: toolName)
             }
         }

@@ -51,3 +51,16 @@ extension SettingsCommand {
         public var description: String { String(rawValue) }
     }
 }
+
+extension SettingsCommand.ExitCode {
+    /// The status for a failure with `code`: 1 for a missing key; 65 for data that does not
+    /// parse, fit or encode (a file nested too deep or too large is bad data too); 74 for I/O
+    /// and anything else.
+    package static func forFailure(_ code: StorageError.Code) -> Self {
+        switch code {
+        case .notFound: .notFound
+        case .typeMismatch, .dataCorrupted, .encodingFailed, .nestingTooDeep, .tooLarge, .invalidKey: .dataError
+        default: .ioError
+        }
+    }
+}

@@ -34,12 +34,21 @@ extension SettingsGroup {
     /// - `description`: the help text; a secret also has `writeOnly: true`, and its description
     ///   says that listings hide it.
     ///
-    /// No property is required, and no property may be `null`: an absent key takes its default,
-    /// an unset optional is absent from the file, and the file's parser refuses `null`
-    /// (``FileStore`` reads no stored value as null). Keys that no setting declares are
-    /// allowed (`additionalProperties: true`): one file may serve several groups, an older or
-    /// newer version of the tool may keep keys this one does not declare, and the library may
-    /// keep bookkeeping keys of its own there.
+    /// No property is required, and no value may be `null` at any depth: an absent key takes
+    /// its default, an unset optional is absent from the file, and the file's parser refuses
+    /// `null` (``FileStore`` reads no stored value as null). Keys that no setting declares are
+    /// allowed, with any value but `null` (`additionalProperties` refers to the `storedValue`
+    /// definition, which allows no `null` inside and no number beyond `Double`'s range, such
+    /// as `1e400`): one file may serve several groups, an older or newer version of the tool
+    /// may keep keys this one does not declare, and the library may keep bookkeeping keys of
+    /// its own there.
+    ///
+    /// What the store also refuses and JSON Schema cannot check is named in the schema's
+    /// `description`: nesting deeper than 64 levels (JSON
+    /// Schema has no depth keyword; bounding it would take one definition per level), a lone
+    /// UTF-16 surrogate in text (validators decode it as a string like any other), two
+    /// canonically equivalent keys in one object (validators compare keys by their code
+    /// points), and a file above 16 MiB.
     ///
     /// The schema is stricter than reading: values arrive leniently from hand-edited files
     /// (`"yes"` reads as `true`, `"42"` as `42`), but the schema asks for the form the store
@@ -71,14 +80,41 @@ package enum JSONSchemaDocument {
         var document: [String: Any] = [
             "$schema": dialect,
             "type": "object",
-            "description":
-                "A settings file: every key is optional (an absent key takes its default), "
-                + "and keys no setting declares are allowed.",
+            "description": description,
             "properties": properties(of: settings),
-            "additionalProperties": true,
+            "additionalProperties": anyValueReference,
+            "$defs": [anyValueName: anyValue],
         ]
         if let title { document["title"] = title }
         return json(document)
+    }
+
+    /// The root's description: what the file is, and what the store refuses that JSON Schema
+    /// cannot check.
+    static let description =
+        "A settings file: every key is optional (an absent key takes its default), and keys no setting "
+        + "declares are allowed, holding any value but null. The store also refuses what this schema "
+        + "cannot check: nesting deeper than \(StoredValueJSON.maximumDepth) levels, text holding a lone "
+        + "UTF-16 surrogate (\\ud800 without its pair), two keys of one object that are canonically "
+        + "equivalent (the same text in different Unicode forms), and a file larger than \(FileStore.Options.defaultMaximumFileSize / 1024 / 1024) MiB."
+
+    /// The name of the definition of any value a settings file can hold.
+    static let anyValueName = "storedValue"
+
+    /// A reference to ``anyValue``: the schema of a value whose type the schema cannot name.
+    static var anyValueReference: [String: Any] { ["$ref": "#/$defs/\(anyValueName)"] }
+
+    /// Any value the store reads: no `null` at any depth, and numbers within `Double`'s range
+    /// (`1e400` is refused).
+    static var anyValue: [String: Any] {
+        [
+            "description": "Any value a settings file holds: no null anywhere, numbers within the range of Double.",
+            "type": ["boolean", "number", "string", "array", "object"],
+            "minimum": NSNumber(value: -Double.greatestFiniteMagnitude),
+            "maximum": NSNumber(value: Double.greatestFiniteMagnitude),
+            "items": anyValueReference,
+            "additionalProperties": anyValueReference,
+        ]
     }
 
     /// One property schema per setting, under its key.

@@ -3,7 +3,8 @@ import Foundation
 /// Builds the JSON Schema of one setting's value from its Swift type (see
 /// ``SettingsGroup/jsonSchema(title:)`` for the rules), as `JSONSerialization` objects.
 struct JSONSchemaBuilder {
-    /// The deepest nesting of types described; deeper types are described as any value.
+    /// The deepest nesting of types described; deeper types are described as any value but
+    /// `null`.
     static let maximumDepth = 32
 
     /// The structure types being described, so a type that contains itself ends the walk.
@@ -38,20 +39,23 @@ struct JSONSchemaBuilder {
         return schema(inferredFrom: defaultValue)
     }
 
-    /// The schema of an unknown type, from the shape of a stored value; any value when there
-    /// is none.
+    /// The schema of an unknown type, from the shape of a stored value; any value but `null`
+    /// when there is none.
     func schema(inferredFrom value: StoredValue?) -> [String: Any] {
         switch value {
-        case nil: return [:]
+        case nil: return JSONSchemaDocument.anyValueReference
         case .bool: return ["type": "boolean"]
         case .int: return ["type": "integer"]
-        case .double: return ["type": "number"]
+        case .double: return Self.finiteNumber
         case .string: return ["type": "string"]
         case .date: return ["type": "string", "format": "date-time"]
         case .data: return ["type": "string", "contentEncoding": "base64"]
-        case .array: return ["type": "array"]
+        case .array: return ["type": "array", "items": JSONSchemaDocument.anyValueReference]
         case .dictionary(let items):
-            return ["type": "object", "properties": items.mapValues { schema(inferredFrom: $0) }]
+            return [
+                "type": "object", "properties": items.mapValues { schema(inferredFrom: $0) },
+                "additionalProperties": JSONSchemaDocument.anyValueReference,
+            ]
         }
     }
 
@@ -61,7 +65,9 @@ struct JSONSchemaBuilder {
     private mutating func nested(_ type: Any.Type, default defaultValue: StoredValue?) -> [String: Any] {
         let type = ValueTypeInfo.unwrapped(type)
         let identifier = ObjectIdentifier(type)
-        guard describing.count < Self.maximumDepth, !describing.contains(identifier) else { return [:] }
+        guard describing.count < Self.maximumDepth, !describing.contains(identifier) else {
+            return JSONSchemaDocument.anyValueReference
+        }
         describing.insert(identifier)
         defer { describing.remove(identifier) }
         return schema(for: type, default: defaultValue)
@@ -95,9 +101,18 @@ struct JSONSchemaBuilder {
             // `Decimal` is stored as its `description`: digits, a `.` and more digits.
             return ["type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?$"]
         }
-        if type is any BinaryFloatingPoint.Type { return ["type": "number"] }
+        if type is any BinaryFloatingPoint.Type { return finiteNumber }
         if let integer = type as? any FixedWidthInteger.Type { return integerSchema(integer) }
         return nil
+    }
+
+    /// A `number` within `Double`'s range: the parser refuses `1e400` rather than read it as
+    /// infinity.
+    static var finiteNumber: [String: Any] {
+        [
+            "type": "number", "minimum": NSNumber(value: -Double.greatestFiniteMagnitude),
+            "maximum": NSNumber(value: Double.greatestFiniteMagnitude),
+        ]
     }
 
     /// `integer` with the width's bounds; for widths beyond `Int64.max` also the decimal text

@@ -140,20 +140,27 @@ extension StoredValueConvertible where Self: RawRepresentable, RawValue: StoredV
 
 // MARK: - Helpers
 
-/// The value of `type` whose raw value is stored in `storedValue`.
+/// The value of `type` whose raw value is stored in `storedValue`. Text with white space or
+/// line breaks around a raw value reads as that value, as numbers and Booleans read
+/// (`" markdown"` from an environment variable); a raw value that has them itself still matches
+/// exactly first.
 ///
 /// - Throws: The raw value's error, or ``StorageError/Code/typeMismatch`` naming `type` when no
 ///   value has that raw value (the message does not repeat the stored value).
 package func decodeRawRepresentable<T: RawRepresentable>(_ type: T.Type, from storedValue: StoredValue) throws -> T
 where T.RawValue: StoredValueConvertible {
     let raw = try T.RawValue(storedValue: storedValue)
-    guard let value = T(rawValue: raw) else {
-        throw StorageError(
-            .typeMismatch, expectedType: typeName(T.self), foundKind: storedValue.kind,
-            message: "the value is not one of its raw values"
-        )
+    if let value = T(rawValue: raw) { return value }
+    if case .string(let text) = storedValue,
+        let trimmed = try? T.RawValue(storedValue: .string(text.trimmingWhitespace)),
+        let value = T(rawValue: trimmed)
+    {
+        return value
     }
-    return value
+    throw StorageError(
+        .typeMismatch, expectedType: typeName(T.self), foundKind: storedValue.kind,
+        message: "the value is not one of its raw values"
+    )
 }
 
 extension StorageError {

@@ -297,19 +297,25 @@ extension StoredValueJSON {
             // A whole `Double` inside the 64-bit integers must be the number the text writes,
             // or an integer reading would get a number the file does not hold
             // (`-9223372036854775809` and `-9223372036854775808.5` both round to `Int64.min`).
-            // Such text has more digits than a `Double` holds; it is kept as its `string`, which
-            // the value layer judges by its digits.
-            if number.rounded(.towardZero) == number, number.magnitude < 0x1p64, !Self.isExactly(number, text) {
+            // Such text is kept as its `string`, which the value layer judges by its digits:
+            // integer text, and text with more significant digits than a `Double` holds (17).
+            // A fraction or exponent in 17 digits or fewer is a `Double`'s own spelling
+            // (`1.2173636321265912e+18`, as this writer and `%.17g` write one): a number.
+            if number.rounded(.towardZero) == number, number.magnitude < 0x1p64,
+                !Self.isExactly(number, text, isInteger: isInteger)
+            {
                 return .string(text)
             }
             return .double(number)
         }
 
-        /// Whether the whole number `number` (of magnitude below 2^64) is exactly the value of
-        /// the number text `text`.
-        private static func isExactly(_ number: Double, _ text: String) -> Bool {
-            guard let decimal = ExactDecimal(text), decimal.isWhole else { return false }
-            return decimal.integerMagnitude == UInt64(number.magnitude)
+        /// Whether the whole number `number` (of magnitude below 2^64) is the value of the
+        /// number text `text` exactly, or a `Double` spelled in its own digits: a fraction or
+        /// exponent with at most 17 significant digits.
+        private static func isExactly(_ number: Double, _ text: String, isInteger: Bool) -> Bool {
+            guard let decimal = ExactDecimal(text) else { return false }
+            if !isInteger, decimal.digits.count <= 17 { return true }
+            return decimal.isWhole && decimal.integerMagnitude == UInt64(number.magnitude)
         }
 
         private mutating func expectWord(_ word: StaticString) throws {

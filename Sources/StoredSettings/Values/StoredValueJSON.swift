@@ -12,7 +12,9 @@ package import Foundation
 /// and fit in `Int64`, else `double` (integers above `Int64.max` become their decimal
 /// `string`, as `UInt64` writes them, and so does any number whose nearest `Double` is a
 /// different whole number inside the 64-bit range, such as `-9223372036854775809`, so that
-/// no integer reading gets a number the file does not hold); strings stay strings (the value
+/// no integer reading gets a number the file does not hold, unless it has a fraction or
+/// exponent in no more than the 17 significant digits a `Double` holds, as the writer spells
+/// `1.2173636321265912e+18`: that is a `double`); strings stay strings (the value
 /// layer reads dates and data from text). Nesting deeper than ``maximumDepth`` is refused
 /// while parsing, and so are two keys of one object that are canonically equivalent.
 ///

@@ -99,7 +99,7 @@ struct JSONSchemaTests {
         let schema = SchemaSettings.jsonSchema()
         #expect(try await SchemaValidator.validate(text: "{}", against: schema, in: folder).isValid)
         let other = try await SchemaValidator.validate(
-            text: #"{"otherTool": [1, {"a": null}]}"#, against: schema, in: folder)
+            text: #"{"otherTool": [1, {"a": 2.5e300, "b": [true, "x"]}]}"#, against: schema, in: folder)
         #expect(other.isValid, "\(other.errors)")
     }
 
@@ -117,7 +117,13 @@ struct JSONSchemaTests {
         #expect(schema["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
         #expect(schema["title"] as? String == "schema test settings")
         #expect(schema["type"] as? String == "object")
-        #expect(schema["additionalProperties"] as? Bool == true)
+        #expect(schema["additionalProperties"] as? NSDictionary == Self.anyValue)
+        let definitions = try #require(schema["$defs"] as? [String: Any])
+        let anyValue = try #require(definitions["storedValue"] as? NSDictionary)
+        #expect(anyValue["type"] as? [String] == ["boolean", "number", "string", "array", "object"])
+        #expect(anyValue["items"] as? NSDictionary == Self.anyValue)
+        #expect(anyValue["additionalProperties"] as? NSDictionary == Self.anyValue)
+        #expect(anyValue["maximum"] as? Double == .greatestFiniteMagnitude)
         #expect(schema["required"] == nil)
         let properties = try #require(schema["properties"] as? [String: Any])
         #expect(properties.count == SchemaSettings.declaredSettingCount)
@@ -128,7 +134,7 @@ struct JSONSchemaTests {
         #expect(
             property("count")
                 == ["type": "integer", "minimum": Int64.min, "maximum": Int64.max, "default": 3] as NSDictionary)
-        #expect(property("ratio") == ["type": "number", "default": 0.5])
+        #expect(property("ratio") == Self.finiteNumber(default: 0.5))
         #expect(property("name") == ["type": "string", "default": "Ada"])
         #expect(property("when") == ["type": "string", "format": "date-time"])
         #expect(property("site") == ["type": "string", "format": "uri-reference", "default": "file:///tmp/"])
@@ -180,7 +186,13 @@ struct JSONSchemaTests {
     @Test func readsTheFieldsOfAStructureThatCannotBeProbedFromItsDefault() throws {
         let schema = try Self.parsed(SchemaSettings.jsonSchema())
         let checked = try #require((schema["properties"] as? [String: Any])?["checked"] as? NSDictionary)
-        #expect(checked == ["type": "object", "properties": ["ratio": ["type": "number"]], "default": ["ratio": 1]])
+        #expect(
+            checked
+                == [
+                    "type": "object", "properties": ["ratio": Self.finiteNumber()],
+                    "additionalProperties": Self.anyValue,
+                    "default": ["ratio": 1],
+                ])
     }
 
     @Test func describesAUInt64AboveInt64MaxAsItsDecimalText() throws {
@@ -192,6 +204,18 @@ struct JSONSchemaTests {
     }
 
     // MARK: - Helpers
+
+    /// The reference to the definition of any value but `null`.
+    static var anyValue: NSDictionary { ["$ref": "#/$defs/storedValue"] }
+
+    /// A `number` within `Double`'s range, with `default` when given.
+    static func finiteNumber(default value: Double? = nil) -> NSDictionary {
+        let schema: NSMutableDictionary = [
+            "type": "number", "minimum": -Double.greatestFiniteMagnitude, "maximum": Double.greatestFiniteMagnitude,
+        ]
+        if let value { schema["default"] = value }
+        return schema
+    }
 
     static func parsed(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])

@@ -31,7 +31,8 @@ extension FileStore {
         /// lock) and when you call ``FileStore/reload()``: the way for a long-running tool that
         /// re-reads its settings only on `SIGHUP` (<doc:CommandLineTools>).
         ///
-        /// On Linux the store learns of changes from `inotify` on the file's folder, on Apple
+        /// On Linux the store learns of changes from `inotify` on the file's folder (and the
+        /// folders on the way to it, resolved again when the path may lead elsewhere), on Apple
         /// platforms from `kqueue` on the folder and the file, so a store whose file nobody
         /// changes never wakes, and a change shows up within milliseconds. The interval applies
         /// only where no event source exists or none can be had (no file descriptor free, the
@@ -82,9 +83,13 @@ extension FileStore {
 }
 
 extension StorageError.Code {
-    /// A settings file can be written by other users (its mode has the group- or world-write
-    /// bit): anyone in that group could change the program's settings. Reported, not thrown,
-    /// by ``FileStore``.
+    /// A settings file, or a folder a write goes through, can be written by other users.
+    ///
+    /// ``FileStore`` reports (does not throw) it when the file's mode has the group- or
+    /// world-write bit: anyone in that group could change the program's settings. It throws it
+    /// from a write, changing nothing, when the process is root or the file (or link) belongs
+    /// to another user and a folder above the file or its link target is group- or
+    /// world-writable and not sticky: anyone could replace the file with a link to any path.
     public static let insecurePermissions = StorageError.Code("insecurePermissions")
 }
 

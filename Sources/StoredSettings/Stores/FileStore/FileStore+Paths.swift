@@ -9,6 +9,18 @@ import Darwin
 #endif
 
 extension FileStore {
+    /// The absolute path of the file at `url`, as the kernel will walk it: a relative path is
+    /// joined to its base URL's path (else the current folder), and nothing is removed as text.
+    ///
+    /// `URL.standardizedFileURL` and RFC 3986 resolution drop `link/..` as text, which names
+    /// another file when `link` is a symbolic link to a folder elsewhere.
+    package static func absolutePath(of url: URL) -> String {
+        let path = url.relativePath
+        if path.hasPrefix("/") { return path }
+        let base = url.baseURL?.path ?? FileManager.default.currentDirectoryPath
+        return base.hasSuffix("/") ? base + path : base + "/" + path
+    }
+
     /// The settings file of `application`, following the XDG Base Directory rules:
     /// `$XDG_CONFIG_HOME/<application>/settings.json` when `XDG_CONFIG_HOME` is an absolute
     /// path (a relative one is ignored, as the specification says), else

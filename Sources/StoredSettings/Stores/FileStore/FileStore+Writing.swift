@@ -37,7 +37,9 @@ extension FileStore {
         let store = medium
         try UpdateScope.checkOutsideUpdateBody(of: [store])
         return try file.withLock { state in
+            try FileSystem.checkNoOtherUserCanRedirect(path)
             let target = try FileSystem.resolvingSymbolicLinks(path)
+            if target != path { try FileSystem.checkNoOtherUserCanRedirect(target) }
             // Another store on the same file would wait forever for the `flock` held here.
             let media = [store, "file " + target]
             try UpdateScope.checkOutsideUpdateBody(of: media)
@@ -101,7 +103,8 @@ extension FileStore {
     /// replace a file that `write(2)` could not change. A file without any write bit (such as
     /// mode 0444), or one this process may not write (`access(2)` with `W_OK`), throws.
     ///
-    /// - Throws: ``StorageError/Code/io`` naming the path and the file's mode.
+    /// - Throws: ``StorageError/Code/io`` naming the path and the file's mode, or, on a file
+    ///   system mounted read-only (`EROFS`), naming the path and saying so.
     static func checkWritable(_ path: String, permissions: UInt32) throws {
         let octal = String(permissions & 0o7777, radix: 8)
         if permissions & 0o222 == 0 {
@@ -109,6 +112,12 @@ extension FileStore {
                 .io, path: path, message: "the file is read-only (mode \(octal)); make it writable to save settings")
         }
         if access(path, W_OK) != 0 {
+            // Not the user's permissions: the mount refuses every write (a read-only mount,
+            // a read-only container layer), whatever the mode says.
+            if errno == EROFS {
+                throw StorageError(
+                    .io, path: path, message: "the file is on a read-only file system; no user may write it there")
+            }
             throw StorageError(
                 .io, path: path,
                 message: "this user may not write the file (mode \(octal)): \(String(cString: strerror(errno)))")

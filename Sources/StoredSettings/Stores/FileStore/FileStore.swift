@@ -140,7 +140,9 @@ public final class FileStore: Storable {
     /// ``StorageError/Code/insecurePermissions`` error is reported to ``StorageErrorReporter``.
     ///
     /// - Parameters:
-    ///   - url: A file URL; it may be a symbolic link.
+    ///   - url: A file URL; it may be a symbolic link. A relative URL is made absolute against
+    ///     its base (else the current folder) now; `..` is left for the kernel to resolve, so a
+    ///   `..` after a symbolic-linked folder leads where `open(2)` goes.
     ///   - format: The file format; by default chosen by the file extension (`.plist` is a
     ///     property list, anything else JSON).
     ///   - options: Size limit, corrupt-file policy and change checking; see ``Options``.
@@ -153,8 +155,8 @@ public final class FileStore: Storable {
     ///   symbolic link that the `fs.protected_symlinks` rule refuses). The file is left
     ///   untouched, unless the policy is ``CorruptFilePolicy/moveAside``.
     public init(url: URL, format: Format? = nil, options: Options = Options()) throws {
-        self.url = url.standardizedFileURL
-        path = self.url.path
+        path = Self.absolutePath(of: url)
+        self.url = URL(fileURLWithPath: path)
         let format = format ?? Format(pathExtension: url.pathExtension)
         self.format = format
         self.options = options
@@ -238,7 +240,9 @@ public final class FileStore: Storable {
     ///   in JSON; in an XML property list, a character XML 1.0 cannot hold, such as U+0001); ``StorageError/Code/tooLarge`` when the file
     ///   would exceed ``Options/maximumFileSize``; ``StorageError/Code/io`` naming the path and
     ///   the `errno` text (read-only folder, full disk, no free descriptor, a file whose owner
-    ///   this process may not keep); ``StorageError/Code/dataCorrupted`` when another process
+    ///   this process may not keep); ``StorageError/Code/insecurePermissions`` when another user
+    ///   could redirect the write (root, or another user's file, below a group- or
+    ///   world-writable folder that is not sticky); ``StorageError/Code/dataCorrupted`` when another process
     ///   left a file that does not parse, or emptied a file that held settings, and it did not
     ///   settle into one that parses within about half a second. The file and the values in
     ///   memory keep the previous value then.

@@ -89,13 +89,14 @@ extension MigratingStore {
         }
     }
 
-    /// The version recorded in `value`: 0 for none.
+    /// The version recorded in `value`: 0 for none. Any spelling an `Int` setting reads is
+    /// read (`3`, `3.0`, `"3"`), since the file may have been edited by hand.
     ///
     /// - Throws: ``StorageError/Code/typeMismatch`` naming ``versionKey`` for anything but a
     ///   whole number of 0 or more.
     static func recordedVersion(_ value: StoredValue?, location: String?) throws -> Int {
         guard let value else { return 0 }
-        if case .int(let number) = value, number >= 0, let version = Int(exactly: number) { return version }
+        if let version = try? Int(storedValue: value), version >= 0 { return version }
         throw StorageError(
             .typeMismatch, key: versionKey, path: location, expectedType: "Int", foundKind: value.kind,
             message: "the schema version MigratingStore records must be a whole number of 0 or more")

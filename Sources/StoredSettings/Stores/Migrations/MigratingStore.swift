@@ -160,21 +160,29 @@ public final class MigratingStore: Storable {
     /// Every change of what reads return, from now on, in order: the base store's changes,
     /// a change of an old key delivered under its new key while the new key holds nothing
     /// (the removal of an old key that a write moved is no change), and no change of
-    /// ``versionKey``.
+    /// ``versionKey``. A renamed key's value is delivered once however many of its keys one
+    /// write changed: removing both the old and the new key is one removal.
     public func changes() -> AsyncStream<StoredChange> {
         let (stream, continuation) = AsyncStream<StoredChange>.makeStream(bufferingPolicy: .unbounded)
         // Subscribe first, so no change committed after this call returns is missed.
         let source = base.changes()
         let (base, oldKeys, currentKeys) = (self.base, self.oldKeys, self.currentKeys)
         let task = Task {
+            // What was delivered last under each renamed key, so one write that changes several
+            // of its keys is delivered once.
+            var delivered: [String: StoredValue?] = [:]
             for await change in source where change.key != Self.versionKey {
-                guard let current = currentKeys[change.key] else {
+                var renamed = change
+                if let current = currentKeys[change.key] {
+                    guard base.value(forKey: current) == nil else { continue }
+                    renamed = StoredChange(key: current, value: Self.readThrough(current, base: base, oldKeys: oldKeys))
+                } else if oldKeys[change.key] == nil {
                     continuation.yield(change)
                     continue
                 }
-                guard base.value(forKey: current) == nil else { continue }
-                continuation.yield(
-                    StoredChange(key: current, value: Self.readThrough(current, base: base, oldKeys: oldKeys)))
+                if let last = delivered[renamed.key], last.isIdentical(to: renamed.value) { continue }
+                delivered[renamed.key] = renamed.value
+                continuation.yield(renamed)
             }
             continuation.finish()
         }

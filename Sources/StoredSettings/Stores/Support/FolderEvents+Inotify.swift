@@ -6,22 +6,28 @@ import Glibc
 import Musl
 #endif
 
-/// Tells ``FileStore``s that something changed in the folders of their files, from one
-/// `inotify` descriptor for the whole process (Linux).
+/// Tells ``FileStore``s that their files may have changed, from one `inotify` descriptor for
+/// the whole process (Linux).
 ///
-/// Each store's folder is watched for entries created, deleted, renamed into or out of it,
-/// closed after writing and changed in their attributes (`IN_CREATE`, `IN_DELETE`,
-/// `IN_MOVED_TO`, `IN_MOVED_FROM`, `IN_CLOSE_WRITE`, `IN_ATTRIB`), so a replacement by `rename`
-/// and an in-place save are both seen: the save when its writer closes the file (`IN_MODIFY`,
-/// one event per `write` call, is not watched, so a half-written file is not read for every
-/// chunk). A folder that does not exist yet (the first write creates it), or that was deleted
-/// or moved away, is replaced by its deepest existing ancestor until it appears again; an
-/// overflowing event queue (`IN_Q_OVERFLOW`) makes every store check its file.
+/// Each store's file is watched through every folder on its way: the file's folder for entries
+/// created, deleted, renamed into or out of it, closed after writing and changed in their
+/// attributes (`IN_CREATE`, `IN_DELETE`, `IN_MOVED_TO`, `IN_MOVED_FROM`, `IN_CLOSE_WRITE`,
+/// `IN_ATTRIB`), so a replacement by `rename` and an in-place save are both seen: the save when
+/// its writer closes the file (`IN_MODIFY`, one event per `write` call, is not watched, so a
+/// half-written file is not read for every chunk). Every ancestor folder is watched for the one
+/// entry that leads to the file, and where the file is a symbolic link, so is every folder on
+/// the way to its target. When one of those entries changes, a watched folder goes away, events
+/// were lost (`IN_Q_OVERFLOW`) or the process's mounts changed (`/proc/self/mountinfo`), the
+/// path is resolved again and the watches move to what it names now: a folder made again, a
+/// link retargeted, a folder restored from a backup, a mount over a folder. A folder that does
+/// not exist yet is watched through its parent until it appears.
 ///
-/// One thread per process waits in `read` on the descriptor; with nothing changing it never
-/// wakes. The descriptor is opened with `IN_CLOEXEC`, so child processes do not inherit it,
-/// and lazily, so a process that has no descriptor free when its first store opens gets
-/// `nil` from ``add(fileAt:handler:)`` and its stores fall back to polling.
+/// One thread per process waits in `poll` on the two descriptors; with nothing changing it
+/// never wakes. Both are opened with `O_CLOEXEC`, so child processes do not inherit them, and
+/// lazily, so a process that has no descriptor free when its first store opens gets `nil` from
+/// ``add(fileAt:handler:)`` and its stores fall back to polling. A folder on the way that cannot
+/// be watched (no read permission, the watch limit reached) is covered by a `stat` check every
+/// ``pollingInterval`` until it can be: the store checks rather than goes deaf.
 ///
 /// Thread-safety: every member may be called from any thread; the state is behind a lock,
 /// and handlers run on the event thread with no lock of this type held.
@@ -34,29 +40,45 @@ package final class FolderEvents: Sendable {
         fileprivate let id: UInt64
     }
 
+    /// One folder on the way to a file, as watched: the entry `name` in it leads to the file.
+    private struct Step: Hashable {
+        let descriptor: Int32
+        let name: String
+        /// Whether it is the file's own folder, where any change may be a change of the file.
+        let isFileFolder: Bool
+    }
+
     private struct Entry {
-        /// The folder the registration is about.
-        let folder: String
-        /// The watch it is on: the folder's, or an ancestor's while the folder is missing.
-        var descriptor: Int32
-        var watchesAncestor: Bool
+        /// The file the registration is about.
+        let path: String
+        var steps: Set<Step> = []
         let handler: @Sendable () -> Void
-        /// While no watch can be had for it: the `stat` check that stands in, every
-        /// ``FolderEvents/pollingInterval``, until a watch succeeds again.
+        /// While a folder on the way cannot be watched: the `stat` check that stands in, every
+        /// ``FolderEvents/pollingInterval``, until every watch succeeds again.
         var polling: ChangeCheckScheduler.Entry?
+    }
+
+    /// The registrations that one watched folder matters to.
+    private struct Watch {
+        /// Those for which any change in the folder may be a change of their file.
+        var everyEvent: Set<UInt64> = []
+        /// Those for which the entry of this name leads to their file.
+        var byName: [String: Set<UInt64>] = [:]
+
+        var all: Set<UInt64> { byName.values.reduce(everyEvent) { $0.union($1) } }
     }
 
     private struct State {
         var inotify: Int32 = -1
         var entries: [UInt64: Entry] = [:]
-        var entriesByWatch: [Int32: Set<UInt64>] = [:]
+        var watches: [Int32: Watch] = [:]
         var nextID: UInt64 = 0
         /// Folders whose watches fail as if the watch limit were reached, for tests.
         var refusedFolders: Set<String> = []
     }
 
-    /// How often a registration whose folder cannot be watched any more (the watch limit
-    /// reached after its folder was deleted and made again) is checked instead, and tried again.
+    /// How often a registration with a folder on its way that cannot be watched is checked
+    /// instead, and its watches tried again.
     static let pollingInterval: UInt64 = 250_000_000
 
     private static let mask =
@@ -68,34 +90,33 @@ package final class FolderEvents: Sendable {
 
     private init() {}
 
-    /// Calls `handler` on the event thread whenever the file at `path` may have changed: an
-    /// entry of its folder changed, the folder appeared or went, or events were lost; until
-    /// ``remove(_:)``.
+    /// Calls `handler` on the event thread whenever the file at `path` (an absolute path) may
+    /// have changed: an entry of its folder changed, the path came to name another file or
+    /// folder, or events were lost; until ``remove(_:)``.
     ///
     /// - Returns: `nil` when no event source can be had: no descriptor free for `inotify`, or
-    ///   the per-user watch limit (`fs.inotify.max_user_watches`) reached.
+    ///   a folder on the way that cannot be watched (the per-user watch limit,
+    ///   `fs.inotify.max_user_watches`, reached; no permission to read it).
     package func add(fileAt path: String, handler: @escaping @Sendable () -> Void) -> Registration? {
-        let folder = (path as NSString).deletingLastPathComponent
-        let (registration, startThread) = state.withLock { state -> (Registration?, Bool) in
-            var startThread = false
+        let (registration, thread) = state.withLock { state -> (Registration?, (Int32, Int32)?) in
+            var thread: (Int32, Int32)?
             if state.inotify < 0 {
                 let fd = inotify_init1(Int32(IN_CLOEXEC))
-                guard fd >= 0 else { return (nil, false) }
+                guard fd >= 0 else { return (nil, nil) }
                 state.inotify = fd
-                startThread = true
-            }
-            guard let (descriptor, ancestor) = Self.watch(folder, in: state) else {
-                return (nil, startThread)
+                thread = (fd, open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC))
             }
             state.nextID += 1
-            state.entries[state.nextID] = Entry(
-                folder: folder, descriptor: descriptor, watchesAncestor: ancestor, handler: handler)
-            state.entriesByWatch[descriptor, default: []].insert(state.nextID)
-            return (Registration(id: state.nextID), startThread)
+            let id = state.nextID
+            state.entries[id] = Entry(path: path, handler: handler)
+            guard Self.arm(id, in: &state).complete else {
+                Self.disarm(id, in: &state)
+                return (nil, thread)
+            }
+            return (Registration(id: id), thread)
         }
-        if startThread {
-            let fd = state.withLock { $0.inotify }
-            let thread = Thread { [self] in run(fd) }
+        if let (inotify, mounts) = thread {
+            let thread = Thread { [self] in run(inotify, mounts: mounts) }
             thread.name = "StoredSettings folder events"
             thread.start()
         }
@@ -104,148 +125,183 @@ package final class FolderEvents: Sendable {
 
     /// Stops calling the registration's handler; a call in progress finishes.
     package func remove(_ registration: Registration) {
-        state.withLock { state in
-            guard let entry = state.entries.removeValue(forKey: registration.id) else { return }
-            if let polling = entry.polling { ChangeCheckScheduler.shared.remove(polling) }
-            Self.detach(registration.id, from: entry.descriptor, in: &state)
-        }
+        state.withLock { Self.disarm(registration.id, in: &$0) }
     }
 
-    /// Watches `folder`, or its deepest existing ancestor; `nil` when not even that works.
-    private static func watch(_ folder: String, in state: State) -> (descriptor: Int32, ancestor: Bool)? {
-        if state.refusedFolders.contains(folder) { return nil }
-        var path = folder.isEmpty ? "." : folder
-        var restarts = 0
-        while true {
-            let descriptor = inotify_add_watch(state.inotify, path, mask)
-            if descriptor >= 0 {
-                guard path != folder else { return (descriptor, false) }
-                // The folder below `path` may have been made between its failed watch and this
-                // one: its creation then reached no watch, and neither will anything made in
-                // it. Start again from the folder itself when that folder exists now (a few
-                // times at most, for folders made and removed again and again).
-                if restarts < 8, Self.childFolderExists(of: path, toward: folder) {
-                    if state.entriesByWatch[descriptor] == nil { _ = inotify_rm_watch(state.inotify, descriptor) }
-                    restarts += 1
-                    path = folder
-                    continue
-                }
-                return (descriptor, true)
+    private static func disarm(_ id: UInt64, in state: inout State) {
+        guard let entry = state.entries.removeValue(forKey: id) else { return }
+        if let polling = entry.polling { ChangeCheckScheduler.shared.remove(polling) }
+        for step in entry.steps { detach(id, from: step, in: &state) }
+    }
+
+    /// The folders on the way to `path` and to the target of the symbolic link it may be,
+    /// outermost first, each with the entry in it that leads on.
+    private static func way(to path: String) -> [(folder: String, name: String, isFileFolder: Bool)] {
+        var files = [path]
+        if let target = try? FileSystem.resolvingSymbolicLinks(path), target != path { files.append(target) }
+        var way: [(folder: String, name: String, isFileFolder: Bool)] = []
+        for file in files {
+            var child = file
+            var isFileFolder = true
+            while true {
+                let folder = (child as NSString).deletingLastPathComponent
+                guard !folder.isEmpty, folder != child else { break }
+                way.append((folder, (child as NSString).lastPathComponent, isFileFolder))
+                isFileFolder = false
+                child = folder
             }
-            guard errno == ENOENT || errno == ENOTDIR, path != "/", path != "." else { return nil }
-            path = (path as NSString).deletingLastPathComponent
-            if path.isEmpty { path = "." }
+        }
+        return way.reversed()
+    }
+
+    /// Resolves the registration's path again and moves its watches to the folders it names
+    /// now. `complete` is false when a folder that exists could not be watched; `changed`, when
+    /// a watch moved.
+    private static func arm(_ id: UInt64, in state: inout State) -> (complete: Bool, changed: Bool) {
+        guard var entry = state.entries[id] else { return (true, false) }
+        var steps: Set<Step> = []
+        var complete = true
+        // Outermost first: a folder made after its parent is watched sends that watch an event.
+        for (folder, name, isFileFolder) in way(to: entry.path) {
+            let descriptor = state.refusedFolders.contains(folder) ? -1 : inotify_add_watch(state.inotify, folder, mask)
+            if descriptor >= 0 {
+                steps.insert(Step(descriptor: descriptor, name: name, isFileFolder: isFileFolder))
+            } else if state.refusedFolders.contains(folder) || (errno != ENOENT && errno != ENOTDIR) {
+                complete = false
+            }
+        }
+        for step in steps.subtracting(entry.steps) {
+            state.watches[step.descriptor, default: Watch()].byName[step.name, default: []].insert(id)
+            if step.isFileFolder { state.watches[step.descriptor]?.everyEvent.insert(id) }
+        }
+        // Attached first, so a folder that stays watched under another name keeps its watch.
+        for step in entry.steps.subtracting(steps) { detach(id, from: step, keeping: steps, in: &state) }
+        let changed = steps != entry.steps
+        entry.steps = steps
+        state.entries[id] = entry
+        return (complete, changed)
+    }
+
+    /// Takes the registration off `step`'s watch, but not off what a step in `kept` still needs
+    /// of it (the same entry's name, or every event of the same folder).
+    private static func detach(_ id: UInt64, from step: Step, keeping kept: Set<Step> = [], in state: inout State) {
+        guard var watch = state.watches[step.descriptor] else { return }
+        let folder = kept.filter { $0.descriptor == step.descriptor }
+        if !folder.contains(where: { $0.name == step.name }) {
+            watch.byName[step.name]?.remove(id)
+            if watch.byName[step.name]?.isEmpty == true { watch.byName[step.name] = nil }
+        }
+        if step.isFileFolder && !folder.contains(where: \.isFileFolder) { watch.everyEvent.remove(id) }
+        if watch.byName.isEmpty && watch.everyEvent.isEmpty {
+            state.watches[step.descriptor] = nil
+            // After `IN_IGNORED` the kernel has dropped the watch already, and this fails
+            // harmlessly (`EINVAL`).
+            _ = inotify_rm_watch(state.inotify, step.descriptor)
+        } else {
+            state.watches[step.descriptor] = watch
         }
     }
 
-    /// Whether the folder one level below `ancestor` on the way to `folder` exists (a folder,
-    /// by `stat`, so a file in the way does not count).
-    private static func childFolderExists(of ancestor: String, toward folder: String) -> Bool {
-        var child = folder
-        while true {
-            let parent = (child as NSString).deletingLastPathComponent
-            if parent == ancestor || (ancestor == "." && !child.contains("/")) { break }
-            if parent.isEmpty || parent == child { return false }
-            child = parent
-        }
-        var info = stat()
-        return stat(child, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    /// One event read from the `inotify` descriptor.
+    private struct Event {
+        let descriptor: Int32
+        let flags: UInt32
+        let name: String
     }
 
-    private static func detach(_ id: UInt64, from descriptor: Int32, in state: inout State) {
-        state.entriesByWatch[descriptor]?.remove(id)
-        if state.entriesByWatch[descriptor]?.isEmpty == true {
-            state.entriesByWatch[descriptor] = nil
-            _ = inotify_rm_watch(state.inotify, descriptor)
-        }
-    }
-
-    private func run(_ inotify: Int32) {
+    private func run(_ inotify: Int32, mounts: Int32) {
         // Room for many events at once; each is a 16-byte header and a padded name.
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
         defer { buffer.deallocate() }
+        // The mount table reports a change as `POLLPRI`/`POLLERR`, once per change, with no read.
+        var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)]
+        if mounts >= 0 { descriptors.append(pollfd(fd: mounts, events: Int16(POLLPRI), revents: 0)) }
         while true {
-            let count = read(inotify, buffer, capacity)
-            if count < 0 {
+            guard poll(&descriptors, nfds_t(descriptors.count), -1) >= 0 else {
                 if errno == EINTR { continue }
                 return
             }
-            var overflow = false
-            var gone = Set<Int32>()
-            var touched = Set<Int32>()
-            var offset = 0
-            while offset + 16 <= count {
-                let descriptor = buffer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
-                let flags = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-                let nameLength = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-                offset += 16 + nameLength
-                if flags & UInt32(IN_Q_OVERFLOW) != 0 { overflow = true }
-                if flags & (UInt32(IN_IGNORED) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)) != 0 {
-                    gone.insert(descriptor)
+            let mountsChanged = descriptors.count > 1 && descriptors[1].revents & Int16(POLLPRI | POLLERR) != 0
+            var events: [Event] = []
+            if descriptors[0].revents & Int16(POLLIN) != 0 {
+                let count = read(inotify, buffer, capacity)
+                if count < 0 && errno != EINTR && errno != EAGAIN { return }
+                var offset = 0
+                while offset + 16 <= count {
+                    let nameLength = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                    let name = buffer.advanced(by: offset + 16).assumingMemoryBound(to: CChar.self)
+                    events.append(
+                        Event(
+                            descriptor: buffer.loadUnaligned(fromByteOffset: offset, as: Int32.self),
+                            flags: buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
+                            name: nameLength > 0 ? String(cString: name) : ""))
+                    offset += 16 + nameLength
                 }
-                touched.insert(descriptor)
             }
             let handlers = state.withLock { state in
-                Self.handlers(touched: touched, gone: gone, overflow: overflow, in: &state)
+                Self.handlers(for: events, mountsChanged: mountsChanged, in: &state)
             }
             for handler in handlers { handler() }
         }
     }
 
-    /// The handlers to call for one batch of events; moves registrations whose watch went
-    /// away or was on an ancestor to the deepest folder that exists now.
-    private static func handlers(touched: Set<Int32>, gone: Set<Int32>, overflow: Bool, in state: inout State)
+    /// The handlers to call for one batch of events; re-resolves the registrations whose way
+    /// may have changed.
+    private static func handlers(for events: [Event], mountsChanged: Bool, in state: inout State)
         -> [@Sendable () -> Void]
     {
-        let ids = overflow ? Set(state.entries.keys) : Set(touched.flatMap { state.entriesByWatch[$0] ?? [] })
-        for descriptor in gone {
-            guard let ids = state.entriesByWatch.removeValue(forKey: descriptor) else { continue }
-            for id in ids { state.entries[id]?.descriptor = -1 }
-            // After `IN_IGNORED` the kernel has dropped the watch already, and this fails
-            // harmlessly (`EINVAL`); after `IN_MOVE_SELF` it still watches the moved folder.
-            _ = inotify_rm_watch(state.inotify, descriptor)
-        }
-        var handlers: [@Sendable () -> Void] = []
-        for id in ids.sorted() {
-            guard var entry = state.entries[id] else { continue }
-            if entry.descriptor < 0 || entry.watchesAncestor || overflow {
-                if entry.descriptor >= 0 { detach(id, from: entry.descriptor, in: &state) }
-                if let (descriptor, ancestor) = watch(entry.folder, in: state) {
-                    entry.descriptor = descriptor
-                    entry.watchesAncestor = ancestor
-                    state.entriesByWatch[descriptor, default: []].insert(id)
-                } else {
-                    // Not even the root can be watched (the watch limit was reached): the
-                    // file is checked by polling until a watch can be had again.
-                    entry.descriptor = -1
-                    if entry.polling == nil {
-                        entry.polling = ChangeCheckScheduler.shared.add(everyNanoseconds: pollingInterval) {
-                            FolderEvents.shared.pollWithoutWatch(id)
-                        }
+        let overflow = events.contains { $0.flags & UInt32(IN_Q_OVERFLOW) != 0 }
+        var notified: Set<UInt64> = overflow ? Set(state.entries.keys) : []
+        var resolved: Set<UInt64> = notified
+        for event in events {
+            guard let watch = state.watches[event.descriptor] else { continue }
+            if event.flags & (UInt32(IN_IGNORED) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)) != 0 {
+                notified.formUnion(watch.all)
+                resolved.formUnion(watch.all)
+                if event.flags & UInt32(IN_IGNORED) != 0 {
+                    // The kernel dropped the watch: no registration may keep it.
+                    state.watches[event.descriptor] = nil
+                    for id in watch.all {
+                        let kept = state.entries[id]?.steps.filter { $0.descriptor != event.descriptor }
+                        if let kept { state.entries[id]?.steps = kept }
                     }
                 }
-                state.entries[id] = entry
+            } else {
+                notified.formUnion(watch.everyEvent)
+                if let ids = watch.byName[event.name] {
+                    notified.formUnion(ids)
+                    resolved.formUnion(ids)
+                }
             }
-            handlers.append(entry.handler)
         }
-        return handlers
+        // After a change of mounts every registration is resolved again, and those whose watches
+        // moved (a mount over a folder on the way) are checked.
+        for id in (mountsChanged ? Set(state.entries.keys) : resolved).sorted() where state.entries[id] != nil {
+            let (complete, changed) = arm(id, in: &state)
+            if changed { notified.insert(id) }
+            if complete, let polling = state.entries[id]?.polling {
+                ChangeCheckScheduler.shared.remove(polling)
+                state.entries[id]?.polling = nil
+            } else if !complete, state.entries[id]?.polling == nil {
+                state.entries[id]?.polling = ChangeCheckScheduler.shared.add(everyNanoseconds: pollingInterval) {
+                    FolderEvents.shared.pollWithoutWatch(id)
+                }
+            }
+        }
+        return notified.sorted().compactMap { state.entries[$0]?.handler }
     }
 
-    /// One polling check of a registration that has no watch: tries to watch its folder again
-    /// (and stops polling when that works), then calls its handler.
+    /// One polling check of a registration with a folder on its way that cannot be watched:
+    /// tries to watch it again (and stops polling when that works), then calls its handler.
     private func pollWithoutWatch(_ id: UInt64) {
         let handler = state.withLock { state -> (@Sendable () -> Void)? in
-            guard var entry = state.entries[id] else { return nil }
-            if entry.descriptor < 0, let (descriptor, ancestor) = Self.watch(entry.folder, in: state) {
-                entry.descriptor = descriptor
-                entry.watchesAncestor = ancestor
-                state.entriesByWatch[descriptor, default: []].insert(id)
-                if let polling = entry.polling { ChangeCheckScheduler.shared.remove(polling) }
-                entry.polling = nil
-                state.entries[id] = entry
+            guard state.entries[id] != nil else { return nil }
+            if Self.arm(id, in: &state).complete, let polling = state.entries[id]?.polling {
+                ChangeCheckScheduler.shared.remove(polling)
+                state.entries[id]?.polling = nil
             }
-            return entry.handler
+            return state.entries[id]?.handler
         }
         handler?()
     }
@@ -256,11 +312,6 @@ package final class FolderEvents: Sendable {
         state.withLock { state in
             if refused { state.refusedFolders.insert(folder) } else { state.refusedFolders.remove(folder) }
         }
-    }
-
-    /// How many folders (or ancestors) are watched now, for tests.
-    package var watchCount: Int {
-        state.withLock { $0.entriesByWatch.count }
     }
 }
 #endif

@@ -111,3 +111,57 @@ struct FileStoreSymlinkTests {
         #expect(lstat(link.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
     }
 }
+
+/// `..` after a symbolic-linked folder leads to the link target's parent, as the kernel walks
+/// the path: `home/link/../settings.json` with `home/link -> ../data/x` is
+/// `data/settings.json`, never `home/settings.json`, also before that file exists.
+@Suite(.timeLimit(TestScale.hangGuard))
+struct FileStoreDotDotTests {
+    let scratch: ScratchFolder
+    let home: URL
+    let data: URL
+
+    init() throws {
+        scratch = try ScratchFolder()
+        home = scratch.file("home")
+        data = scratch.file("data")
+        #expect(mkdir(home.path, 0o700) == 0 && mkdir(data.path, 0o700) == 0)
+        #expect(mkdir(data.appendingPathComponent("x").path, 0o700) == 0)
+        #expect(symlink("../data/x", home.appendingPathComponent("link").path) == 0)
+        try Data("{\"where\": \"home\"}\n".utf8).write(to: home.appendingPathComponent("settings.json"))
+    }
+
+    func expectOnlyTheDataFileChanged() throws {
+        let homeText = try String(contentsOf: home.appendingPathComponent("settings.json"), encoding: .utf8)
+        #expect(homeText == "{\"where\": \"home\"}\n")
+        let dataValues = try FileStore(url: data.appendingPathComponent("settings.json"), options: quietOptions)
+        #expect(dataValues.value(forKey: "written") == .int(1))
+    }
+
+    @Test func anAbsolutePathReadsAndWritesTheFileTheKernelOpens() throws {
+        let url = URL(fileURLWithPath: home.path + "/link/../settings.json")
+        let store = try FileStore(url: url, options: quietOptions)
+        #expect(store.value(forKey: "where") == nil)
+        try store.setValue(.int(1), forKey: "written")
+        try expectOnlyTheDataFileChanged()
+    }
+
+    @Test func aPathRelativeToAFolderReadsAndWritesTheFileTheKernelOpens() throws {
+        let url = URL(
+            fileURLWithPath: "link/../settings.json", relativeTo: URL(fileURLWithPath: home.path, isDirectory: true))
+        let store = try FileStore(url: url, options: quietOptions)
+        #expect(store.value(forKey: "where") == nil)
+        try store.setValue(.int(1), forKey: "written")
+        try expectOnlyTheDataFileChanged()
+    }
+
+    @Test func storedWriteWritesTheFileTheKernelOpens() async throws {
+        let stored = try #require(ProgramRun.storedPath)
+        let path = home.path + "/link/../settings.json"
+        let write = try await ProgramRun.run(stored, ["write", path, "written", "-int", "1"])
+        #expect(write.exitCode == 0, "\(write.errors)")
+        try expectOnlyTheDataFileChanged()
+        let read = try await ProgramRun.run(stored, ["read", path])
+        #expect(read.output == "{\n  \"written\": 1\n}\n", "\(read.errors)")
+    }
+}

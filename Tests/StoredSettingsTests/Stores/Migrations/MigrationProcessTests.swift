@@ -14,7 +14,7 @@ import Darwin
 /// the next, children killed inside a migration, and eight processes opening at once. The
 /// migrations are `migrate` in the test helper (MigrateCommand.swift), which logs each run
 /// to a side file opened with `O_APPEND`.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(TestScale.hangGuard))
 struct MigrationProcessTests {
     /// The runs the side file logged, as the version of each, in order.
     private func loggedVersions(_ log: URL) -> [String] {
