@@ -60,9 +60,13 @@ final class EtcdClient: Sendable {
     /// The current token, when a user is configured.
     var token: String? { state.withLock { $0.token } }
 
-    /// The endpoint requests go to first (the last one that answered), then the others in order.
+    /// The index of the endpoint requests go to first: the last one that answered, or the one
+    /// after the last that failed.
+    var preferredIndex: Int { state.withLock { $0.preferred } }
+
+    /// The endpoint requests go to first, then the others in order.
     var orderedEndpoints: [URL] {
-        let first = state.withLock { $0.preferred }
+        let first = preferredIndex
         let all = configuration.endpoints
         return (0..<all.count).map { all[(first + $0) % all.count] }
     }
@@ -109,9 +113,11 @@ final class EtcdClient: Sendable {
                 remember(endpoint)
                 return answer
             } catch Failure.unreachable(let text) {
+                forget(endpoint)
                 problems.append(text)
                 continue
             } catch Failure.noAnswer(let text) {
+                forget(endpoint)
                 problem = text
             } catch Failure.refused(let code, let message) where code == 14 {
                 problem = "\(EtcdStore.Configuration.hostAndPort(endpoint)): \(message)"
@@ -127,9 +133,19 @@ final class EtcdClient: Sendable {
         throw Failure.unreachable(problems.joined(separator: "; "))
     }
 
-    private func remember(_ endpoint: URL) {
+    /// Sends the next requests to `endpoint` first: it answered.
+    func remember(_ endpoint: URL) {
         guard let index = configuration.endpoints.firstIndex(of: endpoint) else { return }
         state.withLock { $0.preferred = index }
+    }
+
+    /// Sends the next requests to the endpoint after `endpoint` first, when `endpoint` was the
+    /// preferred one: it could not be reached or gave no answer.
+    func forget(_ endpoint: URL) {
+        guard let index = configuration.endpoints.firstIndex(of: endpoint) else { return }
+        state.withLock { state in
+            if state.preferred == index { state.preferred = (index + 1) % configuration.endpoints.count }
+        }
     }
 
     /// One request to one endpoint: over ``PlainHTTP`` for `http`, `URLSession` for `https`.

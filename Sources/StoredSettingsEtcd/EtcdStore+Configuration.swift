@@ -40,6 +40,17 @@ extension EtcdStore {
         /// pause starts at 0.05 s and doubles up to this. Default 2. Clamped into
         /// ``timeoutRange`` where it is used, like the timeouts.
         public var maximumReconnectDelay: TimeInterval
+        /// The cluster's `--experimental-watch-progress-notify-interval`, in seconds, or `nil`
+        /// (the default) when it is not known. The watch asks every member for progress
+        /// notifications; when this is set, a watch that receives nothing, not even a
+        /// notification, for ``silentIntervals`` times this is counted as lost (a frozen member,
+        /// a path that stopped answering) and resumes on another endpoint. Clamped into
+        /// ``timeoutRange`` where it is used, like the timeouts.
+        public var progressNotifyInterval: TimeInterval?
+
+        /// How many progress-notification intervals of silence end a watch: 3 (etcd sends one
+        /// every one or two intervals when no event came).
+        public static let silentIntervals = 3.0
 
         /// The timeouts and delays a configuration accepts, in seconds: more than 0 (0 and
         /// negative values would mean no limit to the socket calls) and at most one day.
@@ -59,6 +70,7 @@ extension EtcdStore {
         ///   - requestTimeout: Seconds one request may take.
         ///   - maximumRequestBytes: The request size limit, in bytes.
         ///   - maximumReconnectDelay: The longest pause between reconnection attempts, in seconds.
+        ///   - progressNotifyInterval: The cluster's progress-notification interval, in seconds.
         /// - Throws: `StorageError.Code.invalidKey` for an empty prefix or one with control
         ///   characters; `StorageError.Code.io` for no endpoint, or one that is not an
         ///   `http`/`https` URL with a host and a port (the scheme in any case; it is kept in
@@ -72,7 +84,8 @@ extension EtcdStore {
             connectionTimeout: TimeInterval = 5,
             requestTimeout: TimeInterval = 5,
             maximumRequestBytes: Int = Configuration.defaultMaximumRequestBytes,
-            maximumReconnectDelay: TimeInterval = 2
+            maximumReconnectDelay: TimeInterval = 2,
+            progressNotifyInterval: TimeInterval? = nil
         ) throws {
             let trimmed = prefix.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
             try StorageError.validate(key: trimmed, location: "etcd")
@@ -82,6 +95,7 @@ extension EtcdStore {
             for (name, seconds) in [
                 ("connectionTimeout", connectionTimeout), ("requestTimeout", requestTimeout),
                 ("maximumReconnectDelay", maximumReconnectDelay),
+                ("progressNotifyInterval", progressNotifyInterval ?? 1),
             ] where !Self.timeoutRange.contains(seconds) {
                 throw StorageError(
                     .invalidArgument, path: "etcd",
@@ -97,6 +111,7 @@ extension EtcdStore {
             self.requestTimeout = requestTimeout
             self.maximumRequestBytes = maximumRequestBytes
             self.maximumReconnectDelay = maximumReconnectDelay
+            self.progressNotifyInterval = progressNotifyInterval
         }
 
         /// Reads an `etcd://HOST:PORT[,HOST:PORT…]/PREFIX` address (the `stored` tool's target);
@@ -158,7 +173,14 @@ extension EtcdStore {
             copy.connectionTimeout = Self.usable(connectionTimeout)
             copy.requestTimeout = Self.usable(requestTimeout)
             copy.maximumReconnectDelay = Self.usable(maximumReconnectDelay)
+            copy.progressNotifyInterval = progressNotifyInterval.map(Self.usable)
             return copy
+        }
+
+        /// How long a watch may receive nothing before it is counted as lost: ``silentIntervals``
+        /// progress intervals, or `nil` (no limit) when the interval is not known.
+        var watchSilenceLimit: TimeInterval? {
+            progressNotifyInterval.map { Self.usable($0 * Self.silentIntervals) }
         }
 
         /// Whether `url` is a TLS endpoint, whatever the case of its scheme.

@@ -12,6 +12,7 @@ extension EtcdStore.Configuration: CustomStringConvertible, CustomDebugStringCon
         parts.append("requestTimeout: \(requestTimeout)")
         parts.append("maximumRequestBytes: \(maximumRequestBytes)")
         parts.append("maximumReconnectDelay: \(maximumReconnectDelay)")
+        if let progressNotifyInterval { parts.append("progressNotifyInterval: \(progressNotifyInterval)") }
         return "EtcdStore.Configuration(" + parts.joined(separator: ", ") + ")"
     }
 
@@ -33,6 +34,7 @@ extension EtcdStore.Configuration: CustomStringConvertible, CustomDebugStringCon
                 "requestTimeout": requestTimeout,
                 "maximumRequestBytes": maximumRequestBytes,
                 "maximumReconnectDelay": maximumReconnectDelay,
+                "progressNotifyInterval": progressNotifyInterval as Any,
             ],
             displayStyle: .struct
         )

@@ -31,7 +31,10 @@ import FoundationNetworking
 /// - ``changes()`` delivers every committed change under the prefix, whoever made it, once,
 ///   in revision order. After a lost connection the watch resumes after the last revision it
 ///   saw; when etcd has compacted that revision, the store reads the prefix again and delivers
-///   the differences.
+///   the differences. A member that loses its leader ends the watch; with
+///   ``Configuration/progressNotifyInterval`` set, so does one that sends nothing for 3
+///   intervals (frozen, or a path that stopped answering); the watch then moves on to the next
+///   endpoint, and requests ask an endpoint that gave no answer last.
 /// - While no endpoint can be reached, reads serve the last snapshot (``disconnectedSince``
 ///   says since when), writes throw `StorageError.Code.io` and change nothing, and the watch
 ///   reconnects on its own, to any endpoint, with backoff.
@@ -116,8 +119,11 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         return "etcd \(configuration.endpointList) key \(snapshot.keyPrefix)\(key)"
     }
 
-    /// When the watch lost its connection to the cluster, while it stays lost; `nil` while
-    /// the snapshot is kept current. Reads then serve the snapshot as of that moment.
+    /// When the watch lost its connection to the cluster, once every endpoint failed in turn
+    /// (a member that refused it, lost its leader, or, with
+    /// ``Configuration/progressNotifyInterval`` set, went silent), while it stays
+    /// lost; `nil` while the snapshot is kept current. Reads then serve the snapshot as of
+    /// that moment.
     public var disconnectedSince: Date? { snapshot.disconnectedSince.value }
 
     /// Returns once the watch has (`true`) or has lost (`false`) its connection: for tests,

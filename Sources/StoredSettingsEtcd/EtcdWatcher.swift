@@ -16,8 +16,14 @@ import FoundationNetworking
 /// Each connection asks for every event after the snapshot's revision, so a reconnect
 /// (after a member stopped, to any endpoint) misses and repeats nothing. When etcd says that
 /// revision was compacted, the watcher reads the whole prefix again (the snapshot publishes
-/// the differences) and watches on from there. Between failed attempts it pauses 0.05 s,
-/// doubling up to the configured maximum.
+/// the differences) and watches on from there.
+///
+/// A watch ends when its member closes it, when the member loses its leader (the
+/// require-leader header), and when it receives nothing for the configured silence limit
+/// (progress notifications keep a healthy idle watch talking), or before it is created, for a
+/// request's time. It then moves straight on to the next endpoint; once every endpoint failed
+/// in turn, the snapshot is marked disconnected since the first of those failures, and the
+/// watcher pauses 0.05 s, doubling up to the configured maximum, between rounds.
 ///
 /// Thread-safety: `Sendable`; ``stop()`` may be called from any thread.
 final class EtcdWatcher: Sendable {
@@ -68,10 +74,14 @@ final class EtcdWatcher: Sendable {
     private func run() {
         let minimumDelay = 0.05
         var delay = minimumDelay
-        var attempt = 0
+        let endpoints = client.configuration.endpoints
+        var index = client.preferredIndex
+        // When the first of the watches lost in a row ended: reported once every endpoint
+        // failed in turn, so a watch that fails over to a healthy member reports nothing.
+        var lostSince: Date?
+        var lostInARow = 0
         while !isStopped {
-            let endpoints = client.orderedEndpoints
-            let endpoint = endpoints[attempt % endpoints.count]
+            let endpoint = endpoints[index % endpoints.count]
             let outcome = watch(endpoint)
             if isStopped { return }
             switch outcome {
@@ -82,14 +92,26 @@ final class EtcdWatcher: Sendable {
             case .renewToken:
                 _ = try? client.authenticate()
             case .lost(let wasConnected):
-                if wasConnected { delay = minimumDelay }
+                if wasConnected {
+                    delay = minimumDelay
+                    (lostSince, lostInARow) = (nil, 0)
+                }
+                client.forget(endpoint)
             }
-            snapshot.setDisconnected(Date())
-            attempt += 1
+            lostSince = lostSince ?? Date()
+            lostInARow += 1
+            if lostInARow >= endpoints.count, let lostSince { snapshot.setDisconnected(lostSince) }
+            index += 1
+            // Straight on to the next endpoint; a pause only once every one failed in turn.
+            guard lostInARow >= endpoints.count else { continue }
             _ = wake.wait(timeout: .now() + delay)
             delay = min(delay * 2, client.configuration.maximumReconnectDelay)
         }
     }
+
+    /// The gateway's form of etcd's require-leader metadata: a member that loses its leader
+    /// ends the watch (and refuses a new one) instead of keeping it open without changes.
+    static let requireLeader = "Grpc-Metadata-hasleader"
 
     enum Outcome {
         case lost(wasConnected: Bool)
@@ -120,6 +142,8 @@ final class EtcdWatcher: Sendable {
                 "key": Gateway.base64(snapshot.keyPrefix),
                 "range_end": Gateway.rangeEnd(ofPrefix: snapshot.keyPrefix),
                 "start_revision": String(start),
+                // A notification at least every interval on an idle watch: its silence means loss.
+                "progress_notify": true,
             ]
         ]
         guard let bytes = try? JSONSerialization.data(withJSONObject: body) else { return .lost(wasConnected: false) }
@@ -127,8 +151,9 @@ final class EtcdWatcher: Sendable {
         guard EtcdStore.Configuration.isTLS(endpoint) else { return watchOverPlainHTTP(endpoint, bytes, reader) }
         var request = client.makeRequest("v3/watch", to: endpoint)
         request.httpBody = bytes
-        // An idle watch is normal: only a closed connection ends it.
-        request.timeoutInterval = 365 * 24 * 3600
+        request.setValue("true", forHTTPHeaderField: Self.requireLeader)
+        // Without a progress interval, an idle watch is normal: only a closed connection ends it.
+        request.timeoutInterval = client.configuration.watchSilenceLimit ?? 365 * 24 * 3600
         let session = URLSession(configuration: .ephemeral, delegate: reader, delegateQueue: nil)
         defer { session.invalidateAndCancel() }
         let task = session.dataTask(with: request)
@@ -148,9 +173,12 @@ final class EtcdWatcher: Sendable {
 extension EtcdWatcher {
     /// One watch connection over ``PlainHTTP``, until it ends or ``stop()`` shuts it down.
     fileprivate func watchOverPlainHTTP(_ endpoint: URL, _ body: Data, _ reader: WatchStreamReader) -> Outcome {
+        let configuration = client.configuration
+        // Until etcd says the watch is created, a silent member is lost after a request's time.
         guard
             let fd = try? PlainHTTP.connect(
-                to: endpoint, timeout: client.configuration.requestTimeout, receiveTimeout: false)
+                to: endpoint, timeout: configuration.requestTimeout,
+                receiveTimeout: configuration.watchSilenceLimit ?? configuration.requestTimeout)
         else {
             return .lost(wasConnected: false)
         }
@@ -162,9 +190,17 @@ extension EtcdWatcher {
         }
         guard proceed else { return .lost(wasConnected: false) }
         defer { state.withLock { $0.socket = nil } }
-        let request = PlainHTTP.request("v3/watch", on: endpoint, headers: client.headers, body: body)
+        var headers = client.headers
+        headers[Self.requireLeader] = "true"
+        let request = PlainHTTP.request("v3/watch", on: endpoint, headers: headers, body: body)
+        var created = false
         _ = try? PlainHTTP.exchange(fd, request) { piece in
             if reader.receive(piece) { shutdown(fd, Int32(SHUT_RDWR)) }
+            guard !created, reader.isConnected else { return }
+            created = true
+            client.remember(endpoint)
+            // Created: without a progress interval an idle watch is normal, and has no limit.
+            PlainHTTP.setReceiveTimeout(fd, configuration.watchSilenceLimit)
         }
         return reader.outcome
     }
@@ -188,6 +224,9 @@ private final class WatchStreamReader: NSObject, URLSessionDataDelegate, Sendabl
     init(snapshot: EtcdSnapshot) {
         self.snapshot = snapshot
     }
+
+    /// Whether etcd said the watch is created.
+    var isConnected: Bool { state.withLock { $0.connected } }
 
     var outcome: EtcdWatcher.Outcome {
         state.withLock { $0.outcome ?? .lost(wasConnected: $0.connected) }

@@ -41,9 +41,11 @@ enum PlainHTTP {
     }
 
     /// Connects to `endpoint`, waiting at most `timeout` seconds (a non-blocking `connect(2)`
-    /// and `poll(2)`); the socket then blocks, with `timeout` as its send and receive limit
-    /// when `receiveTimeout` is true.
-    static func connect(to endpoint: URL, timeout: TimeInterval, receiveTimeout: Bool = true) throws(Failure) -> Int32 {
+    /// and `poll(2)`); the socket then blocks, with `timeout` as its send limit and
+    /// `receiveTimeout` (by default `timeout`) as its receive limit.
+    static func connect(to endpoint: URL, timeout: TimeInterval, receiveTimeout: TimeInterval? = nil) throws(Failure)
+        -> Int32
+    {
         let timeout = EtcdStore.Configuration.usable(timeout)
         guard let host = endpoint.host, let port = endpoint.port else { throw .connect("no host or port") }
         var hints = addrinfo()
@@ -89,16 +91,26 @@ enum PlainHTTP {
             #if canImport(Darwin)
             _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
             #endif
-            if receiveTimeout {
-                var limit = timeval()
-                limit.tv_sec = .init(timeout.rounded(.down))
-                limit.tv_usec = .init((timeout - timeout.rounded(.down)) * 1_000_000)
-                _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-                _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-            }
+            var limit = timeLimit(timeout)
+            _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            setReceiveTimeout(fd, receiveTimeout ?? timeout)
             return fd
         }
         throw .connect(problem)
+    }
+
+    /// Limits each receive on `fd` to `seconds` (clamped into the configuration's range);
+    /// `nil` lifts the limit.
+    static func setReceiveTimeout(_ fd: Int32, _ seconds: TimeInterval?) {
+        var limit = seconds.map { timeLimit(EtcdStore.Configuration.usable($0)) } ?? timeval()
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    private static func timeLimit(_ seconds: TimeInterval) -> timeval {
+        var limit = timeval()
+        limit.tv_sec = .init(seconds.rounded(.down))
+        limit.tv_usec = .init((seconds - seconds.rounded(.down)) * 1_000_000)
+        return limit
     }
 
     /// The bytes of a `POST` of `body` to `path` on `endpoint`.

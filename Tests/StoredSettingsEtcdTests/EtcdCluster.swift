@@ -27,6 +27,9 @@ final class EtcdCluster: Sendable {
         var description: String
     }
 
+    /// Every member's `--experimental-watch-progress-notify-interval`, in seconds.
+    static let progressNotifyInterval: TimeInterval = 0.5
+
     let members: [Member]
     let folder: URL
     private let processes = Lock<[String: pid_t]>([:])
@@ -107,6 +110,8 @@ final class EtcdCluster: Sendable {
             "--initial-cluster", initialCluster,
             "--initial-cluster-state", "new",
             "--initial-cluster-token", folder.lastPathComponent,
+            // Short, so a store's watch deadline (a few intervals) notices a frozen member in seconds.
+            "--experimental-watch-progress-notify-interval", "\(Int(Self.progressNotifyInterval * 1000))ms",
         ]
         let (readEnd, writeEnd) = try CloseOnExecPipe.make()
         var actions = posix_spawn_file_actions_t()
@@ -242,7 +247,10 @@ final class EtcdCluster: Sendable {
     }
 
     /// Stops every member, removes the data folders and gives the cluster's slots back.
+    /// Every frozen member is thawed first: a member stopping gracefully can wait for a frozen
+    /// peer, and a test that failed early may not have thawed it.
     func shutDown() {
+        for member in members { thaw(member) }
         for member in members { stop(member) }
         try? FileManager.default.removeItem(at: folder)
         ProcessSlots.etcdMembers.release(

@@ -40,6 +40,12 @@ struct EtcdConfigurationTests {
         }
         #expect(connection.code == .invalidArgument)
         #expect(connection.description.contains("connectionTimeout"), "\(connection)")
+        let progress = try #require(throws: StorageError.self) {
+            try EtcdStore.Configuration(
+                endpoints: ["127.0.0.1:2379"], prefix: "app", progressNotifyInterval: seconds)
+        }
+        #expect(progress.code == .invalidArgument)
+        #expect(progress.description.contains("progressNotifyInterval"), "\(progress)")
     }
 
     @Test func unusableTimeoutSetAfterwardsIsClampedNotACrash() async throws {

@@ -27,6 +27,15 @@ struct EtcdUnknownOutcomeTests {
             configuration: .init(endpoints: ([first] + others).map(\.endpoint), prefix: "app", requestTimeout: 2))
     }
 
+    /// Returns once every store's watch is created (it delivered a put made after the stores
+    /// opened): a watch still connecting when the member freezes would, after its own timeout,
+    /// make its store ask another member first.
+    static func awaitWatches(of stores: [EtcdStore], in cluster: EtcdCluster) async throws {
+        let streams = stores.map { $0.changes() }
+        _ = try await cluster.etcdctl(["put", "app/watching", "1"])
+        for stream in streams { _ = await firstChanges(1, of: stream) }
+    }
+
     /// `app/x` as the members that answer hold it.
     static func held(in cluster: EtcdCluster, through members: [EtcdCluster.Member]) async throws -> String {
         try await cluster.etcdctl(["get", "app/x", "--print-value-only"], through: members)
@@ -36,6 +45,9 @@ struct EtcdUnknownOutcomeTests {
         let (cluster, frozen, others) = try await Self.clusterWithFollower()
         defer { cluster.shutDown() }
         let store = try Self.store(askingFirst: frozen, then: others)
+        // A store of its own for the delete: after the put, `store` asks a healthy member first.
+        let deleting = try Self.store(askingFirst: frozen, then: others)
+        try await Self.awaitWatches(of: [store, deleting], in: cluster)
         cluster.freeze(frozen)
 
         let put = try await #require(throws: StorageError.self) {
@@ -49,13 +61,17 @@ struct EtcdUnknownOutcomeTests {
         #expect(afterPut == "1\n")
 
         let delete = try await #require(throws: StorageError.self) {
-            try await onOwnThread { try store.setValue(nil, forKey: "x") }
+            try await onOwnThread { try deleting.setValue(nil, forKey: "x") }
         }
         #expect(delete.code == .outcomeUnknown, "\(delete)")
         let afterDelete = try await Self.held(in: cluster, through: others)
         #expect(afterDelete == "1\n")
 
-        // Thawed and serving again, the member answers the store's next write.
+        // The member that gave no answer is asked last now: the next write goes to a healthy one.
+        try await onOwnThread { try store.setValue(.int(4), forKey: "z") }
+        #expect(try await cluster.etcdctl(["get", "app/z", "--print-value-only"], through: others) == "4\n")
+
+        // Thawed and serving again, the member is back in the cluster and the store writes on.
         cluster.thaw(frozen)
         try await cluster.waitUntilHealthy(frozen)
         try store.setValue(.int(3), forKey: "y")
@@ -67,6 +83,7 @@ struct EtcdUnknownOutcomeTests {
         defer { cluster.shutDown() }
         let winner = try Self.store(askingFirst: frozen, then: others)
         let late = try Self.store(askingFirst: frozen, then: others)
+        try await Self.awaitWatches(of: [winner, late], in: cluster)
         cluster.freeze(frozen)
 
         // Nothing changed `x` since the store read it: the copy sent again wins, once.
@@ -92,6 +109,7 @@ struct EtcdUnknownOutcomeTests {
         let (cluster, frozen, others) = try await Self.clusterWithFollower()
         defer { cluster.shutDown() }
         let store = try Self.store(askingFirst: frozen, then: others)
+        try await Self.awaitWatches(of: [store], in: cluster)
         cluster.freeze(frozen)
         _ = try await cluster.etcdctl(["put", "app/x", "5"], through: others)
 
