@@ -61,8 +61,9 @@ package enum HelpText {
 
         Prints the value of KEY as JSON: true, 42, 0.5, "text", or a pretty-printed
         array or object. Dates print as ISO 8601 text and data as Base64 text, as in
-        JSON settings files. Without KEY, prints the whole store as one JSON object
-        with sorted keys.
+        JSON settings files; NaN and infinities, which JSON has no form for, print as
+        the text "nan", "inf" and "-inf", which -float reads back. Without KEY,
+        prints the whole store as one JSON object with sorted keys.
 
         \(targetSection)
 
@@ -134,6 +135,8 @@ package enum HelpText {
 
         Prints the whole store to standard output as a settings file: JSON
         pretty-printed with sorted keys (the default), or an XML property list.
+        JSON shows NaN and infinities as text, as read does; a property list keeps
+        them as numbers.
 
         \(targetSection)
 

@@ -104,7 +104,7 @@ public enum StoredCLI {
                 } else {
                     value = .dictionary(store.allValues())
                 }
-                output.write(try StoredValueJSON.string(from: value))
+                output.write(try StoredValueJSON.string(from: showingNonFiniteAsText(value)))
             }
         case .write(let target, let key, let argument):
             let text = argument.readsStandardInput ? try standardInputText(input) : argument.text
@@ -140,7 +140,7 @@ public enum StoredCLI {
             try perform(on: store) {
                 let all = StoredValue.dictionary(store.allValues())
                 switch format {
-                case .json: output.write(try StoredValueJSON.string(from: all))
+                case .json: output.write(try StoredValueJSON.string(from: showingNonFiniteAsText(all)))
                 case .plist: output.write(String(decoding: try TargetStore.propertyListData(all), as: UTF8.self))
                 }
             }
@@ -160,6 +160,17 @@ public enum StoredCLI {
             try body()
         } catch let error as StorageError {
             throw CommandFailure(store.relabel(error))
+        }
+    }
+
+    /// `value` with each NaN and infinity, which JSON has no form for, as the text `-float`
+    /// reads back (`nan`, `inf`, `-inf`), as dates and data print as their text.
+    private static func showingNonFiniteAsText(_ value: StoredValue) -> StoredValue {
+        switch value {
+        case .double(let number) where !number.isFinite: .string(number.isNaN ? "nan" : number.description)
+        case .array(let items): .array(items.map(showingNonFiniteAsText))
+        case .dictionary(let items): .dictionary(items.mapValues(showingNonFiniteAsText))
+        default: value
         }
     }
 

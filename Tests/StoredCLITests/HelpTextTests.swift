@@ -74,8 +74,9 @@ struct HelpTextTests {
 
         Prints the value of KEY as JSON: true, 42, 0.5, "text", or a pretty-printed
         array or object. Dates print as ISO 8601 text and data as Base64 text, as in
-        JSON settings files. Without KEY, prints the whole store as one JSON object
-        with sorted keys.
+        JSON settings files; NaN and infinities, which JSON has no form for, print as
+        the text "nan", "inf" and "-inf", which -float reads back. Without KEY,
+        prints the whole store as one JSON object with sorted keys.
 
         TARGET:
           PATH.json, PATH.plist    A settings file; a missing file is an empty store,

@@ -1,7 +1,8 @@
 /// The candidate that `name` is most likely a misspelling of, for a did-you-mean hint: the one
-/// with the fewest edits (Levenshtein distance, letters compared without case and without the
-/// separators `.`, `-`, `_`), when that is at most a third of the name's length (at least 1)
-/// and no other candidate is as close; `nil` otherwise.
+/// with the fewest edits (`editDistance`, a swap of neighbouring letters counting as one;
+/// letters compared without case and without the separators `.`, `-`, `_`), when that is at
+/// most a third of the name's length (at least 1) and no other candidate is as close; `nil`
+/// otherwise.
 package func closestMatch(to name: String, among candidates: some Sequence<String>) -> String? {
     func squeezed(_ text: String) -> [Character] {
         Array(text.lowercased().filter { !".-_".contains($0) })
@@ -23,11 +24,14 @@ package func closestMatch(to name: String, among candidates: some Sequence<Strin
     return tie ? nil : best?.candidate
 }
 
-/// The Levenshtein distance between two texts: the fewest insertions, deletions and
-/// substitutions that turn one into the other.
+/// The optimal string alignment distance between two texts: the fewest insertions, deletions,
+/// substitutions and swaps of two neighbouring letters (`jbos` for `jobs`) that turn one into
+/// the other, no letter being edited twice.
 package func editDistance(_ a: [Character], _ b: [Character]) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
+    // Three rows of the distance table: for a[..<i-2], a[..<i-1] and a[..<i].
+    var beforePrevious = [Int](repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
     var current = [Int](repeating: 0, count: b.count + 1)
     for i in 1...a.count {
@@ -35,8 +39,11 @@ package func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         for j in 1...b.count {
             let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
             current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                current[j] = min(current[j], beforePrevious[j - 2] + 1)
+            }
         }
-        swap(&previous, &current)
+        (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[b.count]
 }
