@@ -11,11 +11,28 @@ extension StoreConformance {
     func checkBody(_ rule: Rule, of subject: Subject) async throws -> [Failure] {
         let store = subject.store
         var problems: [String] = []
+        do {
+            try await checkBody(rule, of: store, subject, &problems)
+        } catch let hang as Hang {
+            // The store is stuck holding its lock: touch it no more.
+            problems.append(hang.description)
+        }
+        return problems.map { Failure(check: rule.rawValue, message: $0) }
+    }
+
+    /// A store operation that had not returned after ``hangGuard``.
+    struct Hang: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private func checkBody(
+        _ rule: Rule, of store: any Storable, _ subject: Subject, _ problems: inout [String]
+    ) async throws {
         switch rule {
         case .updateBodyMayRead:
             try store.setValue(.int(1), forKey: "k")
             try store.setValue(.string("x"), forKey: "other")
-            problems += await Self.unlessItHangs("an update whose body reads the store") {
+            problems += try await Self.unlessItHangs("an update whose body reads the store") {
                 try store.update(forKey: "k") { value -> [String] in
                     value = .int(2)
                     var seen: [String] = []
@@ -28,7 +45,7 @@ extension StoreConformance {
             if store.value(forKey: "k") != .int(2) { problems.append("an update whose body reads did not commit") }
 
         case .writeInsideUpdateThrows:
-            problems += await Self.unlessItHangs("an update whose body writes the same store") {
+            problems += try await Self.unlessItHangs("an update whose body writes the same store") {
                 try store.update(forKey: "k") { value -> [String] in
                     value = .int(1)
                     let writes: [(String, () throws -> Void)] = [
@@ -55,7 +72,7 @@ extension StoreConformance {
             let second = try makeSubject()
             defer { second.tearDown() }
             let other = second.store
-            problems += await Self.unlessItHangs("an update whose body writes another store") {
+            problems += try await Self.unlessItHangs("an update whose body writes another store") {
                 try store.update(forKey: "k") { value -> [String] in
                     value = .int(1)
                     try other.setValue(.int(2), forKey: "k")
@@ -115,7 +132,6 @@ extension StoreConformance {
         default:
             preconditionFailure("\(rule) is checked by check(_:)")
         }
-        return problems.map { Failure(check: rule.rawValue, message: $0) }
     }
 
     /// Writes a marker and returns a problem unless it is the first change `stream` delivers:
@@ -130,11 +146,13 @@ extension StoreConformance {
         return first == [marker] ? [] : ["\(what) delivered \(first.map(describe)), expected only the marker"]
     }
 
-    /// Runs `operation` on a thread of its own and returns the problems it reports, its error,
-    /// or a hang: a store that waits for itself cannot be stopped, so its thread is left behind.
+    /// Runs `operation` on a thread of its own and returns the problems it reports or its error.
+    ///
+    /// - Throws: ``Hang`` when it has not returned after ``hangGuard``; a store that waits for
+    ///   itself cannot be stopped, so its thread is left behind.
     static func unlessItHangs(
         _ what: String, _ operation: @escaping @Sendable () throws -> [String]
-    ) async -> [String] {
+    ) async throws -> [String] {
         let outcome = Lock<Result<[String], any Error>?>(nil)
         let finished = DispatchSemaphore(value: 0)
         Thread {
@@ -150,7 +168,7 @@ extension StoreConformance {
             }
         }
         guard returned, let result = outcome.withLock({ $0 }) else {
-            return ["\(what) hung: it had not returned after \(Int(hangGuard)) s"]
+            throw Hang(description: "\(what) hung: it had not returned after \(Int(hangGuard)) s")
         }
         switch result {
         case .success(let problems): return problems
