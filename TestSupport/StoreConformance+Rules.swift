@@ -20,6 +20,20 @@ extension StoreConformance {
         /// `changes()` delivers every committed change once, in order, and nothing for a write
         /// of the value a key already holds.
         case changesInOrderOnce
+        /// An `update` body may read the store: it sees the committed values, and the update
+        /// does not hang.
+        case updateBodyMayRead
+        /// A write to the store from inside its own `update` body (`setValue`, a nested
+        /// `update`) throws ``StorageError/Code/reentrantWrite`` instead of hanging, and the
+        /// outer update still commits.
+        case writeInsideUpdateThrows
+        /// An `update` body may write another store of the same kind.
+        case updateBodyMayWriteAnotherStore
+        /// An `update` whose body throws changes nothing, also after a relaunch, and delivers
+        /// nothing through `changes()`.
+        case throwingBodyChangesNothing
+        /// A write of the value a key already holds, by `setValue` or `update`, delivers nothing.
+        case identicalWriteDeliversNothing
 
         /// The rule's name.
         public var description: String { rawValue }
@@ -162,6 +176,9 @@ extension StoreConformance {
                 expect(
                     received == expected,
                     "changes() delivered \(received.map(Self.describe)), expected \(expected.map(Self.describe))")
+
+            default:
+                failures += try await checkBody(rule, of: subject)
             }
             return failures
         }

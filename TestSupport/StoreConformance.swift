@@ -4,7 +4,10 @@ public import StoredSettings
 /// The checks every ``Storable`` backend must pass: the type table (every supported value type
 /// round-trips exactly, also across a relaunch) and the behaviour rules of the ``Storable``
 /// contract (missing keys, removal, read after write, no change for an identical write, atomic
-/// updates, key validation, ordered change delivery).
+/// updates, key validation, ordered change delivery, and what an `update` body may do: read
+/// the store, write another store, but not write its own store, which must throw rather than
+/// hang). A store that hangs is reported as a failure after a generous guard, never a hung
+/// test.
 ///
 /// Every backend this package ships runs these checks in its tests. Run them on your own
 /// backend from any test framework; failures come back as values:

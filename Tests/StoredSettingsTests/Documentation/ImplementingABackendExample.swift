@@ -6,10 +6,11 @@ import Testing
 // The code of the "Implementing a backend" article, verbatim, so the compiler checks it.
 
 final class DictionaryBackend: Storable, @unchecked Sendable {
-    // Safe because every access to `values` and `subscribers` holds `lock`.
-    private let lock = NSLock()
+    // Safe because every access to `values`, `subscribers` and `updating` holds `lock`.
+    private let lock = NSRecursiveLock() // recursive, so an update body may read the store
     private var values: [String: StoredValue] = [:]
     private var subscribers: [UUID: AsyncStream<StoredChange>.Continuation] = [:]
+    private var updating = false // set while an update body runs; only its thread holds the lock
 
     func value(forKey key: String) -> StoredValue? {
         lock.withLock { values[key] }
@@ -26,6 +27,9 @@ final class DictionaryBackend: Storable, @unchecked Sendable {
     func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try StorageError.validate(key: key) // empty keys and control characters
         return try lock.withLock {
+            guard !updating else { throw StorageError(.reentrantWrite, key: key) }
+            updating = true
+            defer { updating = false }
             var value = values[key]
             let result = try body(&value)
             if !value.isIdentical(to: values[key]) { // nil and nil are identical too

@@ -3,9 +3,9 @@ import StoredSettings
 public import StoredSettingsTestSupport
 public import Testing
 
-/// The backends the package ships, each with its conformance checks.
+/// The backends and test doubles the package ships, each with its conformance checks.
 enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case inMemory, fileJSON, filePropertyList, userDefaults, layered
+    case inMemory, fileJSON, filePropertyList, userDefaults, layered, spy, failing
 
     var conformance: StoreConformance {
         switch self {
@@ -14,6 +14,8 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .filePropertyList: .fileStore(format: .propertyList)
         case .userDefaults: .userDefaults
         case .layered: .layeredStore
+        case .spy: StoreConformance { StoreConformance.Subject(store: SpyStore()) }
+        case .failing: StoreConformance { StoreConformance.Subject(store: FailingStore()) }
         }
     }
 
