@@ -14,13 +14,14 @@ import Musl
 /// attributes (`IN_CREATE`, `IN_DELETE`, `IN_MOVED_TO`, `IN_MOVED_FROM`, `IN_CLOSE_WRITE`,
 /// `IN_ATTRIB`), so a replacement by `rename` and an in-place save are both seen: the save when
 /// its writer closes the file (`IN_MODIFY`, one event per `write` call, is not watched, so a
-/// half-written file is not read for every chunk). Every ancestor folder is watched for the one
-/// entry that leads to the file, and where the file is a symbolic link, so is every folder on
-/// the way to its target. When one of those entries changes, a watched folder goes away, events
-/// were lost (`IN_Q_OVERFLOW`) or the process's mounts changed (`/proc/self/mountinfo`), the
-/// path is resolved again and the watches move to what it names now: a folder made again, a
-/// link retargeted, a folder restored from a backup, a mount over a folder. A folder that does
-/// not exist yet is watched through its parent until it appears.
+/// half-written file is not read for every chunk). Every other folder a lookup of the path
+/// passes through is watched for the one entry in it that leads on, walked as the kernel walks
+/// it: each symbolic link met, in a folder or at the end, leads on to its target. When one of
+/// those entries changes, a watched folder goes away, events were lost (`IN_Q_OVERFLOW`) or
+/// the process's mounts changed (`/proc/self/mountinfo`), the path is resolved again and the
+/// watches move to what it names now: a folder made again, a link retargeted, a folder
+/// restored from a backup, a mount over a folder. A folder that does not exist yet is watched
+/// through its parent until it appears.
 ///
 /// One thread per process waits in `poll` on the two descriptors; with nothing changing it
 /// never wakes. Both are opened with `O_CLOEXEC`, so child processes do not inherit them, and
@@ -134,24 +135,39 @@ package final class FolderEvents: Sendable {
         for step in entry.steps { detach(id, from: step, in: &state) }
     }
 
-    /// The folders on the way to `path` and to the target of the symbolic link it may be,
-    /// outermost first, each with the entry in it that leads on.
+    /// The folders a lookup of `path` passes through, as the kernel walks it, in walk order,
+    /// each with the entry in it that leads on: every symbolic link met, in a folder component
+    /// or at the end, adds its own folder's entry and the walk continues at its target, so a
+    /// change of any of these entries can change what `path` names. At most 40 links are
+    /// followed, as the kernel does before `ELOOP`.
     private static func way(to path: String) -> [(folder: String, name: String, isFileFolder: Bool)] {
-        var files = [path]
-        if let target = try? FileSystem.resolvingSymbolicLinks(path), target != path { files.append(target) }
+        var remaining = Array(path.split(separator: "/").reversed())
+        var folder = path.hasPrefix("/") ? "/" : FileManager.default.currentDirectoryPath
+        var links = 0
         var way: [(folder: String, name: String, isFileFolder: Bool)] = []
-        for file in files {
-            var child = file
-            var isFileFolder = true
-            while true {
-                let folder = (child as NSString).deletingLastPathComponent
-                guard !folder.isEmpty, folder != child else { break }
-                way.append((folder, (child as NSString).lastPathComponent, isFileFolder))
-                isFileFolder = false
-                child = folder
+        while let component = remaining.popLast() {
+            if component == "." { continue }
+            if component == ".." {
+                folder = (folder as NSString).deletingLastPathComponent
+                continue
             }
+            let name = String(component)
+            way.append((folder, name, remaining.isEmpty))
+            let entry = (folder as NSString).appendingPathComponent(name)
+            var info = stat()
+            guard lstat(entry, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, links < 40 else {
+                folder = entry
+                continue
+            }
+            links += 1
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(entry, &buffer, buffer.count - 1)
+            guard length > 0 else { break }
+            let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if target.hasPrefix("/") { folder = "/" }
+            remaining.append(contentsOf: target.split(separator: "/").reversed())
         }
-        return way.reversed()
+        return way
     }
 
     /// Resolves the registration's path again and moves its watches to the folders it names

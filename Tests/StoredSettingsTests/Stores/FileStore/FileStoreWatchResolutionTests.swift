@@ -17,8 +17,14 @@ import Darwin
 struct FileStoreWatchResolutionTests {
     /// Puts a symbolic link to `target` at `link`, replacing what is there in one `rename`.
     private func link(_ link: URL, to target: URL) {
+        self.link(link, reading: target.path)
+    }
+
+    /// Puts a symbolic link whose text is `text` (relative to the link's folder, or absolute)
+    /// at `link`, replacing what is there in one `rename`.
+    private func link(_ link: URL, reading text: String) {
         let temporary = link.deletingLastPathComponent().appendingPathComponent(".link-\(UUID().uuidString)")
-        #expect(symlink(target.path, temporary.path) == 0)
+        #expect(symlink(text, temporary.path) == 0)
         #expect(rename(temporary.path, link.path) == 0)
     }
 
@@ -72,6 +78,48 @@ struct FileStoreWatchResolutionTests {
         var events = reader.changes().makeAsyncIterator()
 
         link(scratch.file("home/current"), to: scratch.file("second"))
+        #expect(await events.next() == StoredChange(key: "k", value: .int(2)))
+        try FileStore(url: url, options: quietOptions).setValue(.int(3), forKey: "k")
+        #expect(await events.next() == StoredChange(key: "k", value: .int(3)))
+    }
+
+    /// A folder behind a linked folder in the middle of the path is replaced by a prepared copy:
+    /// the change is in a folder that only the link's target leads through.
+    @Test func folderBehindALinkedFolderReplacedByACopyIsWatchedAgain() async throws {
+        let scratch = try ScratchFolder()
+        _ = try folder(scratch.file("b/x/real"), holding: 1)
+        _ = try folder(scratch.file("b/xnew/real"), holding: 2)
+        try FileManager.default.createDirectory(at: scratch.file("a"), withIntermediateDirectories: true)
+        link(scratch.file("a/linkdir"), to: scratch.file("b/x/real"))
+        let url = scratch.file("a/linkdir/settings.json")
+        let reader = try FileStore(url: url)
+        var events = reader.changes().makeAsyncIterator()
+
+        #expect(rename(scratch.file("b/x").path, scratch.file("b/old").path) == 0)
+        #expect(rename(scratch.file("b/xnew").path, scratch.file("b/x").path) == 0)
+        var change = await events.next()
+        if change == StoredChange(key: "k", value: nil) { change = await events.next() }
+        #expect(change == StoredChange(key: "k", value: .int(2)))
+        try FileStore(url: url, options: quietOptions).setValue(.int(3), forKey: "k")
+        #expect(await events.next() == StoredChange(key: "k", value: .int(3)))
+    }
+
+    /// The file is a link to a link: retargeting the second, in a folder neither the path nor
+    /// the final target lies in, changes what the path names.
+    @Test func retargetedSecondLinkOfAChainIsWatchedAtItsNewTarget() async throws {
+        let scratch = try ScratchFolder()
+        _ = try folder(scratch.file("t1"), holding: 1)
+        _ = try folder(scratch.file("t2"), holding: 2)
+        for name in ["home", "mid"] {
+            try FileManager.default.createDirectory(at: scratch.file(name), withIntermediateDirectories: true)
+        }
+        link(scratch.file("mid/link2"), reading: "../t1/settings.json")
+        link(scratch.file("home/settings.json"), to: scratch.file("mid/link2"))
+        let url = scratch.file("home/settings.json")
+        let reader = try FileStore(url: url)
+        var events = reader.changes().makeAsyncIterator()
+
+        link(scratch.file("mid/link2"), reading: "../t2/settings.json")
         #expect(await events.next() == StoredChange(key: "k", value: .int(2)))
         try FileStore(url: url, options: quietOptions).setValue(.int(3), forKey: "k")
         #expect(await events.next() == StoredChange(key: "k", value: .int(3)))
