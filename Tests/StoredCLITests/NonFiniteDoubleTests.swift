@@ -5,7 +5,7 @@ import Testing
 
 /// NaN and infinities: a property list and a UserDefaults domain keep them and `stored` shows
 /// them as the text `-float` reads back; a JSON file refuses them at the write.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.hangGuard))
 struct NonFiniteDoubleTests {
     @Test func aPropertyListKeepsNaNAndInfinityAndTheBuiltExecutableReadsAndExportsThem() throws {
         let executable = try EndToEndTests.storedExecutable()
