@@ -92,7 +92,7 @@ public final class InMemoryStore: Storable, ChangeSnapshotting {
     }
 
     /// The value of `key` and a stream of every later change to it, as one step.
-    package func subscription(readingValueForKey key: String) -> KeySubscription {
+    public func subscription(readingValueForKey key: String) -> KeySubscription {
         storage.subscription(readingValueForKey: key)
     }
 }

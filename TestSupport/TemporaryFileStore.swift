@@ -44,7 +44,7 @@ public final class TemporaryFileStore: Storable {
         } catch {
             throw StorageError(
                 .io, path: directory.path,
-                message: "cannot create the temporary folder: \(StorageError.readableText(of: error))")
+                message: "cannot create the temporary folder: \(error.localizedDescription)")
         }
         self.directory = directory
         self.url = directory.appendingPathComponent(fileName)

@@ -25,8 +25,8 @@ final class EtcdSnapshot: @unchecked Sendable {
     private let condition = NSCondition()
     private var state = State()
     let broadcaster = ChangeBroadcaster()
-    /// Since when the watch has had no connection; `nil` while it has one.
-    let disconnectedSince = AwaitableState<Date?>(nil)
+    /// Since when the watch has had no connection, and who waits for that to change.
+    let connection = EtcdConnectionState()
     /// `<prefix>/`: what etcd keys start with.
     let keyPrefix: String
 
@@ -123,9 +123,7 @@ final class EtcdSnapshot: @unchecked Sendable {
 
     /// Records that the watch lost (or regained, `nil`) its connection.
     func setDisconnected(_ since: Date?) {
-        disconnectedSince.withLock { current in
-            if since == nil || current == nil { current = since }
-        }
+        connection.set(since)
     }
 
     /// The value of `key` and the stream of its later changes, split exactly.
@@ -142,13 +140,13 @@ enum EtcdValue {
     ///
     /// - Throws: `StorageError.Code.encodingFailed` for NaN or an infinity.
     static func encode(_ value: StoredValue) throws -> Data {
-        try StoredValueJSON.data(from: value, pretty: false)
+        try value.jsonData(pretty: false)
     }
 
     /// `bytes` read as JSON; text that is not JSON (a value put by hand, `etcdctl put app/theme
     /// dark`) is its string, and bytes that are not UTF-8 are data.
     static func decode(_ bytes: Data) -> StoredValue {
-        if let value = try? StoredValueJSON.parse(bytes) { return value }
+        if let value = try? StoredValue(jsonData: bytes) { return value }
         if let text = String(data: bytes, encoding: .utf8) { return .string(text) }
         return .data(bytes)
     }

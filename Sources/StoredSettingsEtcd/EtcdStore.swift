@@ -124,12 +124,12 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// ``Configuration/progressNotifyInterval`` set, went silent), while it stays
     /// lost; `nil` while the snapshot is kept current. Reads then serve the snapshot as of
     /// that moment.
-    public var disconnectedSince: Date? { snapshot.disconnectedSince.value }
+    public var disconnectedSince: Date? { snapshot.connection.disconnectedSince }
 
     /// Returns once the watch has (`true`) or has lost (`false`) its connection: for tests,
     /// which wait on this event instead of a clock.
     package func waitUntilConnected(_ connected: Bool) async {
-        await snapshot.disconnectedSince.wait { ($0 == nil) == connected }
+        await snapshot.connection.wait(connected: connected)
     }
 
     /// The etcd revision the snapshot holds: every change up to it has been applied.
@@ -156,7 +156,8 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         snapshot.broadcaster.subscribe()
     }
 
-    package func subscription(readingValueForKey key: String) -> KeySubscription {
+    /// The value of `key` in the snapshot and a stream of every later change to it, as one step.
+    public func subscription(readingValueForKey key: String) -> KeySubscription {
         snapshot.subscription(readingValueForKey: key)
     }
 
@@ -296,7 +297,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
             throw error.adding(key: key, path: location)
         }
         try snapshot.withState { state in
-            try checkNoCanonicallyEquivalentKey(key, in: state.entries, path: location)
+            try StorageError.validate(key: key, writingInto: state.entries, location: location)
         }
     }
 

@@ -125,71 +125,12 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
-    /// Returns a copy with `key` and `path` filled in where they are still `nil`.
-    package func adding(key: String? = nil, path: String? = nil) -> StorageError {
+    /// Returns a copy with `key` and `path` filled in where they are still `nil`: how a store
+    /// names itself in an error that a helper (``UpdateScope``, an encoder) raised without them.
+    public func adding(key: String? = nil, path: String? = nil) -> StorageError {
         var copy = self
         if copy.key == nil { copy.key = key }
         if copy.path == nil { copy.path = path }
         return copy
-    }
-}
-
-extension StorageError {
-    /// The kind of a ``StorageError``: an extensible set of named codes.
-    ///
-    /// Compare with `==` or match in a `switch` with a `default` case:
-    /// `if error.code == .typeMismatch { … }`.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        /// The code's name, such as `typeMismatch`.
-        public let name: String
-
-        /// Creates a code. Backends outside this package may define their own codes.
-        public init(_ name: String) { self.name = name }
-
-        /// The code's name.
-        public var description: String { name }
-
-        /// The stored value does not have the shape the Swift type needs.
-        public static let typeMismatch = Code("typeMismatch")
-        /// A file or value could not be parsed; the data is left untouched.
-        public static let dataCorrupted = Code("dataCorrupted")
-        /// A value could not be turned into a ``StoredValue`` for this backend (a NaN in JSON,
-        /// `nil` inside an array).
-        public static let encodingFailed = Code("encodingFailed")
-        /// The store, or this layer of it, cannot be written (environment, command line).
-        public static let readOnly = Code("readOnly")
-        /// A system call failed; `message` carries the `errno` text.
-        public static let io = Code("io")
-        /// A key, suite name or application name is not allowed.
-        public static let invalidKey = Code("invalidKey")
-        /// A file or value is larger than the documented limit.
-        public static let tooLarge = Code("tooLarge")
-        /// A structured value is nested deeper than the documented limit.
-        public static let nestingTooDeep = Code("nestingTooDeep")
-        /// An attempt to read a key that holds no value, from an API that requires one.
-        public static let notFound = Code("notFound")
-        /// A write to a store from inside that store's own `update` body, refused because it
-        /// would wait for itself or be overwritten by the update's result.
-        public static let reentrantWrite = Code("reentrantWrite")
-        /// The Swift type cannot be a setting's type: a class, whose edits through its
-        /// reference would never reach the store.
-        public static let unsupportedType = Code("unsupportedType")
-
-        var summary: String {
-            switch self {
-            case .typeMismatch: "the stored value has the wrong type"
-            case .dataCorrupted: "the data is corrupted"
-            case .encodingFailed: "the value cannot be encoded"
-            case .readOnly: "the store is read-only"
-            case .io: "an I/O error occurred"
-            case .invalidKey: "the key is not valid"
-            case .tooLarge: "the data is too large"
-            case .nestingTooDeep: "the value is nested too deeply"
-            case .notFound: "no value is stored"
-            case .reentrantWrite: "written from inside an update of the same store"
-            case .unsupportedType: "the type cannot be a setting's type"
-            default: "error \(name)"
-            }
-        }
     }
 }

@@ -183,3 +183,19 @@ package func canonicallyEquivalentKeyError(_ key: String, existing: String, path
         .invalidKey, key: key, path: path,
         message: canonicallyEquivalentKeysMessage(existing, key) + "; use the existing key's spelling")
 }
+
+extension StorageError {
+    /// Throws unless a write of `key` may go into `dictionary`: the key is valid
+    /// (``validate(key:location:)``), and `dictionary` holds no canonically equivalent key of
+    /// other Unicode scalars (`"caf\u{E9}"` beside `"cafe\u{301}"`, which Swift strings compare
+    /// equal): the check every shipped store makes before writing `key`.
+    ///
+    /// - Throws: ``Code/invalidKey`` naming `key` (and the stored key it collides with) and
+    ///   `location`.
+    public static func validate<Value>(key: String, writingInto dictionary: [String: Value], location: String?)
+        throws
+    {
+        try validate(key: key, location: location)
+        try checkNoCanonicallyEquivalentKey(key, in: dictionary, path: location)
+    }
+}

@@ -2,7 +2,7 @@ extension FileStore: ChangeSnapshotting {
     /// The value of `key` and a stream of every later change to it, as one step: the file's
     /// values are committed and published under the same lock, whether this process wrote
     /// them or the file watcher found them.
-    package func subscription(readingValueForKey key: String) -> KeySubscription {
+    public func subscription(readingValueForKey key: String) -> KeySubscription {
         storage.subscription(readingValueForKey: key)
     }
 }

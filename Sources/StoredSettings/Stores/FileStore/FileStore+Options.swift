@@ -82,17 +82,6 @@ extension FileStore {
     }
 }
 
-extension StorageError.Code {
-    /// A settings file, or a folder a write goes through, can be written by other users.
-    ///
-    /// ``FileStore`` reports (does not throw) it when the file's mode has the group- or
-    /// world-write bit: anyone in that group could change the program's settings. It throws it
-    /// from a write, changing nothing, when the process is root or the file (or link) belongs
-    /// to another user and a folder above the file or its link target is group- or
-    /// world-writable and not sticky: anyone could replace the file with a link to any path.
-    public static let insecurePermissions = StorageError.Code("insecurePermissions")
-}
-
 extension FileStore.Options {
     /// A closure a test runs at a chosen point of a store's work. All hooks compare equal, so
     /// options with and without one are the same options.

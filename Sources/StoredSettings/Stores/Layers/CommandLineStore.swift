@@ -221,9 +221,3 @@ public final class CommandLineStore: OriginDescribingStore, FieldOverridingStore
         )
     }
 }
-
-extension StorageError.Code {
-    /// A command-line argument is malformed (`--set` without `key=value`, an option without
-    /// its value).
-    public static let invalidArgument = StorageError.Code("invalidArgument")
-}

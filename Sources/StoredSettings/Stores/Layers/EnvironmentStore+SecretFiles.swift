@@ -8,12 +8,6 @@ import Musl
 import Darwin
 #endif
 
-extension StorageError.Code {
-    /// Two environment variables give the same setting (`APP_TOKEN` and `APP_TOKEN_FILE`), or
-    /// one variable names two fields of a structured setting: the store uses neither.
-    public static let ambiguousVariable = StorageError.Code("ambiguousVariable")
-}
-
 extension EnvironmentStore {
     /// The largest secret file read through a `NAME_FILE` variable: 64 KiB (65,536 bytes). A
     /// larger file is ``StorageError/Code/tooLarge``, found with `fstat` before a byte is read.

@@ -43,9 +43,3 @@ public struct Migration: Sendable {
         self.transform = transform
     }
 }
-
-extension StorageError.Code {
-    /// A ``Migration`` threw, or the migrations given to a ``MigratingStore`` are not a valid
-    /// list (two share a version, a version below 1). Nothing was written.
-    public static let migrationFailed = StorageError.Code("migrationFailed")
-}

@@ -13,7 +13,13 @@
 /// after releasing it. Holding it across `yield` deadlocks against a concurrent cancellation.
 ///
 /// Lock order: a store's locks, then this broadcaster's lock (released before yielding).
-package final class ChangeBroadcaster: Sendable {
+///
+/// A backend of your own gets ``Storable/changes()`` from it: return ``subscribe(key:)`` from
+/// `changes()`, and call `publish(_:)` with each committed change while still
+/// holding the lock it committed under.
+///
+/// Thread-safety: every member may be used from any thread or task.
+public final class ChangeBroadcaster: Sendable {
     private typealias Continuation = AsyncStream<StoredChange>.Continuation
 
     private struct State {
@@ -40,7 +46,8 @@ package final class ChangeBroadcaster: Sendable {
     /// each change of `state.count`, by the same amount.
     private let mirroredCount = AwaitableState(0)
 
-    package init() {}
+    /// Creates a broadcaster with no subscribers.
+    public init() {}
 
     /// A new stream of every change published from now on; only those of `key` when given.
     ///
@@ -48,13 +55,13 @@ package final class ChangeBroadcaster: Sendable {
     /// delivered. Call it under the store's commit lock to pair it atomically with a read.
     /// A key filter spares the subscriber the wake-ups for other keys, and the publisher the
     /// work of passing them over.
-    package func subscribe(key: String? = nil) -> AsyncStream<StoredChange> {
+    public func subscribe(key: String? = nil) -> AsyncStream<StoredChange> {
         subscription(key: key).stream
     }
 
     /// Like ``subscribe(key:)``, also returning the stream's continuation: `finish()` on it ends
     /// the stream and removes the subscription at once, even while no task is consuming it.
-    package func subscription(key: String? = nil) -> (
+    public func subscription(key: String? = nil) -> (
         stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation
     ) {
         let (stream, continuation) = AsyncStream<StoredChange>.makeStream(bufferingPolicy: .unbounded)
@@ -100,7 +107,7 @@ package final class ChangeBroadcaster: Sendable {
     /// - Returns: How many streams were subscribed when the changes were handed out (a store
     ///   that skips publishing while none are keeps this as its upper bound).
     @discardableResult
-    package func publish(_ changes: some Collection<StoredChange>) -> Int {
+    public func publish(_ changes: some Collection<StoredChange>) -> Int {
         guard !changes.isEmpty else { return subscriberCount }
         if changes.count == 1, let change = changes.first {
             let (subscribers, count) = state.withLock { state in
@@ -125,22 +132,23 @@ package final class ChangeBroadcaster: Sendable {
 
     /// Delivers one change, as the collection form does.
     @discardableResult
-    package func publish(_ change: StoredChange) -> Int {
+    public func publish(_ change: StoredChange) -> Int {
         publish(CollectionOfOne(change))
     }
 
-    package var subscriberCount: Int {
+    /// How many streams are subscribed now; drops back when consumers stop.
+    public var subscriberCount: Int {
         state.withLock { $0.count }
     }
 
     /// Returns once exactly `target` streams are subscribed (at once when they are), or when
     /// the calling task is cancelled. Waits on the subscriptions' own events, never on a clock.
-    package func waitForSubscriberCount(_ target: Int) async {
+    public func waitForSubscriberCount(_ target: Int) async {
         await mirroredCount.wait { $0 == target }
     }
 
     /// Ends every stream (when the store goes away).
-    package func finishAll() {
+    public func finishAll() {
         let (subscribers, ended) = state.withLock { state in
             defer {
                 state.everyKey.removeAll()

@@ -19,7 +19,13 @@ import Foundation
 /// A write from inside an `update` body to the same storage throws
 /// ``StorageError/Code/reentrantWrite``: it would otherwise wait for itself. The open sequence
 /// names its thread, so a write that finds one open by its own thread is that body's write.
-package final class DictionaryStorage: Sendable {
+///
+/// A backend of your own that keeps its values in memory (loaded from a medium, or read-only)
+/// can forward every ``Storable`` requirement to one, as `InMemoryStore` does, and conform to
+/// ``ChangeSnapshotting`` through ``subscription(readingValueForKey:)``.
+///
+/// Thread-safety: every member may be used from any thread or task.
+public final class DictionaryStorage: Sendable {
     package struct State: Sendable {
         package var values: [String: StoredValue]
         package var revision: UInt64 = 0
@@ -102,26 +108,33 @@ package final class DictionaryStorage: Sendable {
 
     // Private: every mutation goes through this file.
     private let state: Lock<State>
-    package let broadcaster = ChangeBroadcaster()
+    /// The broadcaster that delivers this storage's commits: for ``ChangeBroadcaster/subscriberCount``
+    /// and ``ChangeBroadcaster/waitForSubscriberCount(_:)``.
+    public let broadcaster = ChangeBroadcaster()
     /// Where writers wait while another thread's sequence is open. Taken before `state`, never
     /// while holding it.
     private let gate = NSCondition()
 
-    package init(_ values: [String: StoredValue] = [:]) {
+    /// Creates a storage holding `values`; their keys are not validated, so a seed may hold keys
+    /// a write would refuse.
+    public init(_ values: [String: StoredValue] = [:]) {
         state = Lock(State(values: values))
     }
 
+    /// The value stored under `key`.
     @inline(__always)
-    package func value(forKey key: String) -> StoredValue? {
+    public func value(forKey key: String) -> StoredValue? {
         state.withLock { $0.values[key] }
     }
 
+    /// The value of `key` and the revision, which grows with every commit, read together.
     @inline(__always)
-    package func valueWithRevision(forKey key: String) -> (value: StoredValue?, revision: UInt64?) {
+    public func valueWithRevision(forKey key: String) -> (value: StoredValue?, revision: UInt64?) {
         state.withLock { ($0.values[key], $0.revision) }
     }
 
-    package func keys() -> [String] {
+    /// Every key that holds a value, in no particular order.
+    public func keys() -> [String] {
         state.withLock { Array($0.values.keys) }
     }
 
@@ -136,7 +149,8 @@ package final class DictionaryStorage: Sendable {
         state.withLock { $0.waiters }
     }
 
-    package var snapshot: [String: StoredValue] {
+    /// Every stored value, by key.
+    public var snapshot: [String: StoredValue] {
         state.withLock { $0.values }
     }
 
@@ -144,7 +158,7 @@ package final class DictionaryStorage: Sendable {
     ///
     /// - Throws: ``StorageError/Code/invalidKey`` (checked first), then
     ///   ``StorageError/Code/reentrantWrite`` from inside an update body of this storage.
-    package func setValue(_ value: StoredValue?, forKey key: String) throws {
+    public func setValue(_ value: StoredValue?, forKey key: String) throws {
         // No sequence open: nothing can land between a read and a commit, so `state` suffices.
         // Nor is this a write from an update body of this storage: every body runs inside one.
         let committed = try state.withLock { state in
@@ -171,7 +185,7 @@ package final class DictionaryStorage: Sendable {
     ///
     /// `body` runs outside the value lock: it may read this store. A write it makes to this
     /// storage from the same thread throws ``StorageError/Code/reentrantWrite``.
-    package func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
+    public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         // Opened with the read, closed with the commit (or the body's error): other writers
         // wait in between. So the slot found by the read is still the key's at the commit,
         // unless this thread replaced the values meanwhile (the revision tells).
@@ -319,7 +333,8 @@ package final class DictionaryStorage: Sendable {
         return true
     }
 
-    package func changes() -> AsyncStream<StoredChange> {
+    /// A stream of every change committed from now on, in order, each once.
+    public func changes() -> AsyncStream<StoredChange> {
         // Under `state`, so no commit sees the count without this stream.
         state.withLock { state in
             state.subscribers += 1
@@ -328,7 +343,7 @@ package final class DictionaryStorage: Sendable {
     }
 
     /// The value of `key` and a stream of every change to it after that, as one step.
-    package func subscription(readingValueForKey key: String) -> KeySubscription {
+    public func subscription(readingValueForKey key: String) -> KeySubscription {
         // Commits publish under `state`, so subscribing under it splits the changes exactly.
         state.withLock { state in
             state.subscribers += 1

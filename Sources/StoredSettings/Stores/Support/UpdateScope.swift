@@ -1,7 +1,8 @@
 import Foundation
 
-/// Which stores have an `update` body running on the current thread: the one mechanism every
-/// backend uses to refuse a write to a store from inside that store's own `update` body.
+/// Which stores have an `update` body running on the current thread: how `FileStore`,
+/// `UserDefaultsStore` and a backend of your own refuse a write to a store from inside that
+/// store's own `update` body.
 ///
 /// Such a write cannot work: `FileStore` holds its lock and the file's `flock` while the body
 /// runs, so the write would wait for itself forever (and abort the process on Apple platforms,
@@ -15,11 +16,21 @@ import Foundation
 /// takes a lock. (``DictionaryStorage`` needs no marks: its open update names its thread,
 /// under the storage's own lock.)
 ///
+/// A backend of your own whose `update` holds a lock while its body runs does the same:
+///
+/// ```swift
+/// let medium = UpdateScope.medium(self)
+/// // In setValue and update, before taking the lock:
+/// try UpdateScope.checkOutsideUpdateBody(of: [medium])
+/// // In update, with the lock held:
+/// let result = try UpdateScope.runBody(ofUpdateOn: [medium], key: key) { try body(&value) }
+/// ```
+///
 /// The mark is per thread, not a task-local value: an `update` body is synchronous, so it runs
 /// from start to end on the thread that called `update`, and only that thread can re-enter. A
 /// task-local value would be inherited by tasks the body creates, which may write legitimately
 /// once the update has returned.
-package enum UpdateScope {
+public enum UpdateScope {
     /// The media whose `update` body runs on this thread, each with the key being updated, in
     /// the order the bodies started (innermost last).
     ///
@@ -55,7 +66,12 @@ package enum UpdateScope {
 
     /// Runs `body`, an `update` body for `key`, with `media` marked as being updated on this
     /// thread; the marks are removed when it returns or throws.
-    package static func runBody<R>(ofUpdateOn media: [String], key: String?, _ body: () throws -> R) rethrows -> R {
+    ///
+    /// - Parameters:
+    ///   - media: The names of what the store guards (``medium(_:)``, or a file's path, so that
+    ///     two instances on one file refuse each other's writes).
+    ///   - key: The key being updated, named in the refusal; `nil` for an update of no one key.
+    public static func runBody<R>(ofUpdateOn media: [String], key: String?, _ body: () throws -> R) rethrows -> R {
         let marks: Marks
         if let current = currentMarks {
             marks = current
@@ -73,7 +89,7 @@ package enum UpdateScope {
     ///
     /// - Throws: ``StorageError/Code/reentrantWrite`` without key or path (the store adds
     ///   them), saying which key's update is running.
-    package static func checkOutsideUpdateBody(of media: [String]) throws {
+    public static func checkOutsideUpdateBody(of media: [String]) throws {
         guard let marks = currentMarks, !marks.entries.isEmpty else { return }
         for medium in media {
             guard let outer = marks.entries.last(where: { $0.medium == medium })?.key else { continue }
@@ -96,7 +112,7 @@ package enum UpdateScope {
     package static var isInsideUpdateBody: Bool { currentMarks.map { !$0.entries.isEmpty } ?? false }
 
     /// A medium name for a store guarded by an object's identity (a lock, a dictionary).
-    package static func medium(_ object: AnyObject) -> String {
+    public static func medium(_ object: AnyObject) -> String {
         String(describing: ObjectIdentifier(object))
     }
 }

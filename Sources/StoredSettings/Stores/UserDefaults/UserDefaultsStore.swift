@@ -115,7 +115,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     ///
     /// - Throws: ``StorageError/Code/invalidKey`` when `path` is not absolute, or names no
     ///   file in a folder, or `UserDefaults` refuses it.
-    package init(suiteAtPath path: String) throws {
+    public init(suiteAtPath path: String) throws {
         guard path.hasPrefix("/"), !path.hasSuffix("/"), !path.contains("/../") else {
             throw StorageError(.invalidKey, path: path, message: "a suite's path must be absolute and name a file")
         }
@@ -211,7 +211,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     }
 
     /// The value of `key` and a stream of every later change to it, as one step.
-    package func subscription(readingValueForKey key: String) -> KeySubscription {
+    public func subscription(readingValueForKey key: String) -> KeySubscription {
         shared.writers.withLock {
             KeySubscription(value: value(forKey: key), shared.subscription(key: key))
         }
