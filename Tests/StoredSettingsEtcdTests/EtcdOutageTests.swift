@@ -44,7 +44,8 @@ struct EtcdOutageTests {
                 StoredChange(key: "b", value: .int(7)),
                 StoredChange(key: "a", value: .int(3)),
             ])
-        // Every revision of 'a' etcd holds: the writes during the outage never reached it.
+        // The value etcd holds for 'a' now (`--rev=0` is the newest revision), the last write's; that the
+        // writes during the outage never reached etcd, the changes above show (no 2, no 99).
         let history = try await cluster.etcdctl(["get", "app/a", "--rev=0", "--print-value-only"])
         #expect(history == "3\n")
     }
