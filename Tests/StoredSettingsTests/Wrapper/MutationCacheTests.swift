@@ -3,10 +3,10 @@ import StoredSettings
 import StoredSettingsTestSupport
 import Testing
 
-/// Adversarial tests of the in-place mutation cache, the short integer-text path and the
+/// Tests of the in-place mutation cache, the short integer-text path and the
 /// environment read path. No test reads the clock: threads meet on semaphores.
 @Suite(.timeLimit(TestScale.hangGuard))
-struct AdversarialMutationCacheTests {
+struct MutationCacheTests {
     // MARK: - In-place mutation cache
 
     /// A Codable struct with a field its coding keys leave out: the stored form never holds

@@ -6,7 +6,7 @@ import Testing
 /// overflowing numbers, impossible calendar dates. Each either reads exactly or is refused with
 /// `.typeMismatch`; none is silently turned into another value.
 @Suite(.timeLimit(TestScale.hangGuard))
-struct AdversarialLenientTextTests {
+struct LenientTextInputTests {
     /// The same table case as the main lenient-text tests.
     typealias Case = LenientTextTests.Case
 

@@ -14,7 +14,7 @@ import Darwin
 /// update's body runs, and the commit (or the body's error) wakes them. No wake-up may be lost,
 /// no write may land inside an update, and every change arrives once, in order.
 @Suite(.timeLimit(TestScale.hangGuard))
-struct AdversarialUpdateGateTests {
+struct DictionaryStorageUpdateGateTests {
     /// Threads mixing updates (whose bodies read the storage, and sometimes throw) with plain
     /// writes of their own keys: every increment lands, the counter's changes arrive as 1, 2, 3…
     /// exactly once, and nothing stays open or waiting.

@@ -3,7 +3,7 @@ import StoredSettings
 import StoredSettingsTestSupport
 import Testing
 
-/// The keys of the settings group the adversarial tests attack.
+/// The keys of the settings group that the tests of hostile input use.
 enum HostileKey: String, StorageKey {
     case title, count, enabled, tags, frame, token
 }

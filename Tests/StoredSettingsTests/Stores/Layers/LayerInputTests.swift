@@ -5,7 +5,7 @@ import Testing
 
 /// Hostile input for the environment, command-line and layered stores.
 @Suite(.timeLimit(TestScale.hangGuard))
-struct AdversarialLayerTests {
+struct LayerInputTests {
     // MARK: - Environment
 
     struct Mapping: Sendable, CustomTestStringConvertible {

@@ -6,7 +6,7 @@ import Testing
 /// folder, the link's target or the number of stores changed under the watcher: the write after
 /// the watcher saw it removes it, as every write did before writes trusted the watcher.
 @Suite(.timeLimit(TestScale.hangGuard))
-struct AdversarialStaleTemporaryFileTests {
+struct FileStoreWatcherStaleTemporaryFileTests {
     /// The file's own folder moved away and another put in its place, already holding a
     /// killed writer's file: the watch of the moved folder ends, and the folder is watched
     /// again, so what it held is unknown and the next write looks.

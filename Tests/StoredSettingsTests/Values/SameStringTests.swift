@@ -6,7 +6,7 @@ import Testing
 /// `String` comparison against a scalar-by-scalar one, and `isIdentical` against the
 /// comparison it replaced, for strings made in every way a program makes them.
 @Suite(.timeLimit(TestScale.hangGuard))
-struct AdversarialSameStringTests {
+struct SameStringTests {
     /// Spellings of a few texts, each made another way: literals, substrings made strings,
     /// appends, UTF-16 and Latin-1 sources, Foundation strings, and canonically equivalent
     /// spellings of other scalars.

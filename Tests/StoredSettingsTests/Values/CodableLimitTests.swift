@@ -6,7 +6,7 @@ import Testing
 /// Codable shapes that break encoders: very deep values, recursion that adds no container,
 /// containers nested by hand, NaN on its way to a JSON file, very large arrays.
 @Suite(.timeLimit(TestScale.hangGuard))
-struct AdversarialCodableTests {
+struct CodableLimitTests {
     /// A linked list of classes; unlinked iteratively so releasing it cannot overflow the stack.
     final class Node: Codable, @unchecked Sendable {
         // Safe: each test builds, encodes and releases its own list on one task.
@@ -224,7 +224,7 @@ struct AdversarialCodableTests {
 
 /// Trees handed straight to a store, bypassing the encoder.
 @Suite(.timeLimit(TestScale.hangGuard))
-struct AdversarialTreeTests {
+struct StoredTreeLimitTests {
     @Test func jsonFileRefusesATreeItCouldNotReadBackAndKeepsEveryKey() throws {
         let store = try TemporaryFileStore()
         try store.setValue(.int(1), forKey: "keep")

@@ -6,7 +6,7 @@ import Testing
 /// Keys a write must refuse, through every fast path of the in-memory write: seeded, written
 /// first, loaded from a file, from inside update bodies.
 @Suite(.timeLimit(TestScale.hangGuard))
-struct AdversarialKeyTests {
+struct KeyRefusalTests {
     // MARK: - Keys
 
     static let controlKeys: [String] = [

@@ -3,12 +3,12 @@ import StoredSettings
 import StoredSettingsTestSupport
 import Testing
 
-/// Adversarial tests of the in-memory fast paths (plain writes under one lock, slot reuse,
+/// Tests of the in-memory fast paths (plain writes under one lock, slot reuse,
 /// skipped key validation, skipped broadcaster, per-thread update marks kept for the thread's
 /// life). No test reads the clock: threads meet on semaphores, streams are read until a
 /// sentinel.
 @Suite(.timeLimit(TestScale.hangGuard))
-struct AdversarialFastPathTests {
+struct DictionaryStorageFastPathTests {
     // MARK: - Subscriber upper bound
 
     /// A stream subscribed right before a write receives that write, while other streams are

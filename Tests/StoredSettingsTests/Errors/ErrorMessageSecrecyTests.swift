@@ -6,7 +6,7 @@ import Testing
 /// Error messages name the key, type, kind and path, stay on one line, and never contain the
 /// stored value, whatever the value and whatever a custom `init(from:)` throws.
 @Suite(.timeLimit(TestScale.hangGuard))
-struct AdversarialErrorMessageTests {
+struct ErrorMessageSecrecyTests {
     static let secret = "sk-live-4242-SECRET"
 
     struct Credentials: Codable, StoredValueConvertible, Equatable {
@@ -104,7 +104,7 @@ struct AdversarialErrorMessageTests {
     }
 }
 
-extension AdversarialErrorMessageTests.Leaky {
+extension ErrorMessageSecrecyTests.Leaky {
     /// A value that fails to encode, holding the secret.
-    init(from _: Void?) { text = AdversarialErrorMessageTests.secret }
+    init(from _: Void?) { text = ErrorMessageSecrecyTests.secret }
 }
