@@ -117,7 +117,7 @@ public final class FailingStore: Storable {
         guard var error else { return nil }
         failures.withLock { $0 += 1 }
         if error.key == nil { error.key = key }
-        if error.path == nil { error.path = wrapped.location }
+        if error.location == nil { error.location = wrapped.location }
         return error
     }
 

@@ -43,7 +43,7 @@ public final class TemporaryFileStore: Storable {
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw StorageError(
-                .io, path: directory.path,
+                .io, location: directory.path,
                 message: "cannot create the temporary folder: \(error.localizedDescription)")
         }
         self.directory = directory

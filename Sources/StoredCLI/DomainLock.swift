@@ -32,14 +32,14 @@ final class DomainLock {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw StorageError(
-                .io, path: domain,
+                .io, location: domain,
                 message: "\(folder): cannot open the folder to lock it: \(String(cString: strerror(errno)))")
         }
         while flock(descriptor, LOCK_EX) != 0 {
             if errno == EINTR { continue }
             let reason = String(cString: strerror(errno))
             close(descriptor)
-            throw StorageError(.io, path: domain, message: "\(folder): cannot lock the folder: \(reason)")
+            throw StorageError(.io, location: domain, message: "\(folder): cannot lock the folder: \(reason)")
         }
         self.descriptor = descriptor
     }

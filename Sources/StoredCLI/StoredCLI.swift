@@ -98,7 +98,7 @@ public enum StoredCLI {
                 let value: StoredValue
                 if let key {
                     guard let found = store.store.value(forKey: key) else {
-                        throw StorageError(.notFound, key: key, path: store.name)
+                        throw StorageError(.notFound, key: key, location: store.name)
                     }
                     value = found
                 } else {
@@ -114,7 +114,7 @@ public enum StoredCLI {
                 do {
                     value = try argument.type.storedValue(from: text)
                 } catch let error as StorageError {
-                    throw error.adding(key: key, path: store.name)
+                    throw error.adding(key: key, location: store.name)
                 }
                 try store.setValue(value, forKey: key)
             }
@@ -123,7 +123,7 @@ public enum StoredCLI {
             try perform(on: store) {
                 if let key {
                     guard store.store.value(forKey: key) != nil else {
-                        throw StorageError(.notFound, key: key, path: store.name)
+                        throw StorageError(.notFound, key: key, location: store.name)
                     }
                     try store.setValue(nil, forKey: key)
                 } else {

@@ -42,7 +42,7 @@ extension TargetStore {
                 do {
                     _ = try StoredValueJSON.data(from: value)
                 } catch let error as StorageError {
-                    throw error.adding(key: key, path: store.location)
+                    throw error.adding(key: key, location: store.location)
                 }
             }
         }

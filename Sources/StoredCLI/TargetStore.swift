@@ -104,7 +104,7 @@ struct TargetStore {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
                 throw StorageError(
-                    .io, path: domain,
+                    .io, location: domain,
                     message: "\(folder.path): cannot create the folder: \(StorageError.readableText(of: error))")
             }
         }
@@ -124,11 +124,11 @@ struct TargetStore {
             contents = try FileSystem.readFile(atPath: path, maximumSize: FileStore.Options.defaultMaximumFileSize)?
                 .data
         } catch let error as StorageError {
-            throw StorageError(error.code, path: domain, message: "\(path): \(error.message ?? error.code.name)")
+            throw StorageError(error.code, location: domain, message: "\(path): \(error.message ?? error.code.name)")
         }
         guard let data = contents, let problem = UserDefaultsStore.domainFileProblem(data) else { return }
         throw StorageError(
-            .dataCorrupted, path: domain,
+            .dataCorrupted, location: domain,
             message: "\(path) does not parse as a property list (\(problem)); nothing was changed")
     }
 
@@ -179,7 +179,7 @@ struct TargetStore {
                     do {
                         _ = try PropertyListValue.object(from: value)
                     } catch let error as StorageError {
-                        throw error.adding(key: key, path: store.location)
+                        throw error.adding(key: key, location: store.location)
                     }
                 }
             }
@@ -202,7 +202,7 @@ struct TargetStore {
     private func persist() throws {
         guard case .domain(let store) = backend else { return }
         if !store.synchronize() {
-            throw StorageError(.io, path: store.location, message: "UserDefaults could not save the domain")
+            throw StorageError(.io, location: store.location, message: "UserDefaults could not save the domain")
         }
     }
 
@@ -217,12 +217,12 @@ struct TargetStore {
 
     static func relabel(_ error: StorageError, storePath: String?, name: String) -> StorageError {
         var error = error
-        if let path = error.path, let storePath, path != storePath, storePath.hasPrefix(path + "/") {
+        if let path = error.location, let storePath, path != storePath, storePath.hasPrefix(path + "/") {
             // A folder on the way to the file: name the file, and the folder in the message.
             error.message = "\(path): " + (error.message ?? error.code.name)
-            error.path = name
+            error.location = name
         }
-        if error.path == nil || error.path == storePath { error.path = name }
+        if error.location == nil || error.location == storePath { error.location = name }
         // The description ends the sentence itself; parser messages often end with a period.
         while let message = error.message, message.hasSuffix(".") { error.message = String(message.dropLast()) }
         if let key = error.key, error.codingPath.first == key {

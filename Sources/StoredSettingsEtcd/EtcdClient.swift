@@ -231,13 +231,13 @@ final class EtcdClient: Sendable {
             let answer = try callEachEndpoint("v3/auth/authenticate", body, request: .read, unanswered: &unanswered)
             guard let token = answer["token"] as? String else {
                 throw StorageError(
-                    .authenticationFailed, path: "etcd \(configuration.endpointList)",
+                    .authenticationFailed, location: "etcd \(configuration.endpointList)",
                     message: "etcd gave user '\(user)' no token")
             }
             state.withLock { $0.token = token }
         } catch Failure.refused(_, let message) {
             throw StorageError(
-                .authenticationFailed, path: "etcd \(configuration.endpointList)",
+                .authenticationFailed, location: "etcd \(configuration.endpointList)",
                 message: "etcd refused user '\(user)' (\(message))"
             )
         }

@@ -90,7 +90,7 @@ extension EtcdStore {
             let trimmed = prefix.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
             try StorageError.validate(key: trimmed, location: "etcd")
             guard !endpoints.isEmpty else {
-                throw StorageError(.io, path: "etcd", message: "no endpoint given")
+                throw StorageError(.io, location: "etcd", message: "no endpoint given")
             }
             for (name, seconds) in [
                 ("connectionTimeout", connectionTimeout), ("requestTimeout", requestTimeout),
@@ -98,7 +98,7 @@ extension EtcdStore {
                 ("progressNotifyInterval", progressNotifyInterval ?? 1),
             ] where !Self.timeoutRange.contains(seconds) {
                 throw StorageError(
-                    .invalidArgument, path: "etcd",
+                    .invalidArgument, location: "etcd",
                     message:
                         "\(name) is \(seconds) s; it must be from \(Self.timeoutRange.lowerBound) to \(Self.timeoutRange.upperBound) s"
                 )
@@ -129,17 +129,17 @@ extension EtcdStore {
                 (scheme, rest) = ("https", address.dropFirst("etcds://".count))
             } else {
                 throw StorageError(
-                    .invalidArgument, path: address, message: "an etcd address starts with etcd:// or etcds://")
+                    .invalidArgument, location: address, message: "an etcd address starts with etcd:// or etcds://")
             }
             guard let slash = rest.firstIndex(of: "/") else {
                 throw StorageError(
-                    .invalidKey, path: address, message: "the address names no prefix (etcd://HOST:PORT/PREFIX)")
+                    .invalidKey, location: address, message: "the address names no prefix (etcd://HOST:PORT/PREFIX)")
             }
             let hosts = rest[..<slash].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             // Checked here, so the error quotes what was typed rather than the URL made of it.
             for host in hosts where (try? Self.endpointURL("\(scheme)://\(host)")) == nil {
                 throw StorageError(
-                    .invalidArgument, path: address,
+                    .invalidArgument, location: address,
                     message: host.isEmpty
                         ? "the address names no HOST:PORT (etcd://HOST:PORT[,HOST:PORT…]/PREFIX)"
                         : "'\(host)' is not HOST:PORT (etcd://HOST:PORT[,HOST:PORT…]/PREFIX)")
@@ -156,12 +156,12 @@ extension EtcdStore {
                 scheme == "http" || scheme == "https", components.host?.isEmpty == false, components.port != nil
             else {
                 throw StorageError(
-                    .io, path: text, message: "an etcd endpoint is http://HOST:PORT or https://HOST:PORT")
+                    .io, location: text, message: "an etcd endpoint is http://HOST:PORT or https://HOST:PORT")
             }
             components.scheme = scheme
             guard let url = components.url else {
                 throw StorageError(
-                    .io, path: text, message: "an etcd endpoint is http://HOST:PORT or https://HOST:PORT")
+                    .io, location: text, message: "an etcd endpoint is http://HOST:PORT or https://HOST:PORT")
             }
             return url
         }

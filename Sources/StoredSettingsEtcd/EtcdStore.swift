@@ -92,7 +92,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
             }
             guard Date(timeIntervalSinceNow: delay) < deadline else {
                 throw StorageError(
-                    .io, path: "etcd \(configuration.endpointList)",
+                    .io, location: "etcd \(configuration.endpointList)",
                     message:
                         "no endpoint answered within \(Self.seconds(configuration.connectionTimeout)) (\(problems.suffix(4).joined(separator: "; ")))"
                 )
@@ -272,7 +272,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                 // (unless the copies wrote nothing).
                 guard unanswered.isEmpty || unchanged else {
                     throw StorageError(
-                        .outcomeUnknown, key: key, path: "etcd \(configuration.endpointList)",
+                        .outcomeUnknown, key: key, location: "etcd \(configuration.endpointList)",
                         message:
                             "no answer (\(unanswered.joined(separator: "; "))); sent again, the transaction found the key changed: the update may or may not have been committed"
                     )
@@ -294,7 +294,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         do {
             try UpdateScope.checkOutsideUpdateBody(of: [UpdateScope.medium(self)])
         } catch let error as StorageError {
-            throw error.adding(key: key, path: location)
+            throw error.adding(key: key, location: location)
         }
         try snapshot.withState { state in
             try StorageError.validate(key: key, writingInto: state.entries, location: location)
@@ -306,13 +306,13 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         do {
             bytes = try EtcdValue.encode(value)
         } catch let error as StorageError {
-            throw error.adding(key: key, path: location)
+            throw error.adding(key: key, location: location)
         }
         // The key and value bytes, and a little for the request's own fields.
         let size = (snapshot.keyPrefix + key).utf8.count + bytes.count + 64
         guard size <= configuration.maximumRequestBytes else {
             throw StorageError(
-                .tooLarge, key: key, path: location,
+                .tooLarge, key: key, location: location,
                 message:
                     "the request would take \(size) bytes, over the limit of \(configuration.maximumRequestBytes) (etcd's --max-request-bytes)"
             )
@@ -362,28 +362,30 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         switch failure {
         case .unreachable(let problem):
             return StorageError(
-                .io, key: key, path: path, message: "no endpoint answered, nothing was changed (\(problem))")
+                .io, key: key, location: path, message: "no endpoint answered, nothing was changed (\(problem))")
         case .noAnswer(let problem):
             return StorageError(
-                .outcomeUnknown, key: key, path: path,
+                .outcomeUnknown, key: key, location: path,
                 message: "no answer; the write may or may not have been committed (\(problem))")
         case .invalidAnswer(let problem):
-            return StorageError(.io, key: key, path: path, message: problem)
+            return StorageError(.io, key: key, location: path, message: problem)
         case .refused(let code, let message):
             if message.contains("request is too large") || message.contains("larger than max") {
-                return StorageError(.tooLarge, key: key, path: path, message: "etcd refused the request: \(message)")
+                return StorageError(
+                    .tooLarge, key: key, location: path, message: "etcd refused the request: \(message)")
             }
             if configuration.user == nil && message.contains("user name is empty") {
                 return StorageError(
-                    .authenticationFailed, key: key, path: path,
+                    .authenticationFailed, key: key, location: path,
                     message: "etcd has authentication enabled and no user is configured (\(message))")
             }
             if code == 16 || message.contains("permission denied") || message.contains("authentication") {
                 let user = configuration.user.map { " for user '\($0)'" } ?? ""
                 return StorageError(
-                    .authenticationFailed, key: key, path: path, message: "etcd refused the request\(user): \(message)")
+                    .authenticationFailed, key: key, location: path,
+                    message: "etcd refused the request\(user): \(message)")
             }
-            return StorageError(.io, key: key, path: path, message: "etcd refused the request: \(message)")
+            return StorageError(.io, key: key, location: path, message: "etcd refused the request: \(message)")
         }
     }
 

@@ -21,7 +21,7 @@ func reportIntoClosedErrorCommand() {
     close(pipe.write)
     signal(SIGPIPE, SIG_IGN)
     for key in ["first", "second"] {
-        StorageErrorReporter.report(StorageError(.dataCorrupted, key: key, path: "settings.json", message: "test"))
+        StorageErrorReporter.report(StorageError(.dataCorrupted, key: key, location: "settings.json", message: "test"))
     }
     say("reported")
 }

@@ -20,7 +20,7 @@ struct FailingStoreTests {
         let error = #expect(throws: StorageError.self) { try store.setValue(.string("light"), forKey: "theme") }
         #expect(error?.code == .io)
         #expect(error?.key == "theme")
-        #expect(error?.path == "memory")
+        #expect(error?.location == "memory")
         #expect(inner.values == ["theme": .string("dark")])
         #expect(store.failureCount == 1)
     }
@@ -119,9 +119,9 @@ struct FailingStoreTests {
 
     @Test func scriptedErrorKeepsItsOwnKeyAndPath() {
         let store = FailingStore()
-        store.fail(.setValue, with: StorageError(.io, key: "original", path: "/elsewhere"))
+        store.fail(.setValue, with: StorageError(.io, key: "original", location: "/elsewhere"))
         let error = #expect(throws: StorageError.self) { try store.setValue(.int(1), forKey: "count") }
         #expect(error?.key == "original")
-        #expect(error?.path == "/elsewhere")
+        #expect(error?.location == "/elsewhere")
     }
 }

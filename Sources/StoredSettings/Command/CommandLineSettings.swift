@@ -171,7 +171,7 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
         var printed: [StorageError] = []
         for warning in store.warnings {
             if unknownKeys == .reject, warning.code == .unknownKey {
-                check.add([warning], fromCommandLine: warning.path == commandLine.location)
+                check.add([warning], fromCommandLine: warning.location == commandLine.location)
                 continue
             }
             printed.append(warning)
@@ -255,7 +255,7 @@ struct InputCheck {
                 guard var problem = Self.decodingProblem(of: setting, over: Array(layers[index...]), store),
                     Self.decodingProblem(of: setting, over: Array(layers[(index + 1)...]), store) == nil
                 else { continue }
-                problem.path =
+                problem.location =
                     layer.value(forKey: key) != nil
                     ? layer.describedOrigin(forKey: key) : fields.last?.origin ?? layer.describedLocation
                 add([problem], fromCommandLine: layer is CommandLineStore)

@@ -4,17 +4,18 @@ import Foundation
 /// message is one readable phrase: never an `NSError` dump (`Error Domain=… Code=… UserInfo=…`),
 /// and never a field of an error value, which may quote a stored value.
 extension StorageError {
-    /// `error` as a ``StorageError``: a `StorageError` itself with `key` and `path` filled in
+    /// `error` as a ``StorageError``: a `StorageError` itself with `key` and `location` filled in
     /// where it has none; anything else as a new error with `code` and the message
     /// ``readableText(of:)``.
     package init(
         _ code: Code, wrapping error: any Error,
-        key: String? = nil, path: String? = nil, expectedType: String? = nil
+        key: String? = nil, location: String? = nil, expectedType: String? = nil
     ) {
         if let error = error as? StorageError {
-            self = error.adding(key: key, path: path)
+            self = error.adding(key: key, location: location)
         } else {
-            self.init(code, key: key, path: path, expectedType: expectedType, message: Self.readableText(of: error))
+            self.init(
+                code, key: key, location: location, expectedType: expectedType, message: Self.readableText(of: error))
         }
     }
 

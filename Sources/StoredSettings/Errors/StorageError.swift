@@ -20,8 +20,10 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
     public var code: Code
     /// The key of the setting, when the failure concerns one.
     public var key: String?
-    /// The file or the UserDefaults domain involved, when there is one.
-    public var path: String?
+    /// Where the setting is kept, when there is one place to name: a file's path, a
+    /// UserDefaults domain, `memory`, `environment variable APP_PORT`, an etcd endpoint (a
+    /// store's ``Storable/location``).
+    public var location: String?
     /// The Swift type that was expected (`Int`, `Profile`), for decoding failures.
     public var expectedType: String?
     /// The kind of stored value found instead (`string`, `dictionary`; see ``StoredValue/kind``).
@@ -37,7 +39,7 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
     /// - Parameters:
     ///   - code: The kind of failure.
     ///   - key: The key of the setting involved, if any.
-    ///   - path: The file or domain involved, if any.
+    ///   - location: Where the setting is kept (``location``), if anywhere to name.
     ///   - expectedType: The Swift type expected, for decoding failures.
     ///   - foundKind: The kind of stored value found.
     ///   - codingPath: The path inside a structured value.
@@ -45,7 +47,7 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
     public init(
         _ code: Code,
         key: String? = nil,
-        path: String? = nil,
+        location: String? = nil,
         expectedType: String? = nil,
         foundKind: String? = nil,
         codingPath: [String] = [],
@@ -53,7 +55,7 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
     ) {
         self.code = code
         self.key = key
-        self.path = path
+        self.location = location
         self.expectedType = expectedType
         self.foundKind = foundKind
         self.codingPath = codingPath
@@ -80,9 +82,9 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
         let at = codingPath.isEmpty ? "" : " at '\(codingPath.joined(separator: "."))'"
         let subject: String
         if let key {
-            subject = "Setting '\(key)'" + at + (path.map { " in \($0)" } ?? "")
-        } else if let path {
-            subject = path + at
+            subject = "Setting '\(key)'" + at + (location.map { " in \($0)" } ?? "")
+        } else if let location {
+            subject = location + at
         } else {
             subject = at.isEmpty ? "Settings" : "Setting" + at
         }
@@ -125,12 +127,39 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
-    /// Returns a copy with `key` and `path` filled in where they are still `nil`: how a store
-    /// names itself in an error that a helper (``UpdateScope``, an encoder) raised without them.
-    public func adding(key: String? = nil, path: String? = nil) -> StorageError {
+    /// Returns a copy with `key` and `location` filled in where they are still `nil`: how a
+    /// store names itself in an error that a helper (``UpdateScope``, an encoder) raised
+    /// without them.
+    public func adding(key: String? = nil, location: String? = nil) -> StorageError {
         var copy = self
         if copy.key == nil { copy.key = key }
-        if copy.path == nil { copy.path = path }
+        if copy.location == nil { copy.location = location }
         return copy
+    }
+
+    // MARK: - Renamed
+
+    /// The former name of ``location``, which holds more than file paths.
+    @available(*, deprecated, renamed: "location")
+    public var path: String? {
+        get { location }
+        set { location = newValue }
+    }
+
+    /// The former spelling of ``init(_:key:location:expectedType:foundKind:codingPath:message:)``.
+    @available(*, deprecated, renamed: "init(_:key:location:expectedType:foundKind:codingPath:message:)")
+    public init(
+        _ code: Code, key: String? = nil, path: String?, expectedType: String? = nil, foundKind: String? = nil,
+        codingPath: [String] = [], message: String? = nil
+    ) {
+        self.init(
+            code, key: key, location: path, expectedType: expectedType, foundKind: foundKind, codingPath: codingPath,
+            message: message)
+    }
+
+    /// The former spelling of ``adding(key:location:)``.
+    @available(*, deprecated, renamed: "adding(key:location:)")
+    public func adding(key: String? = nil, path: String?) -> StorageError {
+        adding(key: key, location: path)
     }
 }

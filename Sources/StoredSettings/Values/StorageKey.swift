@@ -52,7 +52,7 @@ extension StorageError {
     ///   control character, its code point.
     public static func validate(key: String, location: String? = nil) throws {
         if key.isEmpty {
-            throw StorageError(.invalidKey, key: key, path: location, message: "the key is empty")
+            throw StorageError(.invalidKey, key: key, location: location, message: "the key is empty")
         }
         // Every control character is below U+0020, U+007F, or U+0080...U+009F, whose UTF-8 form
         // starts with 0xC2: a key with none of those bytes (nearly every key) needs no decoding.
@@ -60,7 +60,8 @@ extension StorageError {
         for scalar in key.unicodeScalars where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
             let codePoint = String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
             throw StorageError(
-                .invalidKey, key: key, path: location, message: "the key contains the control character U+\(codePoint)"
+                .invalidKey, key: key, location: location,
+                message: "the key contains the control character U+\(codePoint)"
             )
         }
     }
@@ -169,18 +170,20 @@ package func canonicallyEquivalentKeysMessage(_ first: String, _ second: String)
 /// Throws ``StorageError/Code/invalidKey`` naming both keys when `dictionary` holds a key
 /// canonically equivalent to `key` with different Unicode scalars
 /// (``canonicallyEquivalentKey(to:in:)``): the check every store makes before writing `key`.
-package func checkNoCanonicallyEquivalentKey<Value>(_ key: String, in dictionary: [String: Value], path: String? = nil)
+package func checkNoCanonicallyEquivalentKey<Value>(
+    _ key: String, in dictionary: [String: Value], location: String? = nil
+)
     throws
 {
     guard let existing = canonicallyEquivalentKey(to: key, in: dictionary) else { return }
-    throw canonicallyEquivalentKeyError(key, existing: existing, path: path)
+    throw canonicallyEquivalentKeyError(key, existing: existing, location: location)
 }
 
 /// The ``StorageError/Code/invalidKey`` refusal of writing `key` where the canonically
 /// equivalent `existing` (other scalars) is stored.
-package func canonicallyEquivalentKeyError(_ key: String, existing: String, path: String? = nil) -> StorageError {
+package func canonicallyEquivalentKeyError(_ key: String, existing: String, location: String? = nil) -> StorageError {
     StorageError(
-        .invalidKey, key: key, path: path,
+        .invalidKey, key: key, location: location,
         message: canonicallyEquivalentKeysMessage(existing, key) + "; use the existing key's spelling")
 }
 
@@ -196,6 +199,6 @@ extension StorageError {
         throws
     {
         try validate(key: key, location: location)
-        try checkNoCanonicallyEquivalentKey(key, in: dictionary, path: location)
+        try checkNoCanonicallyEquivalentKey(key, in: dictionary, location: location)
     }
 }

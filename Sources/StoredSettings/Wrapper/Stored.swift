@@ -285,11 +285,12 @@ public struct Stored<Value: Sendable>: Sendable {
     func storageError(_ error: any Error) -> StorageError {
         guard var storageError = error as? StorageError else {
             return StorageError(
-                .encodingFailed, wrapping: error, key: key, path: store.location, expectedType: setting.codec.typeName)
+                .encodingFailed, wrapping: error, key: key, location: store.location,
+                expectedType: setting.codec.typeName)
         }
         if storageError.key == nil { storageError.key = key }
-        if storageError.path == nil {
-            storageError.path = (store as? any OriginDescribingStore)?.origin(forKey: key) ?? store.location
+        if storageError.location == nil {
+            storageError.location = (store as? any OriginDescribingStore)?.origin(forKey: key) ?? store.location
         }
         if storageError.code == .typeMismatch, storageError.codingPath.isEmpty {
             storageError.expectedType = setting.codec.typeName

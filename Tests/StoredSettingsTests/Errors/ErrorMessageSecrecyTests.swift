@@ -91,11 +91,11 @@ struct ErrorMessageSecrecyTests {
     }
 
     @Test(arguments: [
-        StorageError(.io, path: "/tmp/a\nb.json", message: "failed"),
+        StorageError(.io, location: "/tmp/a\nb.json", message: "failed"),
         StorageError(
             .typeMismatch, key: "k", expectedType: "Int", foundKind: "string",
             codingPath: ["line\none", "\u{1B}[31mred"]),
-        StorageError(.dataCorrupted, path: "x.json", message: "parser said:\nline 2\r\n"),
+        StorageError(.dataCorrupted, location: "x.json", message: "parser said:\nline 2\r\n"),
     ])
     func descriptionIsOneLineWhateverThePathOrCodingPathHolds(_ error: StorageError) {
         #expect(

@@ -25,19 +25,20 @@ struct ErrorMessageTests {
     static let cases: [MessageCase] = [
         MessageCase(
             error: StorageError(
-                .typeMismatch, key: "launchCount", path: "/path/settings.json", expectedType: "Int", foundKind: "string"
+                .typeMismatch, key: "launchCount", location: "/path/settings.json", expectedType: "Int",
+                foundKind: "string"
             ),
             expected: "Setting 'launchCount' in /path/settings.json: expected Int, found string."
         ),
         MessageCase(
             error: StorageError(
-                .typeMismatch, key: "profile", path: "/p/s.json", expectedType: "String", foundKind: "nothing",
+                .typeMismatch, key: "profile", location: "/p/s.json", expectedType: "String", foundKind: "nothing",
                 codingPath: ["address", "zip"], message: "the field is missing"),
             expected:
                 "Setting 'profile' at 'address.zip' in /p/s.json: expected String, found nothing: the field is missing."
         ),
         MessageCase(
-            error: StorageError(.dataCorrupted, path: "/p/s.json"), expected: "/p/s.json: the data is corrupted."),
+            error: StorageError(.dataCorrupted, location: "/p/s.json"), expected: "/p/s.json: the data is corrupted."),
         MessageCase(error: StorageError(.io, key: "k"), expected: "Setting 'k': an I/O error occurred."),
         MessageCase(
             error: StorageError(.typeMismatch, expectedType: "Int", foundKind: "string"),

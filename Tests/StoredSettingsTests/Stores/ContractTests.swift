@@ -148,11 +148,11 @@ struct ContractTests {
         #expect(current.location?.isEmpty == false)
         let makeGroup: () -> ContractSettings = ContractSettings.init // SettingsGroup's init()
         _ = makeGroup
-        var error = StorageError(.typeMismatch, key: "k", path: "/p")
+        var error = StorageError(.typeMismatch, key: "k", location: "/p")
         error.code = .io
-        #expect(error.code == StorageError.Code.io && error.key == "k" && error.path == "/p")
-        #expect(error == StorageError(.io, key: "k", path: "/p"))
-        #expect(error != StorageError(.io, key: "other", path: "/p"))
+        #expect(error.code == StorageError.Code.io && error.key == "k" && error.location == "/p")
+        #expect(error == StorageError(.io, key: "k", location: "/p"))
+        #expect(error != StorageError(.io, key: "other", location: "/p"))
         #expect(error.description.contains("'k'") && error.description.contains("/p"), "\(error.description)")
         let codes: [StorageError.Code] = [
             .typeMismatch, .dataCorrupted, .encodingFailed, .readOnly, .io, .invalidKey, .tooLarge, .nestingTooDeep,

@@ -44,7 +44,7 @@ struct CanonicalKeyTests {
         try data.write(to: url)
         let error = try #require(throws: StorageError.self) { try FileStore(url: url, options: quietOptions) }
         #expect(error.code == .dataCorrupted)
-        #expect(error.path == url.path)
+        #expect(error.location == url.path)
         #expect(try Data(contentsOf: url) == data)
     }
 

@@ -54,7 +54,7 @@ struct InPlaceMutationTests {
         let error = try #require(reported.errors.last)
         #expect(error.code == .typeMismatch)
         #expect(error.key == mutation.key)
-        #expect(error.path == "memory")
+        #expect(error.location == "memory")
         #expect(error.expectedType != nil)
         #expect(error.description.contains("was not saved"))
     }
@@ -69,7 +69,7 @@ struct InPlaceMutationTests {
         #expect(try Data(contentsOf: store.url) == before)
         let error = try #require(reported.errors.last)
         #expect(error.key == mutation.key)
-        #expect(error.path == store.location)
+        #expect(error.location == store.location)
     }
 
     @Test func aPlainAssignmentStillReplacesUnreadableData() throws {

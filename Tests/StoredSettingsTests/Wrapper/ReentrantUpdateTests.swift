@@ -46,7 +46,7 @@ struct ReentrantUpdateTests {
         let error = try #require(try writeFromInsideUpdate(of: store, through: store))
         #expect(error.code == .reentrantWrite)
         #expect(error.key == "other")
-        #expect(error.path == store.location)
+        #expect(error.location == store.location)
         #expect(error.description.contains("the update of 'count'"))
         let reopened = try store.reopened()
         #expect(reopened.value(forKey: "count") == .int(2))

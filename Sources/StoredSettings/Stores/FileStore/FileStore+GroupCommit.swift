@@ -102,7 +102,7 @@ extension FileStore {
                 commit(group)
             }
         } catch let error as StorageError {
-            throw error.adding(key: key, path: url.path)
+            throw error.adding(key: key, location: url.path)
         }
     }
 
@@ -147,6 +147,6 @@ extension FileStore {
     /// `error` as a ``StorageError``; another error (none is expected) becomes an I/O error
     /// naming the file.
     private static func storageError(_ error: any Error, path: String) -> StorageError {
-        error as? StorageError ?? StorageError(.io, path: path, message: "the write failed: \(error)")
+        error as? StorageError ?? StorageError(.io, location: path, message: "the write failed: \(error)")
     }
 }

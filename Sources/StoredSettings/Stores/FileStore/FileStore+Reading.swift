@@ -63,7 +63,7 @@ extension FileStore {
             let (values, encoding, source) = try decode(data, format: format)
             return LoadedFile(values: values, fingerprint: fingerprint, encoding: encoding, source: source)
         } catch let error as StorageError {
-            throw error.adding(path: path)
+            throw error.adding(location: path)
         }
     }
 
@@ -128,7 +128,7 @@ extension FileStore {
             let destination = try moveAside(path: path)
             reports.append(
                 StorageError(
-                    error.code, path: path,
+                    error.code, location: path,
                     message:
                         "\(error.message ?? error.code.summary); moved the file to \((destination as NSString).lastPathComponent) and started empty"
                 ))
@@ -155,12 +155,13 @@ extension FileStore {
             }
             return destination
         }
-        throw StorageError(.io, path: path, message: "cannot move the unreadable file aside: too many earlier copies")
+        throw StorageError(
+            .io, location: path, message: "cannot move the unreadable file aside: too many earlier copies")
     }
 
     static func insecurePermissionsError(path: String, permissions: UInt32) -> StorageError {
         StorageError(
-            .insecurePermissions, path: path,
+            .insecurePermissions, location: path,
             message:
                 "the file can be written by other users (mode \(String(permissions, radix: 8).leftPadded(to: 4))); run chmod go-w on it"
         )

@@ -45,9 +45,9 @@ extension FileStore {
                 state.reportedPathProblem = nil
                 adopt(loaded, into: &state)
             } catch let error as StorageError {
-                throw error.adding(path: url.path)
+                throw error.adding(location: url.path)
             } catch {
-                throw StorageError(.io, wrapping: error, path: url.path)
+                throw StorageError(.io, wrapping: error, location: url.path)
             }
         }
     }

@@ -65,14 +65,14 @@ extension FileStore {
         }
         throw problem
             ?? StorageError(
-                .dataCorrupted, path: target,
+                .dataCorrupted, location: target,
                 message: "the file kept changing while this write waited for it to settle; the change was not saved")
     }
 
     /// The error for a file that held settings when this store read it and is now empty.
     static func emptiedFileError(path: String) -> StorageError {
         StorageError(
-            .dataCorrupted, path: path,
+            .dataCorrupted, location: path,
             message:
                 "the file is empty, but it held settings when this store last read it; another program may be rewriting it, so it was not written over and the change was not saved"
         )

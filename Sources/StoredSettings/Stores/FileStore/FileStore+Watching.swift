@@ -41,8 +41,8 @@ extension FileStore {
                 }
             } catch {
                 let error =
-                    (error as? StorageError)?.adding(path: url.path)
-                    ?? StorageError(.io, wrapping: error, path: url.path)
+                    (error as? StorageError)?.adding(location: url.path)
+                    ?? StorageError(.io, wrapping: error, location: url.path)
                 guard error != state.reportedPathProblem else { return }
                 state.reportedPathProblem = error
                 problem = error

@@ -65,7 +65,7 @@ extension FileStore {
                     values, format: format, encoding: state.encoding, source: state.source, keyOrder: &state.keyOrder)
                 guard data.count <= options.maximumFileSize else {
                     throw StorageError(
-                        .tooLarge, path: target,
+                        .tooLarge, location: target,
                         message:
                             "the file would have \(data.count) bytes, more than the limit of \(options.maximumFileSize)"
                     )
@@ -94,7 +94,7 @@ extension FileStore {
                 return result
             }
             throw StorageError(
-                .io, path: target,
+                .io, location: target,
                 message:
                     "cannot lock \((target as NSString).lastPathComponent).lock: it keeps being deleted during writes")
         }
@@ -113,17 +113,18 @@ extension FileStore {
         let octal = String(permissions & 0o7777, radix: 8)
         if permissions & 0o222 == 0 {
             throw StorageError(
-                .io, path: path, message: "the file is read-only (mode \(octal)); make it writable to save settings")
+                .io, location: path, message: "the file is read-only (mode \(octal)); make it writable to save settings"
+            )
         }
         if access(path, W_OK) != 0 {
             // Not the user's permissions: the mount refuses every write (a read-only mount,
             // a read-only container layer), whatever the mode says.
             if errno == EROFS {
                 throw StorageError(
-                    .io, path: path, message: "the file is on a read-only file system; no user may write it there")
+                    .io, location: path, message: "the file is on a read-only file system; no user may write it there")
             }
             throw StorageError(
-                .io, path: path,
+                .io, location: path,
                 message: "this user may not write the file (mode \(octal)): \(String(cString: strerror(errno)))")
         }
     }

@@ -290,7 +290,7 @@ public final class FileStore: Storable {
                 return (result, [key])
             }
         } catch let error as StorageError {
-            throw error.adding(key: key, path: url.path)
+            throw error.adding(key: key, location: url.path)
         }
     }
 

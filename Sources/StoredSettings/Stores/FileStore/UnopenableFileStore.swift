@@ -45,5 +45,5 @@ final class UnopenableFileStore: Storable {
 
     func changes() -> AsyncStream<StoredChange> { storage.changes() }
 
-    var location: String? { problem.path }
+    var location: String? { problem.location }
 }

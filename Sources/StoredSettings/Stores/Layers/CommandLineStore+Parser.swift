@@ -51,7 +51,7 @@ struct CommandLineParser {
         if let match = declaredKeys.first(where: { squeezed($0) == squeezed(key) }) {
             message += "; it is spelled '\(match)'"
         }
-        return StorageError(.invalidKey, key: key, path: "command line", message: message)
+        return StorageError(.invalidKey, key: key, location: "command line", message: message)
     }
 
     func parse(_ arguments: [String]) -> Result {
@@ -153,7 +153,7 @@ struct CommandLineParser {
             if let hint = misspeltOptionHint(name) {
                 result.warnings.append(
                     StorageError(
-                        .unknownKey, path: "command line",
+                        .unknownKey, location: "command line",
                         message: "--\(name) is not an option of any setting (did you mean '--\(hint)'?)"))
             }
         }
@@ -297,7 +297,7 @@ struct CommandLineParser {
         if let match = closestMatch(to: path, among: candidates.sorted()) {
             message += " (did you mean '\(spelled(match))'?)"
         }
-        return StorageError(.unknownKey, key: owner + "." + path, path: "command line", message: message)
+        return StorageError(.unknownKey, key: owner + "." + path, location: "command line", message: message)
     }
 
     /// The declared option `name` is most likely a misspelling of, for a warning.
@@ -318,6 +318,6 @@ struct CommandLineParser {
     }
 
     private static func error(_ message: String, key: String? = nil) -> StorageError {
-        StorageError(.invalidArgument, key: key, path: "command line", message: message)
+        StorageError(.invalidArgument, key: key, location: "command line", message: message)
     }
 }

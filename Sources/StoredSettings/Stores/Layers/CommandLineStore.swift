@@ -216,7 +216,7 @@ public final class CommandLineStore: OriginDescribingStore, FieldOverridingStore
 
     private func readOnlyError(forKey key: String) -> StorageError {
         StorageError(
-            .readOnly, key: key, path: "command line",
+            .readOnly, key: key, location: "command line",
             message: "settings given on the command line are read-only"
         )
     }

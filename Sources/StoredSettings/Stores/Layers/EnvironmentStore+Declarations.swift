@@ -115,7 +115,7 @@ package struct EnvironmentDeclarations: Sendable {
                     let fields = winners.map { "'\($0.key)' field '\($0.path.joined(separator: "."))'" }
                     warnings.append(
                         StorageError(
-                            .ambiguousVariable, path: "environment variable \(name)",
+                            .ambiguousVariable, location: "environment variable \(name)",
                             message: "the variable names \(fields.joined(separator: " and ")); "
                                 + "it is not used: set the whole setting as JSON text instead"))
                 }
@@ -124,7 +124,7 @@ package struct EnvironmentDeclarations: Sendable {
             if undecodable.contains(name) {
                 errors.append(
                     StorageError(
-                        .dataCorrupted, key: winner.key, path: "environment variable \(name)",
+                        .dataCorrupted, key: winner.key, location: "environment variable \(name)",
                         codingPath: winner.path, message: "the value is not valid UTF-8"))
             } else if variables[name] != nil {
                 fieldVariables[winner.key, default: []].append(FieldVariable(path: winner.path, variable: name))
@@ -150,7 +150,7 @@ package struct EnvironmentDeclarations: Sendable {
     /// The warning for a prefixed variable that no declared setting reads.
     static func unknownVariableWarning(_ name: String, hint: String?) -> StorageError {
         StorageError(
-            .unknownKey, path: "environment variable \(name)",
+            .unknownKey, location: "environment variable \(name)",
             message: "no setting reads this variable" + (hint.map { " (did you mean \($0)?)" } ?? "")
         )
     }

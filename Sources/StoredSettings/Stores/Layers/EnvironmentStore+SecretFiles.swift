@@ -38,7 +38,7 @@ extension EnvironmentStore {
     package static func readSecretFile(atPath path: String, variable: String, key: String) -> SecretFileOutcome {
         let origin = secretFileOrigin(path: path, variable: variable)
         func failure(_ code: StorageError.Code, _ message: String) -> SecretFileOutcome {
-            .failed(StorageError(code, key: key, path: origin, message: message))
+            .failed(StorageError(code, key: key, location: origin, message: message))
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
@@ -109,7 +109,7 @@ extension EnvironmentStore {
     /// The error for a setting given both by its variable and by a secret file.
     package static func conflictError(key: String, variable: String) -> StorageError {
         StorageError(
-            .ambiguousVariable, key: key, path: "environment variable \(variable)",
+            .ambiguousVariable, key: key, location: "environment variable \(variable)",
             message: "both \(variable) and \(variable)_FILE are set; set only one of them"
         )
     }
@@ -120,7 +120,7 @@ extension EnvironmentStore {
     /// still read.
     package static func insecureFileWarning(key: String, path: String, variable: String) -> StorageError {
         StorageError(
-            .insecurePermissions, key: key, path: secretFileOrigin(path: path, variable: variable),
+            .insecurePermissions, key: key, location: secretFileOrigin(path: path, variable: variable),
             message: "the secret file can be read by every user; restrict it with chmod o-r"
         )
     }

@@ -267,7 +267,7 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
             if undecodable.contains(name) {
                 StorageErrorReporter.report(
                     StorageError(
-                        .dataCorrupted, key: key, path: "environment variable \(name)",
+                        .dataCorrupted, key: key, location: "environment variable \(name)",
                         message: "the value is not valid UTF-8"
                     ))
             }
@@ -381,7 +381,7 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     private func readOnlyError(forKey key: String) -> StorageError {
         let variable = variableName(forKey: key).map { "environment variable \($0)" } ?? "the environment"
         return StorageError(
-            .readOnly, key: key, path: variable,
+            .readOnly, key: key, location: variable,
             message: "settings from the environment are read-only; change or unset the variable instead"
         )
     }

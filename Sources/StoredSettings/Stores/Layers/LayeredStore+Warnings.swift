@@ -26,7 +26,7 @@ extension LayeredStore {
                 if let match = closestMatch(to: key, among: declared.sorted()) {
                     message += " (did you mean '\(match)'?)"
                 }
-                result.append(StorageError(.unknownKey, key: key, path: layer.describedLocation, message: message))
+                result.append(StorageError(.unknownKey, key: key, location: layer.describedLocation, message: message))
             }
         }
         return result

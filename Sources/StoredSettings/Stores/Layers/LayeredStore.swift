@@ -154,11 +154,12 @@ public final class LayeredStore: OriginDescribingStore {
             let result: R
             do {
                 result = try body(&value)
-            } catch var error as StorageError where error.path == nil {
+            } catch var error as StorageError where error.location == nil {
                 // A value that does not decode is named by the layer it came from, before
                 // the writable layer adds its own location.
                 if let source {
-                    error.path = source === writable ? source.describedLocation : source.describedOrigin(forKey: key)
+                    error.location =
+                        source === writable ? source.describedLocation : source.describedOrigin(forKey: key)
                 }
                 throw error
             }

@@ -12,7 +12,7 @@ extension MigratingStore {
             try StorageError.validate(key: rename.newKey, location: location)
             guard rename.oldKey != rename.newKey, next[rename.oldKey] == nil else {
                 throw StorageError(
-                    .invalidKey, key: rename.oldKey, path: location,
+                    .invalidKey, key: rename.oldKey, location: location,
                     message: "the key is renamed more than once, or to itself")
             }
             next[rename.oldKey] = rename.newKey
@@ -26,7 +26,7 @@ extension MigratingStore {
                 current = following
                 steps += 1
                 if steps > next.count {
-                    throw StorageError(.invalidKey, key: oldKey, path: location, message: "the renames form a loop")
+                    throw StorageError(.invalidKey, key: oldKey, location: location, message: "the renames form a loop")
                 }
             }
             currentKeys[oldKey] = current
@@ -56,12 +56,12 @@ extension MigratingStore {
         for (index, migration) in sorted.enumerated() {
             if migration.version < 1 {
                 throw StorageError(
-                    .migrationFailed, path: location,
+                    .migrationFailed, location: location,
                     message: "migration versions start at 1, not \(migration.version)")
             }
             if index > 0, sorted[index - 1].version == migration.version {
                 throw StorageError(
-                    .migrationFailed, path: location,
+                    .migrationFailed, location: location,
                     message: "two migrations have version \(migration.version)")
             }
         }
@@ -80,7 +80,7 @@ extension MigratingStore {
                     if let invalid = batch.invalidKey { throw invalid }
                 } catch {
                     throw StorageError(
-                        .migrationFailed, path: location,
+                        .migrationFailed, location: location,
                         message: "migration to version \(migration.version) failed: \(describe(error))")
                 }
             }
@@ -98,7 +98,7 @@ extension MigratingStore {
         guard let value else { return 0 }
         if let version = try? Int(storedValue: value), version >= 0 { return version }
         throw StorageError(
-            .typeMismatch, key: versionKey, path: location, expectedType: "Int", foundKind: value.kind,
+            .typeMismatch, key: versionKey, location: location, expectedType: "Int", foundKind: value.kind,
             message: "the schema version MigratingStore records must be a whole number of 0 or more")
     }
 

@@ -155,7 +155,7 @@ package enum AtomicFile {
             close(fd)
         }
         throw StorageError(
-            .io, path: path, message: "cannot create a temporary file in \(directory): it keeps being removed")
+            .io, location: path, message: "cannot create a temporary file in \(directory): it keeps being removed")
     }
 
     /// Whether `path` names the file open as `fd`; `info` gets the open file's attributes.

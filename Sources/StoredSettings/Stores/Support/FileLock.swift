@@ -73,7 +73,7 @@ package final class FileLock: Sendable {
             close(descriptor)
             descriptor = -1
         }
-        throw StorageError(.io, path: dataPath, message: "cannot lock \(name): it keeps being replaced")
+        throw StorageError(.io, location: dataPath, message: "cannot lock \(name): it keeps being replaced")
     }
 
     /// Whether the locked file is still the one at ``path``: `false` once someone deleted or
@@ -138,7 +138,7 @@ package final class FileLock: Sendable {
             }
             return existing
         }
-        throw StorageError(.io, path: dataPath, message: "cannot open \(name): it keeps being deleted")
+        throw StorageError(.io, location: dataPath, message: "cannot open \(name): it keeps being deleted")
     }
 
     /// Gives a lock file this process just created the owner and group of the data file, when

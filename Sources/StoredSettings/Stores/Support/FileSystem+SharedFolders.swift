@@ -48,7 +48,7 @@ extension FileSystem {
             guard info.st_mode & S_IWOTH != 0 || (info.st_mode & S_IWGRP != 0 && info.st_gid != 0) else { continue }
             let mode = String(info.st_mode & 0o7777, radix: 8).leftPadded(to: 4)
             throw StorageError(
-                .insecurePermissions, path: path,
+                .insecurePermissions, location: path,
                 message:
                     "refusing to write: the folder \(folder) can be written by other users and is not sticky (mode \(mode)), so anyone could replace the file with a link to any path; run chmod go-w on it"
             )

@@ -16,7 +16,7 @@ import Darwin
 package enum FileSystem {
     /// A ``StorageError/Code/io`` error: `what`, then the text of `code` (`strerror`).
     package static func ioError(_ what: String, path: String, errno code: Int32 = errno) -> StorageError {
-        StorageError(.io, path: path, message: "\(what): \(errnoText(code))")
+        StorageError(.io, location: path, message: "\(what): \(errnoText(code))")
     }
 
     /// `open(2)` with a mode, under a name that members called `open` cannot shadow.
@@ -51,7 +51,7 @@ package enum FileSystem {
         let size = Int(info.st_size)
         guard size <= maximumSize else {
             throw StorageError(
-                .tooLarge, path: path, message: "the file has \(size) bytes, more than the limit of \(maximumSize)")
+                .tooLarge, location: path, message: "the file has \(size) bytes, more than the limit of \(maximumSize)")
         }
         var data = Data(count: size)
         var total = 0
@@ -80,7 +80,7 @@ package enum FileSystem {
     /// settings file or its lock should be is ``StorageError/Code/io``, naming what it is.
     package static func requireRegularFile(_ info: stat, path: String, name: String = "the path") throws {
         guard let kind = kindOfSpecialFile(info) else { return }
-        throw StorageError(.io, path: path, message: "\(name) is not a regular file but \(kind)")
+        throw StorageError(.io, location: path, message: "\(name) is not a regular file but \(kind)")
     }
 
     /// What `info` describes when it is not a regular file ("a FIFO", "a folder", "a device",
@@ -116,7 +116,7 @@ package enum FileSystem {
         var info = stat()
         if stat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
-                throw StorageError(.io, path: path, message: "cannot create the folder: a file is in the way")
+                throw StorageError(.io, location: path, message: "cannot create the folder: a file is in the way")
             }
             return
         }
@@ -160,7 +160,7 @@ package enum FileSystem {
                 current = ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
             }
         }
-        throw StorageError(.io, path: path, message: "too many levels of symbolic links")
+        throw StorageError(.io, location: path, message: "too many levels of symbolic links")
     }
 
     /// The `fs.protected_symlinks` rule for the link at `link`, owned by `owner`: refused when
@@ -174,7 +174,7 @@ package enum FileSystem {
         let stickyAndWorldWritable = folder.st_mode & S_ISVTX != 0 && folder.st_mode & S_IWOTH != 0
         guard stickyAndWorldWritable, owner != folder.st_uid else { return }
         throw StorageError(
-            .io, path: originalPath,
+            .io, location: originalPath,
             message:
                 "refusing to follow the symbolic link \(link): it belongs to user \(owner), not to this user or the owner of its sticky world-writable folder (the fs.protected_symlinks rule)"
         )

@@ -39,12 +39,12 @@ extension UserDefaultsStore {
                 .data
         } catch let error as StorageError {
             throw StorageError(
-                error.code, key: key, path: location,
+                error.code, key: key, location: location,
                 message: "\(path): \(error.message ?? error.code.name); the change was not saved")
         }
         guard let data = contents, let problem = Self.domainFileProblem(data) else { return }
         throw StorageError(
-            .dataCorrupted, key: key, path: location,
+            .dataCorrupted, key: key, location: location,
             message: "\(path) does not parse as a property list (\(problem)); the change was not saved")
     }
 }

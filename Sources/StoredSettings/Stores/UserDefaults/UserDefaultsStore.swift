@@ -98,7 +98,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         self.suiteName = suiteName
         self.shared = try SuiteState.shared(for: "suite:" + suiteName) {
             guard let defaults = UserDefaults(suiteName: suiteName) else {
-                throw StorageError(.invalidKey, path: suiteName, message: "UserDefaults refused the suite name")
+                throw StorageError(.invalidKey, location: suiteName, message: "UserDefaults refused the suite name")
             }
             return DefaultsBox(defaults: defaults)
         }
@@ -117,12 +117,12 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     ///   file in a folder, or `UserDefaults` refuses it.
     public init(suiteAtPath path: String) throws {
         guard path.hasPrefix("/"), !path.hasSuffix("/"), !path.contains("/../") else {
-            throw StorageError(.invalidKey, path: path, message: "a suite's path must be absolute and name a file")
+            throw StorageError(.invalidKey, location: path, message: "a suite's path must be absolute and name a file")
         }
         self.suiteName = path
         self.shared = try SuiteState.shared(for: "suite:" + path) {
             guard let defaults = UserDefaults(suiteName: path) else {
-                throw StorageError(.invalidKey, path: path, message: "UserDefaults refused the suite path")
+                throw StorageError(.invalidKey, location: path, message: "UserDefaults refused the suite path")
             }
             return DefaultsBox(defaults: defaults)
         }
@@ -200,7 +200,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         do {
             try UpdateScope.checkOutsideUpdateBody(of: [UpdateScope.medium(shared)])
         } catch let error as StorageError {
-            throw error.adding(key: key, path: location)
+            throw error.adding(key: key, location: location)
         }
     }
 
@@ -263,7 +263,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
                 return try PropertyListValue.object(from: value)
             }
         } catch let error as StorageError {
-            throw error.adding(key: key, path: location)
+            throw error.adding(key: key, location: location)
         }
         #if !canImport(Darwin)
         try checkDomainFile(forKey: key)
@@ -272,7 +272,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         // The domain is a `[String: Any]`: a key canonically equivalent to a stored one with
         // other Unicode scalars would replace that one's value under its name.
         if let domain {
-            try checkNoCanonicallyEquivalentKey(key, in: domain, path: location)
+            try checkNoCanonicallyEquivalentKey(key, in: domain, location: location)
         }
         #if !canImport(Darwin)
         let previous = domain?[key]
@@ -288,7 +288,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         if !defaults.synchronize() {
             write(previous, forKey: key)
             throw StorageError(
-                .io, key: key, path: location,
+                .io, key: key, location: location,
                 message: "UserDefaults could not save the domain file; the change was not saved")
         }
         #endif
@@ -326,7 +326,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     private static func validate(suiteName: String) throws {
         try StorageError.validate(key: suiteName)
         if suiteName == "." || suiteName == ".." || suiteName.contains("/") || suiteName.contains("..") {
-            throw StorageError(.invalidKey, path: suiteName, message: "a suite name cannot contain '/' or '..'")
+            throw StorageError(.invalidKey, location: suiteName, message: "a suite name cannot contain '/' or '..'")
         }
     }
 }

@@ -162,7 +162,7 @@ struct EnvironmentDeclaredTests {
         #expect(try settings.$hosts.load() == [])
         let error = try #require(throws: StorageError.self) { try settings.$retries.load() }
         #expect(error.code == .typeMismatch)
-        #expect(error.path == "environment variable APP_RETRIES")
+        #expect(error.location == "environment variable APP_RETRIES")
         #expect(environment.origin(forKey: "editor") == "environment variable APP_EDITOR")
         #expect(file.value(forKey: "editor") == .string("nano"))
     }

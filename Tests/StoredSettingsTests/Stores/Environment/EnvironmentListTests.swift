@@ -44,12 +44,12 @@ struct EnvironmentListTests {
         let error = try #require(throws: StorageError.self) { try settings.$ports.load() }
         #expect(error.code == .typeMismatch)
         #expect(error.key == "ports")
-        #expect(error.path == "environment variable APP_PORTS")
+        #expect(error.location == "environment variable APP_PORTS")
         #expect(error.description.contains("APP_PORTS"))
         #expect(error.description.contains("item 2 of 3 is empty"))
         let reports = CapturedReports()
         reports.capture { #expect(settings.ports == [80]) }
-        #expect(reports.all.map(\.path) == ["environment variable APP_PORTS"])
+        #expect(reports.all.map(\.location) == ["environment variable APP_PORTS"])
     }
 
     @Test func aMalformedListIsAProblemLineOfConfigListNamingTheVariable() throws {

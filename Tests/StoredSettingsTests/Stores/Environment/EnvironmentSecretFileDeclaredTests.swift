@@ -135,6 +135,6 @@ struct EnvironmentSecretFileDeclaredTests {
             output + getOutput + error + reports.all.map(\.description).joined()
             + environment.errors.map(\.description).joined() + environment.warnings.map(\.description).joined()
         #expect(!everything.contains("s3cret"))
-        #expect(reports.all.first?.path == "file \(pin) (environment variable TOOL_PIN_FILE)")
+        #expect(reports.all.first?.location == "file \(pin) (environment variable TOOL_PIN_FILE)")
     }
 }

@@ -53,7 +53,7 @@ struct EnvironmentSecretFileLazyTests {
         #expect(reports.all.count == 1)
         #expect(error.code == .notFound)
         #expect(error.key == "token")
-        #expect(error.path == "file \(missing) (environment variable APP_TOKEN_FILE)")
+        #expect(error.location == "file \(missing) (environment variable APP_TOKEN_FILE)")
         #expect(error.description.contains("No such file or directory"))
     }
 

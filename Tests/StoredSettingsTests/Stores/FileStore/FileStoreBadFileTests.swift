@@ -81,7 +81,7 @@ struct FileStoreBadFileTests {
         if let expected = bad.expected {
             let error = try #require(throws: StorageError.self) { try FileStore(url: url, options: quietOptions) }
             #expect(error.code == expected, "\(error)")
-            #expect(error.path == url.path)
+            #expect(error.location == url.path)
         } else {
             let store = try FileStore(url: url, options: quietOptions)
             #expect(store.keys().count == (bytes.isEmpty ? 0 : 1))

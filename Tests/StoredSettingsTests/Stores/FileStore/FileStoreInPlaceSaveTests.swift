@@ -42,7 +42,7 @@ struct FileStoreInPlaceSaveTests {
         }
         #expect(error?.code == .dataCorrupted, "\(String(describing: error))")
         #expect(error?.key == "w")
-        #expect(error?.path == url.path)
+        #expect(error?.location == url.path)
         #expect(try Data(contentsOf: url).isEmpty, "the emptied file was written over")
         #expect(store.value(forKey: "k0") == .string("v"), "the values in memory stay")
         #expect(store.value(forKey: "w") == nil)

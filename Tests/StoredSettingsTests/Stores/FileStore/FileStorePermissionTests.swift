@@ -40,7 +40,7 @@ struct FileStorePermissionTests {
         let store = try FileStore(url: url, options: quietOptions)
         let error = #expect(throws: StorageError.self) { try store.setValue(.int(2), forKey: "a") }
         #expect(error?.code == .io)
-        #expect(error?.path == url.path)
+        #expect(error?.location == url.path)
         #expect(error?.description.contains("read-only (mode 444)") == true)
         #expect(store.value(forKey: "a") == .int(1))
         #expect(try Data(contentsOf: url) == Data("{\"a\": 1}\n".utf8))
@@ -55,7 +55,7 @@ struct FileStorePermissionTests {
         let (store, reports) = try reportedErrors { try FileStore(url: url, options: quietOptions) }
         #expect(store.value(forKey: "a") == .int(1))
         #expect(reports.map(\.code) == [.insecurePermissions])
-        #expect(reports.first?.path == url.path)
+        #expect(reports.first?.location == url.path)
         try store.setValue(.int(2), forKey: "a")
         #expect(permissions(url.path) == 0o664, "the mode is reported, not changed")
     }

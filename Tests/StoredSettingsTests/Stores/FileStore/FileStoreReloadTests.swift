@@ -51,7 +51,7 @@ struct FileStoreReloadTests {
 
         let error = #expect(throws: StorageError.self) { try store.reload() }
         #expect(error?.code == .dataCorrupted)
-        #expect(error?.path == url.path)
+        #expect(error?.location == url.path)
         #expect(store.value(forKey: "pageSize") == .int(10))
         #expect(try Data(contentsOf: url) == broken, "the unreadable file was changed")
 

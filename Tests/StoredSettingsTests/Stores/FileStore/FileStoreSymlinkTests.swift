@@ -46,7 +46,7 @@ struct FileStoreSymlinkTests {
         let link = folders.plantLink("settings.json", owner: 65534)
         let error = try #require(throws: StorageError.self) { try FileStore(url: link, options: quietOptions) }
         #expect(error.code == .io)
-        #expect(error.path == link.path)
+        #expect(error.location == link.path)
         #expect(error.description.contains("symbolic link"), "\(error)")
         #expect(try Data(contentsOf: folders.secret) == Data("{\"secret\": 1}\n".utf8))
     }

@@ -63,7 +63,7 @@ struct CommandLineListTests {
             let problem = try #require(reports.all.first)
             #expect(problem.code == .typeMismatch)
             #expect(problem.key == "ports")
-            #expect(problem.path == "--ports on the command line")
+            #expect(problem.location == "--ports on the command line")
             #expect(problem.expectedType == "Array<Int>")
         }
     }

@@ -78,7 +78,7 @@ struct EnvironmentStoreTests {
         }
         #expect(error.code == .readOnly)
         #expect(error.key == "autoReload")
-        #expect(error.path == "environment variable APP_AUTO_RELOAD")
+        #expect(error.location == "environment variable APP_AUTO_RELOAD")
         #expect(error.description.contains("APP_AUTO_RELOAD"))
         #expect(store.value(forKey: "autoReload") == .string("1"))
     }
@@ -123,7 +123,7 @@ struct EnvironmentStoreTests {
         reports.capture { #expect(settings.pageSize == 20) }
         let error = try #require(reports.all.first)
         #expect(error.code == .typeMismatch)
-        #expect(error.path == "environment variable APP_PAGE_SIZE")
+        #expect(error.location == "environment variable APP_PAGE_SIZE")
         #expect(
             error.description == "Setting 'pageSize' in environment variable APP_PAGE_SIZE: expected Int, found string."
         )

@@ -43,7 +43,7 @@ final class FieldOverridingDouble: FieldOverridingStore, OriginDescribingStore {
     func value(forKey key: String) -> StoredValue? { whole.value(forKey: key) }
     func valueWithRevision(forKey key: String) -> (value: StoredValue?, revision: UInt64?) { (value(forKey: key), 0) }
     func setValue(_ value: StoredValue?, forKey key: String) throws {
-        throw StorageError(.readOnly, key: key, path: "double")
+        throw StorageError(.readOnly, key: key, location: "double")
     }
     func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         var value = value(forKey: key)

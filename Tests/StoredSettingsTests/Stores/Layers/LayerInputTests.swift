@@ -88,7 +88,7 @@ struct LayerInputTests {
         let report = try #require(reports.all.first)
         #expect(reports.all.count == 1)
         #expect(report.key == key.rawValue)
-        #expect(report.path == "environment variable \(variable)")
+        #expect(report.location == "environment variable \(variable)")
         #expect([StorageError.Code.typeMismatch, .dataCorrupted].contains(report.code))
     }
 
@@ -218,8 +218,8 @@ struct LayerInputTests {
         let reported = try #require(reports.all.first)
         let thrown = try #require(throws: StorageError.self) { try tool.settings.$count.update { $0 += 1 } }
         #expect(thrown.code == .typeMismatch)
-        #expect(thrown.path == reported.path)
-        #expect(thrown.path == tool.store.origin(forKey: "count"))
+        #expect(thrown.location == reported.location)
+        #expect(thrown.location == tool.store.origin(forKey: "count"))
         #expect(tool.fileBytes == before)
     }
 

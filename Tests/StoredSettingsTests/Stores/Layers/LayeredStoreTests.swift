@@ -75,11 +75,13 @@ struct LayeredStoreTests {
             #expect(settings.pageSize == 20)
         }
         #expect(
-            reports.all.map(\.path) == ["environment variable APP_AUTO_RELOAD", "--set pageSize=… on the command line"])
+            reports.all.map(\.location) == [
+                "environment variable APP_AUTO_RELOAD", "--set pageSize=… on the command line",
+            ])
         let error = try #require(throws: StorageError.self) { try settings.$autoReload.load() }
         #expect(error.code == .typeMismatch)
         #expect(error.key == "autoReload")
-        #expect(error.path == "environment variable APP_AUTO_RELOAD")
+        #expect(error.location == "environment variable APP_AUTO_RELOAD")
         #expect(
             error.description
                 == "Setting 'autoReload' in environment variable APP_AUTO_RELOAD: expected Bool, found string.")
@@ -91,7 +93,7 @@ struct LayeredStoreTests {
         try file.setValue(.string("lots"), forKey: "pageSize")
         let store = LayeredStore([EnvironmentStore(prefix: "APP", environment: [:]), file], writingTo: file)
         let error = try #require(throws: StorageError.self) { try ToolSettings(store: store).$pageSize.load() }
-        #expect(error.path == "file " + file.url.path)
+        #expect(error.location == "file " + file.url.path)
     }
 
     @Test func writesGoToTheWritableLayerAndHigherLayersStillWin() throws {

@@ -183,7 +183,7 @@ struct MigratingStoreTests {
                 ])
         }
         #expect(error?.code == .migrationFailed)
-        #expect(error?.path == folder.file("settings.json").path)
+        #expect(error?.location == folder.file("settings.json").path)
         let path = folder.file("settings.json").path
         #expect(error?.description == "\(path): migration to version 3 failed: the layout cannot be converted.")
         #expect(try Data(contentsOf: folder.file("settings.json")) == before)
@@ -198,7 +198,7 @@ struct MigratingStoreTests {
         }
         #expect(error?.code == .typeMismatch)
         #expect(error?.key == MigratingStore.versionKey)
-        #expect(error?.path == folder.file("settings.json").path)
+        #expect(error?.location == folder.file("settings.json").path)
     }
 
     @Test func twoMigrationsWithOneVersionAreAnError() throws {
