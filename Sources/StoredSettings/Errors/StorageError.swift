@@ -174,6 +174,9 @@ extension StorageError {
         /// The Swift type cannot be a setting's type: a class, whose edits through its
         /// reference would never reach the store.
         public static let unsupportedType = Code("unsupportedType")
+        /// An argument or configuration value is malformed (`--set` without `key=value`, an
+        /// option without its value, an etcd address of the wrong form).
+        public static let invalidArgument = Code("invalidArgument")
 
         var summary: String {
             switch self {

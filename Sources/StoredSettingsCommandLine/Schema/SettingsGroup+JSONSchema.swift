@@ -1,4 +1,5 @@
 import Foundation
+public import StoredSettings
 
 extension SettingsGroup {
     /// A JSON Schema (draft 2020-12) of the group's settings file, as pretty-printed JSON text,
@@ -9,7 +10,7 @@ extension SettingsGroup {
     /// try Data(schema.utf8).write(to: schemaURL)
     /// ```
     ///
-    /// The schema describes the JSON object a ``FileStore`` keeps: one property per declared
+    /// The schema describes the JSON object a `FileStore` keeps: one property per declared
     /// key, with
     /// - its type as the store writes it: `boolean`; `integer` with the width's `minimum` and
     ///   `maximum` (a `UInt64` or `UInt` above `Int64.max` is written as its decimal text, so it
@@ -27,7 +28,7 @@ extension SettingsGroup {
     ///   described too. When that fails (an `init(from:)` that checks its values, an enum with
     ///   associated values), the fields are read from the default's stored form, and other
     ///   fields are allowed;
-    /// - a type of unknown shape (a custom ``StoredValueConvertible`` conformance) as the shape
+    /// - a type of unknown shape (a custom `StoredValueConvertible` conformance) as the shape
     ///   of its default, or as any value when it has none;
     /// - `default`: the default's stored form (none for optional settings, and none for
     ///   secrets);
@@ -36,7 +37,7 @@ extension SettingsGroup {
     ///
     /// No property is required, and no value may be `null` at any depth: an absent key takes
     /// its default, an unset optional is absent from the file, and the file's parser refuses
-    /// `null` (``FileStore`` reads no stored value as null). Keys that no setting declares are
+    /// `null` (`FileStore` reads no stored value as null). Keys that no setting declares are
     /// allowed, with any value but `null` (`additionalProperties` refers to the `storedValue`
     /// definition, which allows no `null` inside and no number beyond `Double`'s range, such
     /// as `1e400`): one file may serve several groups, an older or newer version of the tool
@@ -56,7 +57,7 @@ extension SettingsGroup {
     /// `<date>` and data as `<data>` elements; the schema describes its JSON form only, since
     /// JSON Schema validates JSON.
     ///
-    /// The settings are found as ``settingDescriptions()`` finds them, on an instance created
+    /// The settings are found as `settingDescriptions()` finds them, on an instance created
     /// on a throwaway in-memory store: no store is read.
     ///
     /// - Parameter title: The schema's `title`, such as `daybook settings`; none when `nil`.
@@ -184,7 +185,7 @@ package enum JSONSchemaDocument {
     }
 }
 
-/// A setting whose value type the schema can name: ``Stored``, with optionals unwrapped.
+/// A setting whose value type the schema can name: `Stored`, with optionals unwrapped.
 package protocol JSONSchemaValueTyped {
     /// The setting's value type, the wrapped type for an optional.
     var schemaValueType: Any.Type { get }
