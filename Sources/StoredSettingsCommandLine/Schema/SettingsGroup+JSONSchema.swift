@@ -44,9 +44,10 @@ extension SettingsGroup {
     /// may keep keys this one does not declare, and the library may keep bookkeeping keys of
     /// its own there.
     ///
-    /// What the store also refuses and JSON Schema cannot check is named in the schema's
-    /// `description`: nesting deeper than 64 levels (JSON
-    /// Schema has no depth keyword; bounding it would take one definition per level), a lone
+    /// The file may be nested at most 64 levels deep, the file itself counted, as the reader
+    /// allows: JSON Schema has no depth keyword, so the root refers to a chain of definitions
+    /// (`depth64` to `depth0`), each allowing one level fewer inside it. What the store also
+    /// refuses and JSON Schema cannot check is named in the schema's `description`: a lone
     /// UTF-16 surrogate in text (validators decode it as a string like any other), two
     /// canonically equivalent keys in one object (validators compare keys by their code
     /// points), and a file above 16 MiB.
@@ -84,7 +85,8 @@ package enum JSONSchemaDocument {
             "description": description,
             "properties": properties(of: settings),
             "additionalProperties": anyValueReference,
-            "$defs": [anyValueName: anyValue],
+            "$ref": depthReference(StoredValueJSON.maximumDepth),
+            "$defs": depthDefinitions.merging([anyValueName: anyValue]) { $1 },
         ]
         if let title { document["title"] = title }
         return json(document)
@@ -94,10 +96,26 @@ package enum JSONSchemaDocument {
     /// cannot check.
     static let description =
         "A settings file: every key is optional (an absent key takes its default), and keys no setting "
-        + "declares are allowed, holding any value but null. The store also refuses what this schema "
-        + "cannot check: nesting deeper than \(StoredValueJSON.maximumDepth) levels, text holding a lone "
+        + "declares are allowed, holding any value but null, and the file is nested at most "
+        + "\(StoredValueJSON.maximumDepth) levels deep. The store also refuses what this schema "
+        + "cannot check: text holding a lone "
         + "UTF-16 surrogate (\\ud800 without its pair), two keys of one object that are canonically "
         + "equivalent (the same text in different Unicode forms), and a file larger than \(FileStore.Options.defaultMaximumFileSize / 1024 / 1024) MiB."
+
+    /// A reference to the definition of a value holding containers at most `levels` deep,
+    /// itself counted.
+    static func depthReference(_ levels: Int) -> String { "#/$defs/depth\(levels)" }
+
+    /// The chain that bounds nesting as the reader does: `depth0` is no array or object, and
+    /// each `depthN` holds only `depth(N-1)` values.
+    static var depthDefinitions: [String: Any] {
+        var definitions: [String: Any] = ["depth0": ["not": ["type": ["array", "object"]]]]
+        for levels in 1...StoredValueJSON.maximumDepth {
+            let inner = ["$ref": depthReference(levels - 1)]
+            definitions["depth\(levels)"] = ["items": inner, "additionalProperties": inner]
+        }
+        return definitions
+    }
 
     /// The name of the definition of any value a settings file can hold.
     static let anyValueName = "storedValue"
