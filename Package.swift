@@ -15,6 +15,9 @@ let package = Package(
     products: [
         // The library: @Stored, the value layer and the production backends.
         .library(name: "StoredSettings", targets: ["StoredSettings"]),
+        // What only a command-line tool needs: options and `--set`, `CommandLineSettings`, the
+        // `config` subcommands, the JSON Schema output, the standard-stream writer, exit codes.
+        .library(name: "StoredSettingsCommandLine", targets: ["StoredSettingsCommandLine"]),
         // Test doubles for apps that swap stores in their tests and previews.
         .library(name: "StoredSettingsTestSupport", targets: ["StoredSettingsTestSupport"]),
         // Settings on an etcd cluster; its own product so other apps never link FoundationNetworking.
@@ -25,6 +28,7 @@ let package = Package(
     dependencies: [],
     targets: [
         .target(name: "StoredSettings"),
+        .target(name: "StoredSettingsCommandLine", dependencies: ["StoredSettings"]),
         .target(
             name: "StoredSettingsTestSupport",
             dependencies: ["StoredSettings"],
@@ -32,17 +36,19 @@ let package = Package(
         ),
         .target(name: "StoredSettingsEtcd", dependencies: ["StoredSettings"]),
         // The `stored` tool's logic, testable in-process; `stored` is a thin main over it.
-        .target(name: "StoredCLI", dependencies: ["StoredSettings", "StoredSettingsEtcd"]),
-        .executableTarget(name: "stored", dependencies: ["StoredCLI"]),
+        .target(
+            name: "StoredCLI", dependencies: ["StoredSettings", "StoredSettingsCommandLine", "StoredSettingsEtcd"]),
+        .executableTarget(name: "stored", dependencies: ["StoredCLI", "StoredSettingsCommandLine"]),
         // An example command-line tool that keeps its settings with @Stored. Not a product, so
         // packages that depend on this one never see it; `swift run daybook` still runs it here
         // (SwiftPM gives every executable target of the root package an executable product).
         .executableTarget(
-            name: "daybook", dependencies: ["StoredSettings", "StoredSettingsEtcd"], path: "Examples/daybook"),
+            name: "daybook", dependencies: ["StoredSettings", "StoredSettingsCommandLine", "StoredSettingsEtcd"],
+            path: "Examples/daybook"),
         // Child processes the reliability tests launch (crash, multi-process and disk-full runs).
         .executableTarget(
             name: "stored-test-helper",
-            dependencies: ["StoredSettings"],
+            dependencies: ["StoredSettings", "StoredSettingsCommandLine"],
             path: "Tests/Helper"
         ),
         // Child processes the etcd tests launch (concurrent updates, cross-process changes).
@@ -53,12 +59,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "stored-benchmarks",
-            dependencies: ["StoredSettings", "StoredSettingsTestSupport", "StoredSettingsEtcd"],
+            dependencies: [
+                "StoredSettings", "StoredSettingsCommandLine", "StoredSettingsTestSupport", "StoredSettingsEtcd",
+            ],
             path: "Benchmarks"
         ),
         .testTarget(
             name: "StoredSettingsTests",
-            dependencies: ["StoredSettings", "StoredSettingsTestSupport"]
+            dependencies: ["StoredSettings", "StoredSettingsCommandLine", "StoredSettingsTestSupport"]
         ),
         .testTarget(
             name: "StoredSettingsTestSupportTests",
@@ -66,7 +74,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoredCLITests",
-            dependencies: ["StoredCLI", "StoredSettings", "StoredSettingsTestSupport"]
+            dependencies: ["StoredCLI", "StoredSettings", "StoredSettingsCommandLine", "StoredSettingsTestSupport"]
         ),
         .testTarget(
             name: "StoredSettingsEtcdTests",

@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 import StoredSettingsTestSupport
 
 /// A structured setting for the field-override case.

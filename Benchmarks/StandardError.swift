@@ -1,4 +1,5 @@
 import StoredSettings
+import StoredSettingsCommandLine
 
 /// `text` on standard error through the package's writer, `write(2)` retried after `EINTR`
 /// and partial writes, never trapping on a closed pipe.

@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 
 /// The daybook tool: a small journal that keeps its settings with StoredSettings.
 ///

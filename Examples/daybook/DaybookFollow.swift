@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 
 /// `daybook follow`: a long-running daybook that prints one line per settings change, such as
 /// `pageSize = 5`, and re-reads the settings file only when it receives `SIGHUP`.

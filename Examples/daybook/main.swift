@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 
 // A thin main over Daybook.run, which tests drive in a child process.
 // A closed standard output (`daybook status | true`) is an I/O error with status 74, not death

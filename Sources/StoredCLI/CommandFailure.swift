@@ -1,4 +1,5 @@
 import StoredSettings
+import StoredSettingsCommandLine
 
 /// A failed command: the exit code and the one line for standard error.
 struct CommandFailure: Error {

@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 
 /// The UserDefaults suites of this user, found where Foundation keeps them.
 enum Domains {

@@ -1,4 +1,5 @@
-public import StoredSettings
+import StoredSettings
+public import StoredSettingsCommandLine
 
 /// The status the `stored` command exits with: the library's ``SettingsCommand/ExitCode``
 /// (sysexits: 0 success, 1 not found, 64 usage, 65 bad data, 66 no input, 74 I/O error), under

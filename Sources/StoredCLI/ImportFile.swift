@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 
 /// Reads the FILE of `stored import`: a JSON object or a property-list dictionary, checked
 /// completely before anything is written.

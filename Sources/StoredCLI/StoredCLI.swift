@@ -1,5 +1,6 @@
 public import Foundation
-public import StoredSettings
+import StoredSettings
+public import StoredSettingsCommandLine
 
 /// The `stored` command: reads and writes settings in JSON and property-list files and in
 /// UserDefaults suites, like `defaults` on macOS, on every platform.

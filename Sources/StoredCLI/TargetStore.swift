@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 import StoredSettingsEtcd
 
 /// A ``Target`` opened for one command: the store, the name errors give it, and the writes

@@ -2,6 +2,7 @@
 import Foundation
 import StoredCLI
 import StoredSettings
+import StoredSettingsCommandLine
 
 // A closed standard output (`stored help | true`) is an I/O error with status 74, not death
 // by SIGPIPE: the signal is ignored, so the write fails with EPIPE and StandardStream keeps it.

@@ -52,6 +52,7 @@
 
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 
 #if canImport(Glibc)
 import Glibc

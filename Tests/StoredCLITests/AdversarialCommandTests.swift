@@ -1,6 +1,7 @@
 import Foundation
 import StoredCLI
 import StoredSettings
+import StoredSettingsCommandLine
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import StoredCLI
 import StoredSettings
+import StoredSettingsCommandLine
 import Testing
 
 /// Every bad input gets one line on standard error, a sysexits code, and no change on disk.

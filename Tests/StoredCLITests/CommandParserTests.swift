@@ -1,5 +1,6 @@
 import StoredCLI
 import StoredSettings
+import StoredSettingsCommandLine
 import Testing
 
 /// One spelling of the command line and what it parses to.

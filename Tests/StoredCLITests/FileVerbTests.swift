@@ -1,6 +1,7 @@
 import Foundation
 import StoredCLI
 import StoredSettings
+import StoredSettingsCommandLine
 import Testing
 
 /// `read`, `write`, `delete`, `keys` and `export` on JSON and property-list files.

@@ -1,6 +1,7 @@
 import Foundation
 import StoredCLI
 import StoredSettings
+import StoredSettingsCommandLine
 import Testing
 
 /// NaN and infinities: a property list and a UserDefaults domain keep them and `stored` shows

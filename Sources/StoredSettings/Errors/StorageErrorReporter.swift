@@ -70,7 +70,8 @@ public enum StorageErrorReporter {
 
     /// The default handler: one line, `StoredSettings: <description>`, on standard error.
     package static let writeToStandardError: Handler = { error in
-        var standardError = StandardStream.error
-        standardError.write("StoredSettings: \(error.description)\n")
+        let line = Array("StoredSettings: \(error.description)\n".utf8)
+        // A closed or full standard error loses the line; reporting never traps.
+        _ = line.withUnsafeBytes { DescriptorWrite.writeAll(2, $0) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 import Testing
 
 /// The schema and the file's reader agree: an editor that checks a file against the schema
@@ -23,6 +24,10 @@ struct JSONSchemaReaderAgreementTests {
         RefusedFile(name: "null inside a declared structure", text: #"{"checked": {"ratio": null}}"#),
         RefusedFile(name: "1e400 in another tool's key", text: #"{"otherTool": {"n": 1e400}}"#),
         RefusedFile(name: "-1e400 for a Double", text: #"{"ratio": -1e400}"#),
+        RefusedFile(name: "arrays nested past 64 levels", text: #"{"otherTool": \#(nested(64))}"#),
+        RefusedFile(
+            name: "objects nested past 64 levels",
+            text: #"{"objects": \#(nested(64, open: #"{"a": "#, close: "}"))}"#),
     ]
 
     @Test(arguments: refusedFiles)
@@ -45,8 +50,8 @@ struct JSONSchemaReaderAgreementTests {
         #expect(verdict.isValid, "\(verdict.errors)")
     }
 
-    /// Nesting has no JSON Schema keyword: the schema's description names the limit, and the
-    /// store refuses one level more than it reads.
+    /// The reader refuses one level more than it reads, as `nestingTooDeep`; the schema both
+    /// checks and names the limit, and names what it cannot check.
     @Test func theSchemaSaysWhatItCannotCheck() throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")
@@ -56,7 +61,7 @@ struct JSONSchemaReaderAgreementTests {
         let schema = try #require(
             try JSONSerialization.jsonObject(with: Data(SchemaSettings.jsonSchema().utf8)) as? [String: Any])
         let description = try #require(schema["description"] as? String)
-        #expect(description.contains("nesting deeper than 64 levels"))
+        #expect(description.contains("nested at most 64 levels deep"))
         #expect(description.contains("surrogate"))
         #expect(description.contains("canonically equivalent"))
         #expect(description.contains("16 MiB"))

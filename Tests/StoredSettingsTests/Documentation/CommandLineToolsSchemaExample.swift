@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 import Testing
 
 // The schema example of the "Configuration for command-line tools" article, so the compiler

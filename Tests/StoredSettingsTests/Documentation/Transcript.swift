@@ -53,12 +53,17 @@ struct TranscriptBlock: Sendable, CustomTestStringConvertible {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The files searched: the README and every DocC article.
+    /// The files searched: the README and every article of every module's DocC catalog.
     static func documentationFiles() throws -> [String] {
-        let catalog = "Sources/StoredSettings/Documentation.docc"
-        let articles = try FileManager.default.contentsOfDirectory(
-            atPath: packageFolder.appendingPathComponent(catalog).path)
-        return ["README.md"] + articles.filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
+        let sources = packageFolder.appendingPathComponent("Sources")
+        var files = ["README.md"]
+        for module in try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted() {
+            let catalog = "Sources/\(module)/Documentation.docc"
+            let folder = packageFolder.appendingPathComponent(catalog).path
+            guard let articles = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            files += articles.filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
+        }
+        return files
     }
 
     /// Every marked block of every documentation file.

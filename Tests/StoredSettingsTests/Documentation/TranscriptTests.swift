@@ -11,7 +11,7 @@ struct TranscriptTests {
     @Test func readmeAndTheCommandLineArticleHaveTranscriptsToRun() throws {
         let files = Set(try TranscriptBlock.all().map(\.file))
         #expect(files.contains("README.md"))
-        #expect(files.contains("Sources/StoredSettings/Documentation.docc/CommandLineTools.md"))
+        #expect(files.contains("Sources/StoredSettingsCommandLine/Documentation.docc/CommandLineTools.md"))
     }
 
     @Test(arguments: try TranscriptBlock.all())

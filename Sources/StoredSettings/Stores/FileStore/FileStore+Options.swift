@@ -29,7 +29,7 @@ extension FileStore {
         /// watch, no polling, no background work at all. The store then sees other processes'
         /// changes only when it writes (each write re-reads a file that changed, under the
         /// lock) and when you call ``FileStore/reload()``: the way for a long-running tool that
-        /// re-reads its settings only on `SIGHUP` (<doc:CommandLineTools>).
+        /// re-reads its settings only on `SIGHUP` (`StoredSettingsCommandLine`'s article).
         ///
         /// On Linux the store learns of changes from `inotify` on the file's folder (and the
         /// folders on the way to it, resolved again when the path may lead elsewhere), on Apple

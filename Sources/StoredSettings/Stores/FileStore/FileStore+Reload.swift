@@ -4,8 +4,9 @@ extension FileStore {
     /// Reads the file again now and delivers what changed, as if a change check had found it.
     ///
     /// Use it where the store does not watch its file (``Options/changeCheckInterval`` `nil`):
-    /// a long-running tool that re-reads its settings when it receives `SIGHUP`, as
-    /// <doc:CommandLineTools> shows. A store that watches never needs it, but may call it.
+    /// a long-running tool that re-reads its settings when it receives `SIGHUP`, as the
+    /// `StoredSettingsCommandLine` article on command-line tools shows. A store that watches
+    /// never needs it, but may call it.
     ///
     /// ```swift
     /// let file = try FileStore(

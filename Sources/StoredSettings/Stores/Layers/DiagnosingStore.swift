@@ -11,7 +11,6 @@ package protocol DiagnosingStore: Storable {
     var warnings: [StorageError] { get }
 }
 
-extension CommandLineStore: DiagnosingStore {}
 extension EnvironmentStore: DiagnosingStore {}
 
 /// The warnings already reported in this process, so each is reported once however many

@@ -2,13 +2,13 @@
 /// overrides of the layers above it (and its own) applied, from the lowest layer up.
 ///
 /// Plain data, shared by reads and by the change merger (which passes the values it last saw).
-struct LayerMerge: Sendable {
+package struct LayerMerge: Sendable {
     /// The layers that can give field overrides, with their positions, highest first.
     private let overriding: [(index: Int, layer: any FieldOverridingStore)]
     private let layerCount: Int
     private let declarations: [String: SettingDeclaration]
 
-    init(layers: [any Storable], declarations: [String: SettingDeclaration]) {
+    package init(layers: [any Storable], declarations: [String: SettingDeclaration]) {
         self.overriding = layers.enumerated().compactMap { index, layer in
             (layer as? any FieldOverridingStore).map { (index, $0) }
         }
@@ -17,7 +17,7 @@ struct LayerMerge: Sendable {
     }
 
     /// The value reads return for `key`, given each layer's own value by position.
-    func value(forKey key: String, layerValue: (Int) -> StoredValue?) -> StoredValue? {
+    package func value(forKey key: String, layerValue: (Int) -> StoredValue?) -> StoredValue? {
         guard !overriding.isEmpty else {
             for index in 0..<layerCount {
                 if let value = layerValue(index) { return value }

@@ -3,7 +3,7 @@ extension LayeredStore {
     /// layer with field overrides): its keys are not settings stored anywhere, so they are not
     /// checked against the declarations (the layer reports its own unknown names).
     package static func isOneRunLayer(_ layer: any Storable) -> Bool {
-        layer is CommandLineStore || layer is EnvironmentStore || layer is any FieldOverridingStore
+        layer is EnvironmentStore || layer is any FieldOverridingStore
     }
 
     /// The warnings found in the layers when the store was made: each layer's own (misspelt

@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 import Testing
 
 /// `CommandLineStore` reads options described as plain data; only `declaredBy:` (in the

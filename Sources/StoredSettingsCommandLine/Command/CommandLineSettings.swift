@@ -1,4 +1,5 @@
 public import Foundation
+public import StoredSettings
 
 /// The settings of a command-line tool, read from its options, its environment variables and
 /// its settings file, checked before the tool does anything: the entry point of a tool built
@@ -47,13 +48,13 @@ public import Foundation
 /// subcommand (`configCommand`): `notes --wrap-column wide config list --show-origin` is how a
 /// user finds where a bad value came from, and `config list` and `config get` exit 65 on it.
 ///
-/// Warnings (``LayeredStore/warnings``: keys in the file and `PREFIX_*` variables no setting
+/// Warnings (`LayeredStore/warnings`: keys in the file and `PREFIX_*` variables no setting
 /// uses, misspelt options, secret files others can read) are written to `messages` as
 /// `notes: warning: …` lines, each once per process: the `config` subcommand does not repeat
 /// them.
 ///
 /// Values from options and environment variables are for this run: they never reach the
-/// settings file through an update or an in-place change (see ``LayeredStore``).
+/// settings file through an update or an in-place change (see `LayeredStore`).
 ///
 /// Thread-safety: an immutable value; share it between tasks.
 public struct CommandLineSettings<Group: SettingsGroup>: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import StoredSettings
 
 /// Builds the JSON Schema of one setting's value from its Swift type (see
 /// ``SettingsGroup/jsonSchema(title:)`` for the rules), as `JSONSerialization` objects.

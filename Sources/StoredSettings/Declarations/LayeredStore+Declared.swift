@@ -20,7 +20,7 @@ extension LayeredStore {
     ///   (misspelt options, unknown `PREFIX_*` variables, secret files others can read). Keys
     ///   the library keeps in the file itself are never reported.
     ///
-    /// Use ``CommandLineSettings`` to make such a store and stop on bad input in one call.
+    /// Use `CommandLineSettings` (module `StoredSettingsCommandLine`) to make such a store and stop on bad input in one call.
     ///
     /// - Parameters:
     ///   - layers: The stores to read, highest priority first.

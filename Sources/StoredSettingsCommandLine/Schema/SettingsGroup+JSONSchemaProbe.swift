@@ -1,4 +1,5 @@
 import Foundation
+import StoredSettings
 
 /// Finds the fields of a `Decodable` structure without a value of it: runs the type's
 /// `init(from:)` against a decoder that records each field the initializer asks its keyed

@@ -1,4 +1,5 @@
 import Foundation
+import StoredSettings
 
 extension SettingsCommand {
     /// `config schema`: prints the JSON Schema of the settings file

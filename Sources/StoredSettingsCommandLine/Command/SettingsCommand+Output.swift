@@ -1,3 +1,5 @@
+import StoredSettings
+
 extension SettingsCommand {
     /// The help text `--help` prints, listing the subcommands and the declared settings.
     public var helpText: String {

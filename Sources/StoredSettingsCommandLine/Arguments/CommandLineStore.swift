@@ -1,4 +1,5 @@
 import Foundation
+public import StoredSettings
 
 /// A read-only store of settings given on the command line for one run.
 ///
@@ -43,14 +44,14 @@ import Foundation
 /// `--name.outer.inner` a field inside a field; each field is written as stored (`wrapColumn`)
 /// or in kebab case (`wrap-column`). `--set key.field=value` does the same with the key. The
 /// value is text, read as the field's type. A field the structure does not have is an
-/// ``StorageError/Code/unknownKey`` error with a did-you-mean hint. ``LayeredStore`` applies
+/// `StorageError/Code/unknownKey` error with a did-you-mean hint. `LayeredStore` applies
 /// field overrides over the value of the layers below, keeping the other fields. When a
 /// declared key itself contains a `.` (`editor.fontSize`), `--set editor.fontSize=3` sets that
 /// setting, not the field `fontSize` of a structured setting `editor`: a declared key always
 /// wins over a field path. Optional structures have no declared fields, so they have no field
 /// options.
 ///
-/// Option names follow the words of ``EnvironmentStore``'s mapping, in lowercase joined by `-`
+/// Option names follow the words of `EnvironmentStore`'s mapping, in lowercase joined by `-`
 /// (`editor.fontSize` → `--editor-font-size`, `httpURL` → `--http-url`). A setting whose option
 /// would be a reserved name (`set`, the store's own, and with `declaredBy:` `help` and the flags
 /// of the `config` subcommand: `json`, `show-origin`, `show-secret`, `all`), or such a name with
@@ -58,9 +59,9 @@ import Foundation
 /// their meaning and are left in ``remainingArguments``, so `config list --json` works whatever
 /// the tool's settings are named. When two keys map to the same option, the first declared gets
 /// it. When a key other than a list is given twice, the last one wins. Values are
-/// ``StoredValue/string(_:)``s (the value layer reads them leniently, JSON text for
-/// structures); the Bool flags are ``StoredValue/bool(_:)``, and a list given by several
-/// occurrences an ``StoredValue/array(_:)`` of their items.
+/// `StoredValue/string(_:)`s (the value layer reads them leniently, JSON text for
+/// structures); the Bool flags are `StoredValue/bool(_:)`, and a list given by several
+/// occurrences an `StoredValue/array(_:)` of their items.
 ///
 /// Arguments the store does not recognise are kept, in order, in ``remainingArguments`` for
 /// the tool's own parser; an option among them that is a few letters from a declared
@@ -83,14 +84,14 @@ public final class CommandLineStore: OriginDescribingStore, FieldOverridingStore
 
     /// The arguments the store did not use, in their original order.
     public let remainingArguments: [String]
-    /// The malformed arguments, in order: code ``StorageError/Code/invalidArgument`` (or
-    /// ``StorageError/Code/invalidKey`` for a bad key, ``StorageError/Code/unknownKey`` for a
+    /// The malformed arguments, in order: code `StorageError/Code/invalidArgument` (or
+    /// `StorageError/Code/invalidKey` for a bad key, `StorageError/Code/unknownKey` for a
     /// field the structure lacks), never containing a value.
     public let errors: [StorageError]
 
     /// Options the store did not take that look like misspelt options of declared settings
     /// (`--page-sise` for `--page-size`), with a did-you-mean hint: code
-    /// ``StorageError/Code/unknownKey``. They are also left in ``remainingArguments``, since
+    /// `StorageError/Code/unknownKey`. They are also left in ``remainingArguments``, since
     /// they may be the tool's own. Empty without declared options.
     public let warnings: [StorageError]
 
@@ -175,7 +176,7 @@ public final class CommandLineStore: OriginDescribingStore, FieldOverridingStore
 
     /// Always throws: the command line is read-only.
     ///
-    /// - Throws: ``StorageError/Code/readOnly`` naming the key.
+    /// - Throws: `StorageError/Code/readOnly` naming the key.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         throw readOnlyError(forKey: key)
     }
@@ -183,7 +184,7 @@ public final class CommandLineStore: OriginDescribingStore, FieldOverridingStore
     /// Runs `body` on the current value; throws when `body` changes it.
     ///
     /// - Returns: What `body` returns, when it leaves the value as it was.
-    /// - Throws: What `body` throws, or ``StorageError/Code/readOnly`` when `body` changes the
+    /// - Throws: What `body` throws, or `StorageError/Code/readOnly` when `body` changes the
     ///   value.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try readOnlyUpdate(value(forKey: key), body, refusal: readOnlyError(forKey: key))
@@ -221,3 +222,5 @@ public final class CommandLineStore: OriginDescribingStore, FieldOverridingStore
         )
     }
 }
+
+extension CommandLineStore: DiagnosingStore {}

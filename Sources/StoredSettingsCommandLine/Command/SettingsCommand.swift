@@ -1,7 +1,8 @@
 public import Foundation
+public import StoredSettings
 
 /// A ready-made `config` subcommand for a command-line tool: list, read, change and reset the
-/// settings of a ``SettingsGroup``, like `git config`.
+/// settings of a `SettingsGroup`, like `git config`.
 ///
 /// Mount it in two lines, before the tool's own argument parsing:
 ///
@@ -22,13 +23,13 @@ public import Foundation
 ///
 /// - `list` prints an aligned table for people (`KEY TYPE VALUE`, plus `ORIGIN` with
 ///   `--show-origin`), or with `--json` a JSON array for scripts. Secret values show as
-///   `<redacted>`. For settings on a ``LayeredStore``, it also warns on standard error, once
+///   `<redacted>`. For settings on a `LayeredStore`, it also warns on standard error, once
 ///   per process and without changing the status, of keys in the file that no setting uses
 ///   (with a did-you-mean hint) and of the layers' own warnings.
 /// - `set` reads the text as the setting's declared type (`true`/`yes`/`1` for a Bool, ISO 8601
 ///   for a Date, a case's raw value for an enum, JSON for structures) and writes nothing when
 ///   it does not fit: `autoReload expects a Bool (true or false), got "maybe"`. When a higher
-///   layer of a ``LayeredStore`` (an environment variable) still overrides the key, a note
+///   layer of a `LayeredStore` (an environment variable) still overrides the key, a note
 ///   says so.
 /// - `unset` and `reset` remove stored values, so the defaults apply; `reset --all` removes
 ///   every declared setting's value (other keys in the file are left alone).
@@ -55,7 +56,7 @@ public struct SettingsCommand: Sendable {
     /// Creates the command for the settings of `group`, with the stores they were created on.
     ///
     /// - Parameters:
-    ///   - group: The settings, usually created on a ``LayeredStore``.
+    ///   - group: The settings, usually created on a `LayeredStore`.
     ///   - toolName: The tool's name for help and messages; by default the executable's name.
     ///   - commandName: The subcommand's name in help and messages; `config` by default.
     public init(

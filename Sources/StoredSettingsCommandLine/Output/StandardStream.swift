@@ -1,4 +1,5 @@
 import Foundation
+import StoredSettings
 
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Darwin
 #endif
 
 /// Standard output or standard error as a `TextOutputStream` that never traps: the one writer
-/// the package's tools, ``SettingsCommand`` and the default ``StorageErrorReporter`` handler
+/// the package's tools, ``SettingsCommand`` and the default `StorageErrorReporter` handler
 /// use.
 ///
 /// ```swift

@@ -1,15 +1,16 @@
 import Foundation
+public import StoredSettings
 
 extension CommandLineStore {
     /// Reads `--set key=value` and one option per setting that `group` declares.
     ///
-    /// Each ``Stored`` setting of the group gets an option named after its key in kebab case:
+    /// Each `Stored` setting of the group gets an option named after its key in kebab case:
     /// `--kebab-key value` and `--kebab-key=value`; a `Bool` (or `Bool?`) setting gets the flags
     /// `--kebab-key` and `--no-kebab-key` instead. A list setting's option may be repeated
     /// (`--host a --host b`), and a structured setting's fields have options of their own
     /// (`--layout.indent 4`); see ``CommandLineStore``. `--set` then takes only the keys the group
     /// declares: any other key (a typo, or another spelling such as `page-size` for `pageSize`)
-    /// is an ``StorageError/Code/invalidKey`` in ``errors`` rather than a value no setting
+    /// is an `StorageError/Code/invalidKey` in ``errors`` rather than a value no setting
     /// would ever read. Use ``init(arguments:)`` to accept every key.
     ///
     /// `--help` and the flags of ``SettingsCommand`` (`--json`, `--show-origin`,

@@ -1,3 +1,5 @@
+import StoredSettings
+
 /// The pure parser behind ``CommandLineStore``.
 struct CommandLineParser {
     struct Result {

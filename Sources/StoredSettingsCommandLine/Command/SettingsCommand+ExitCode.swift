@@ -1,3 +1,5 @@
+package import StoredSettings
+
 extension SettingsCommand {
     /// The status a settings command exits with, following `sysexits.h`: what
     /// ``SettingsCommand/run(arguments:)`` returns, and what the `stored` tool exits with.

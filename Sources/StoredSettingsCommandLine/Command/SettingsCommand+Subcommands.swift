@@ -1,4 +1,5 @@
 import Foundation
+import StoredSettings
 
 extension SettingsCommand {
     func list(_ arguments: [String], _ context: inout Context) -> ExitCode {

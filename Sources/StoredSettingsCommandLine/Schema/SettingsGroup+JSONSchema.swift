@@ -1,4 +1,5 @@
 import Foundation
+public import StoredSettings
 
 extension SettingsGroup {
     /// A JSON Schema (draft 2020-12) of the group's settings file, as pretty-printed JSON text,
@@ -9,7 +10,7 @@ extension SettingsGroup {
     /// try Data(schema.utf8).write(to: schemaURL)
     /// ```
     ///
-    /// The schema describes the JSON object a ``FileStore`` keeps: one property per declared
+    /// The schema describes the JSON object a `FileStore` keeps: one property per declared
     /// key, with
     /// - its type as the store writes it: `boolean`; `integer` with the width's `minimum` and
     ///   `maximum` (a `UInt64` or `UInt` above `Int64.max` is written as its decimal text, so it
@@ -27,7 +28,7 @@ extension SettingsGroup {
     ///   described too. When that fails (an `init(from:)` that checks its values, an enum with
     ///   associated values), the fields are read from the default's stored form, and other
     ///   fields are allowed;
-    /// - a type of unknown shape (a custom ``StoredValueConvertible`` conformance) as the shape
+    /// - a type of unknown shape (a custom `StoredValueConvertible` conformance) as the shape
     ///   of its default, or as any value when it has none;
     /// - `default`: the default's stored form (none for optional settings, and none for
     ///   secrets);
@@ -36,16 +37,17 @@ extension SettingsGroup {
     ///
     /// No property is required, and no value may be `null` at any depth: an absent key takes
     /// its default, an unset optional is absent from the file, and the file's parser refuses
-    /// `null` (``FileStore`` reads no stored value as null). Keys that no setting declares are
+    /// `null` (`FileStore` reads no stored value as null). Keys that no setting declares are
     /// allowed, with any value but `null` (`additionalProperties` refers to the `storedValue`
     /// definition, which allows no `null` inside and no number beyond `Double`'s range, such
     /// as `1e400`): one file may serve several groups, an older or newer version of the tool
     /// may keep keys this one does not declare, and the library may keep bookkeeping keys of
     /// its own there.
     ///
-    /// What the store also refuses and JSON Schema cannot check is named in the schema's
-    /// `description`: nesting deeper than 64 levels (JSON
-    /// Schema has no depth keyword; bounding it would take one definition per level), a lone
+    /// The file may be nested at most 64 levels deep, the file itself counted, as the reader
+    /// allows: JSON Schema has no depth keyword, so the root refers to a chain of definitions
+    /// (`depth64` to `depth0`), each allowing one level fewer inside it. What the store also
+    /// refuses and JSON Schema cannot check is named in the schema's `description`: a lone
     /// UTF-16 surrogate in text (validators decode it as a string like any other), two
     /// canonically equivalent keys in one object (validators compare keys by their code
     /// points), and a file above 16 MiB.
@@ -56,7 +58,7 @@ extension SettingsGroup {
     /// `<date>` and data as `<data>` elements; the schema describes its JSON form only, since
     /// JSON Schema validates JSON.
     ///
-    /// The settings are found as ``settingDescriptions()`` finds them, on an instance created
+    /// The settings are found as `settingDescriptions()` finds them, on an instance created
     /// on a throwaway in-memory store: no store is read.
     ///
     /// - Parameter title: The schema's `title`, such as `daybook settings`; none when `nil`.
@@ -83,7 +85,8 @@ package enum JSONSchemaDocument {
             "description": description,
             "properties": properties(of: settings),
             "additionalProperties": anyValueReference,
-            "$defs": [anyValueName: anyValue],
+            "$ref": depthReference(StoredValueJSON.maximumDepth),
+            "$defs": depthDefinitions.merging([anyValueName: anyValue]) { $1 },
         ]
         if let title { document["title"] = title }
         return json(document)
@@ -93,10 +96,26 @@ package enum JSONSchemaDocument {
     /// cannot check.
     static let description =
         "A settings file: every key is optional (an absent key takes its default), and keys no setting "
-        + "declares are allowed, holding any value but null. The store also refuses what this schema "
-        + "cannot check: nesting deeper than \(StoredValueJSON.maximumDepth) levels, text holding a lone "
+        + "declares are allowed, holding any value but null, and the file is nested at most "
+        + "\(StoredValueJSON.maximumDepth) levels deep. The store also refuses what this schema "
+        + "cannot check: text holding a lone "
         + "UTF-16 surrogate (\\ud800 without its pair), two keys of one object that are canonically "
         + "equivalent (the same text in different Unicode forms), and a file larger than \(FileStore.Options.defaultMaximumFileSize / 1024 / 1024) MiB."
+
+    /// A reference to the definition of a value holding containers at most `levels` deep,
+    /// itself counted.
+    static func depthReference(_ levels: Int) -> String { "#/$defs/depth\(levels)" }
+
+    /// The chain that bounds nesting as the reader does: `depth0` is no array or object, and
+    /// each `depthN` holds only `depth(N-1)` values.
+    static var depthDefinitions: [String: Any] {
+        var definitions: [String: Any] = ["depth0": ["not": ["type": ["array", "object"]]]]
+        for levels in 1...StoredValueJSON.maximumDepth {
+            let inner = ["$ref": depthReference(levels - 1)]
+            definitions["depth\(levels)"] = ["items": inner, "additionalProperties": inner]
+        }
+        return definitions
+    }
 
     /// The name of the definition of any value a settings file can hold.
     static let anyValueName = "storedValue"
@@ -184,7 +203,7 @@ package enum JSONSchemaDocument {
     }
 }
 
-/// A setting whose value type the schema can name: ``Stored``, with optionals unwrapped.
+/// A setting whose value type the schema can name: `Stored`, with optionals unwrapped.
 package protocol JSONSchemaValueTyped {
     /// The setting's value type, the wrapped type for an optional.
     var schemaValueType: Any.Type { get }
