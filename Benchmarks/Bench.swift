@@ -17,9 +17,11 @@ final class Bench {
 
     var quick: Bool { report.mode == "quick" }
 
-    /// Measures `subject` against `baseline`, records the result and prints it.
+    /// Measures `subject` against `baseline`, records the result and prints it; `limit` is a
+    /// target in nanoseconds per operation of `subject`, for cases held to a time, not a ratio.
     func compare(
-        _ subject: Workload, against baseline: Workload, target: Double?, slow: Bool = false, note: String? = nil
+        _ subject: Workload, against baseline: Workload, target: Double?, limit: Double? = nil, slow: Bool = false,
+        note: String? = nil
     ) throws {
         if let only, !subject.name.contains(only) { return }
         progress(subject.name)
@@ -27,7 +29,7 @@ final class Bench {
         add(
             ComparisonResult(
                 name: subject.name, baseline: baseline.name, subject: subjectTiming,
-                baselineTiming: baselineTiming, ratio: ratio, target: target, note: note
+                baselineTiming: baselineTiming, ratio: ratio, target: target, limit: limit, note: note
             ))
     }
 

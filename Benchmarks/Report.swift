@@ -24,12 +24,14 @@ struct ComparisonResult: Encodable {
     var ratio: Double?
     /// The largest ratio that meets the target; `nil` when only reported.
     var target: Double?
+    /// The most nanoseconds per operation that meet the target, for cases held to a time.
+    var limit: Double?
     var status: Status
     var note: String?
 
     init(
         name: String, baseline: String, subject: Timing, baselineTiming: Timing, ratio: Double,
-        target: Double?, note: String? = nil
+        target: Double?, limit: Double? = nil, note: String? = nil
     ) {
         self.name = name
         self.baseline = baseline
@@ -40,7 +42,13 @@ struct ComparisonResult: Encodable {
         self.samples = subject.samples
         self.ratio = ratio
         self.target = target
-        if let target { status = ratio <= target ? .met : .missed } else { status = .reported }
+        self.limit = limit
+        if target == nil, limit == nil {
+            status = .reported
+        } else {
+            let met = ratio <= (target ?? .infinity) && subject.median <= (limit ?? .infinity)
+            status = met ? .met : .missed
+        }
         self.note = note
     }
 
@@ -140,7 +148,9 @@ func printComparisonHeader() {
 
 func printComparison(_ result: ComparisonResult) {
     let ratio = result.ratio.map { String(format: "%.2f×", $0) } ?? "–"
-    let target = result.target.map { String(format: "≤ %.1f×", $0) } ?? "report"
+    let target =
+        result.target.map { String(format: "≤ %.1f×", $0) } ?? result.limit.map { "≤ \(formatDuration($0))" }
+        ?? "report"
     var status = result.status.rawValue
     if let note = result.note { status += " (\(note))" }
     print(

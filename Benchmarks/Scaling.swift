@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsTestSupport
 
 /// FileStore write, open and read at growing file sizes, and the memory figures.
 func runScaling(_ bench: Bench) throws {
@@ -55,6 +56,11 @@ func runMemory(_ bench: Bench) throws {
     bench.addMemory(
         "its shared part, Stored<Profile>", bytes: Stored<Profile>.sharedSettingSize, note: "once per setting")
 
+    let settingsGrowth = try probeGrowth(["--settings-probe"])
+    bench.addMemory(
+        "10,000 Stored<Int> on one InMemoryStore: resident growth", bytes: settingsGrowth,
+        note: "\(settingsGrowth / 10_000) B per setting (the keys made beforehand)")
+
     let folder = try ScratchFolder()
     defer { folder.remove() }
     let url = folder.file("memory.json")
@@ -74,9 +80,14 @@ func runMemory(_ bench: Bench) throws {
 /// How much the resident memory of a fresh process grows when it opens a FileStore on `url`:
 /// this executable run with `--memory-probe`, so nothing freed earlier is reused.
 func residentGrowthOfOpening(_ url: URL) throws -> Int {
+    try probeGrowth(["--memory-probe", url.path])
+}
+
+/// The number a fresh run of this executable with `arguments` prints: a resident growth.
+func probeGrowth(_ arguments: [String]) throws -> Int {
     let process = Process()
     process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: "/proc/self/exe")
-    process.arguments = ["--memory-probe", url.path]
+    process.arguments = arguments
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()
@@ -99,4 +110,19 @@ func memoryProbe(path: String) throws {
     let after = residentBytes()
     withExtendedLifetime(store) {}
     print(after - before)
+}
+
+/// The child side of the 10,000-settings figure: the resident growth of creating 10,000
+/// `Stored<Int>` with distinct keys on one store (each read once, as an app does).
+func settingsProbe() -> Int {
+    let store = InMemoryStore()
+    let keys = (0..<10_000).map { "setting\($0)" }
+    blackHole(Stored("warmUp", default: 0, store: store).wrappedValue)
+    let before = residentBytes()
+    let settings = keys.map { Stored($0, default: 0, store: store) }
+    var sum = 0
+    for setting in settings { sum &+= setting.wrappedValue }
+    let after = residentBytes()
+    withExtendedLifetime(settings) { blackHole(sum) }
+    return after - before
 }

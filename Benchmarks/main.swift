@@ -23,6 +23,10 @@ if arguments.count == 2, arguments[0] == "--memory-probe" {
         exit(1)
     }
 }
+if arguments == ["--settings-probe"] {
+    print(settingsProbe())
+    exit(0)
+}
 if arguments.count == 2, arguments[0] == "--latency-writer" {
     do {
         try latencyWriter(path: arguments[1])
@@ -73,6 +77,7 @@ do {
     try runLayeredCases(bench)
     try runWriteCases(bench)
     try runRoundTwoCases(bench)
+    try runStartUpCases(bench)
     try runDurableCases(bench)
     try runLatency(bench)
     try runEtcdCases(bench)
@@ -83,7 +88,7 @@ do {
     if json {
         print(try jsonText(bench.report))
     } else {
-        let scored = bench.report.comparisons.filter { $0.target != nil && $0.status != .unavailable }
+        let scored = bench.report.comparisons.filter { ($0.target != nil || $0.limit != nil) && $0.status != .unavailable }
         let met = scored.filter { $0.status == .met }.count + bench.report.latency.filter { $0.status == .met }.count
         print("")
         print(

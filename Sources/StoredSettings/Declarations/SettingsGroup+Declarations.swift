@@ -6,10 +6,23 @@ extension SettingsGroup {
     ///
     /// A structure's fields are those of its default's stored form (a `Codable` type stored as
     /// a dictionary); an optional structure has no default, so no fields are known for it.
+    ///
+    /// Derived once per type in a process (an instance made and reflected over with `Mirror`),
+    /// then kept: the defaults are those of the first derivation.
     package static func declarations() -> [SettingDeclaration] {
-        declaredSettings().map { _, setting in setting.declaration }
+        let type = ObjectIdentifier(Self.self)
+        if let known = derivedDeclarations.withLock({ $0[type] }) { return known }
+        let derived = declaredSettings().map { _, setting in setting.declaration }
+        return derivedDeclarations.withLock { known in
+            if let first = known[type] { return first }
+            known[type] = derived
+            return derived
+        }
     }
 }
+
+/// The declarations of each settings group type derived so far in the process.
+private let derivedDeclarations = Lock<[ObjectIdentifier: [SettingDeclaration]]>([:])
 
 extension AnyStoredSetting {
     /// The setting as plain data for the layers.

@@ -300,31 +300,37 @@ public struct Stored<Value: Sendable>: Sendable {
 }
 
 /// What one ``Stored`` wrapper holds besides its key and store, fixed when it is created: its
-/// default, documentation, conversions and decoded-value cache.
-final class StoredSetting<Value: Sendable>: Sendable {
+/// default, documentation and conversions; the decoded-value cache is its superclass, so a
+/// wrapper allocates one object.
+final class StoredSetting<Value: Sendable>: DecodedCache<Value>, @unchecked Sendable {
+    // Safe because every stored property here is a `let` of a `Sendable` type; the mutable
+    // state is the superclass's, guarded by its lock.
     let defaultValue: Value
     let help: String?
     let isSecret: Bool
     let codec: StoredCodec<Value>
-    let cache: DecodedCache<Value>
-    /// Whether an in-place change may start from the value the previous one kept
-    /// (``ExactStoredForm``), instead of decoding the stored array again.
-    let keepsMutatedValues: Bool
 
-    /// The object's size: a Swift object's two-word header plus its stored properties above,
-    /// laid out as a tuple of the same types in the same order (keep the two in step). The
-    /// decoded-value cache it references is an object of its own, not counted.
+    /// Whether an in-place change may start from the value the previous one kept
+    /// (``ExactStoredForm``), instead of decoding the stored array again; asked only by
+    /// in-place changes, so creating a wrapper looks up no conformance.
+    var keepsMutatedValues: Bool { Value.self is any ExactStoredForm.Type }
+
+    /// The decoded-value cache: the object itself.
+    var cache: DecodedCache<Value> { self }
+
+    /// The object's size: `class_getInstanceSize` has no Swift equivalent on Linux, so the
+    /// cache's fields and these are laid out as tuples of the same types in the same order
+    /// (keep them in step), after a Swift object's two-word header.
     static var size: Int {
-        2 * MemoryLayout<Int>.size
-            + MemoryLayout<(Value, String?, Bool, StoredCodec<Value>, DecodedCache<Value>, Bool)>.size
+        2 * MemoryLayout<Int>.size + cacheFieldsSize
+            + MemoryLayout<(Value, String?, Bool, StoredCodec<Value>)>.size
     }
 
     init(defaultValue: Value, codec: StoredCodec<Value>, help: String?, isSecret: Bool) {
-        keepsMutatedValues = Value.self is any ExactStoredForm.Type
         self.defaultValue = defaultValue
         self.codec = codec
-        self.cache = DecodedCache(placeholder: defaultValue)
         self.help = help
         self.isSecret = isSecret
+        super.init(placeholder: defaultValue)
     }
 }

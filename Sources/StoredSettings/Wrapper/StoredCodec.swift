@@ -12,15 +12,16 @@ struct StoredCodec<Value: Sendable>: Sendable {
     let decode: @Sendable (StoredValue) throws -> Value
     let encode: @Sendable (Value) throws -> StoredValue?
     /// The Swift type named in error messages (the wrapped type for optionals).
-    let typeName: String
+    let type: Any.Type
     /// Why `Value` cannot be a setting's type, when it cannot.
     var refusal: StorageError? = nil
 
-    /// A codec that throws `refusal` from every decode and encode.
-    static func refusing(_ refusal: StorageError) -> StoredCodec {
-        StoredCodec(
-            decode: { _ in throw refusal }, encode: { _ in throw refusal }, typeName: refusal.expectedType ?? "",
-            refusal: refusal)
+    /// The name of ``type``, spelt only when a message needs it (spelling it costs more than
+    /// creating a wrapper).
+    var typeName: String { StoredSettings.typeName(type) }
+    /// A codec for `type` that throws `refusal` from every decode and encode.
+    static func refusing(_ type: Any.Type, _ refusal: StorageError) -> StoredCodec {
+        StoredCodec(decode: { _ in throw refusal }, encode: { _ in throw refusal }, type: type, refusal: refusal)
     }
 
     /// The refusal for `type` when it is a class; `nil` for value types.
@@ -39,30 +40,22 @@ struct StoredCodec<Value: Sendable>: Sendable {
     static func unsupported(_ type: Any.Type, advice: String) -> StoredCodec {
         let name = StoredSettings.typeName(type)
         let message = "\(name) is not a supported setting type; \(advice)"
-        return .refusing(StorageError(.unsupportedType, expectedType: name, message: message))
+        return .refusing(type, StorageError(.unsupportedType, expectedType: name, message: message))
     }
 }
 
 extension StoredCodec where Value: StoredValueConvertible {
     static var convertible: StoredCodec {
-        if let refusal = referenceTypeRefusal(Value.self) { return .refusing(refusal) }
-        return StoredCodec(
-            decode: { try Value(storedValue: $0) },
-            encode: { try $0.storedValue() },
-            typeName: StoredSettings.typeName(Value.self)
-        )
+        if let refusal = referenceTypeRefusal(Value.self) { return .refusing(Value.self, refusal) }
+        return StoredCodec(decode: { try Value(storedValue: $0) }, encode: { try $0.storedValue() }, type: Value.self)
     }
 }
 
 extension StoredCodec {
     static func optional<Wrapped: StoredValueConvertible>(_: Wrapped.Type) -> StoredCodec
     where Value == Wrapped? {
-        if let refusal = referenceTypeRefusal(Wrapped.self) { return .refusing(refusal) }
-        return StoredCodec(
-            decode: { try Wrapped(storedValue: $0) },
-            encode: { try $0?.storedValue() },
-            typeName: StoredSettings.typeName(Wrapped.self)
-        )
+        if let refusal = referenceTypeRefusal(Wrapped.self) { return .refusing(Wrapped.self, refusal) }
+        return StoredCodec(decode: { try Wrapped(storedValue: $0) }, encode: { try $0?.storedValue() }, type: Wrapped.self)
     }
 }
 
@@ -82,9 +75,9 @@ enum DecodedCacheLookup {
 /// Built for the read path of unspecialized generic code: no member returns or stores a
 /// generic wrapper type (`Optional<Value>`, `Result<Value, _>`), whose metadata the runtime
 /// would look up on every read; the value is copied out through an `inout` parameter.
-final class DecodedCache<Value: Sendable>: @unchecked Sendable {
-    // Safe because every stored `var` is read and written only between `mutex.lock()` and
-    // `mutex.unlock()`; the class is final and exposes no other access to them.
+class DecodedCache<Value: Sendable>: @unchecked Sendable {
+    // Safe because every stored `var` is private, read and written only between
+    // `mutex.lock()` and `mutex.unlock()`; the one subclass, ``StoredSetting``, adds only `let`s.
     private let mutex = NSLock()
     private var revision: UInt64 = 0
     private var holdsValue = false
@@ -96,7 +89,14 @@ final class DecodedCache<Value: Sendable>: @unchecked Sendable {
     /// The last value an in-place mutation started from or wrote, with its stored array: the
     /// next mutation that finds that very array (the same buffer, an O(1) check) starts from it
     /// instead of decoding again.
-    private var lastMutated: (stored: StoredValue, value: Value)?
+    /// Boxed: a generic tuple here would make every cache's release look up its type.
+    private var lastMutated: MutationStart<Value>?
+
+    /// The size of the fields above, laid out as a tuple in the same order (keep in step).
+    static var cacheFieldsSize: Int {
+        MemoryLayout<(NSLock, UInt64, Bool, Value, StorageError?, (StoredValue, StorageError)?)>.size
+            + MemoryLayout<MutationStart<Value>?>.size
+    }
 
     /// Creates an empty cache; `placeholder` fills the value slot until a value is decoded.
     init(placeholder: Value) {
@@ -153,7 +153,7 @@ final class DecodedCache<Value: Sendable>: @unchecked Sendable {
     func store(mutated value: Value, storedAs stored: StoredValue) {
         mutex.lock()
         defer { mutex.unlock() }
-        lastMutated = (stored, value)
+        lastMutated = MutationStart(stored: stored, value: value)
     }
 
     /// Whether `error` for `value` has not been reported yet; records it as reported.
@@ -165,5 +165,16 @@ final class DecodedCache<Value: Sendable>: @unchecked Sendable {
         }
         reported = (value, error)
         return true
+    }
+}
+
+/// The value an in-place mutation last started from or wrote, with its stored array.
+final class MutationStart<Value: Sendable>: Sendable {
+    let stored: StoredValue
+    let value: Value
+
+    init(stored: StoredValue, value: Value) {
+        self.stored = stored
+        self.value = value
     }
 }

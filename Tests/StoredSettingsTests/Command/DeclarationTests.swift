@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsTestSupport
 import Testing
 
 @Suite(.timeLimit(TestScale.hangGuard))
@@ -46,6 +47,25 @@ struct DeclarationTests {
         #expect(byKey["token"]?.defaultValue == nil)
         #expect(byKey["count"]?.defaultValue == .int(3))
         #expect(byKey["count"]?.isSecret == false)
+    }
+
+    /// Counts the instances of ``Counted`` created (its default is computed per instance).
+    static let countedInstances = Lock<Int>(0)
+
+    struct Counted: SettingsGroup {
+        @Stored("count", default: DeclarationTests.countedInstances.withLock { $0 += 1; return $0 }) var count: Int
+    }
+
+    @Test func aGroupsSettingsAreDerivedOncePerProcess() {
+        let first = Counted.declarations()
+        let instances = Self.countedInstances.value
+        let second = Counted.declarations()
+        var sink = ""
+        _ = try? CommandLineSettings<Counted>(
+            toolName: "counted", arguments: [], environment: [:], file: InMemoryStore(), messages: &sink)
+        #expect(second == first)
+        // Only the instance CommandLineSettings reads through was created after the first derivation.
+        #expect(Self.countedInstances.value == instances + 1)
     }
 
     @Test func closestMatchSuggestsOneLikelySpelling() {

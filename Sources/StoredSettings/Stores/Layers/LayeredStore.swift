@@ -75,6 +75,9 @@ public final class LayeredStore: OriginDescribingStore {
     /// ~/.config/app/settings.json: no declared setting uses this key (did you mean
     /// 'pageSize'?).` Keys the library keeps in the file itself are not reported.
     public let warnings: [StorageError]
+    /// The layers' revisions at the last read, the number ``valueWithRevision(forKey:)`` gave
+    /// them, and the values read at that number by key (field overrides merged once).
+    private let readRevisions = Lock<(layers: [UInt64], number: UInt64, values: [String: StoredValue?])>(([], 0, [:]))
 
     /// Creates a store reading `layers` in order and writing to `writable`.
     ///
@@ -116,6 +119,37 @@ public final class LayeredStore: OriginDescribingStore {
     /// above it (and its own) applied (see "Field overrides" above).
     public func value(forKey key: String) -> StoredValue? {
         merge.value(forKey: key) { layers[$0].value(forKey: key) }
+    }
+
+    /// ``value(forKey:)`` with a revision that changes whenever a layer's does, so ``Stored``
+    /// keeps a decoded value while no layer changes; `nil` when a layer keeps no revision.
+    ///
+    /// The revision numbers the combinations of the layers' revisions in the order reads meet
+    /// them: one combination may get several numbers, but one number never names two.
+    public func valueWithRevision(forKey key: String) -> (value: StoredValue?, revision: UInt64?) {
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: layers.count) { revisions in
+            var base: (index: Int, value: StoredValue)?
+            for (index, layer) in layers.enumerated() {
+                let (value, revision) = layer.valueWithRevision(forKey: key)
+                guard let revision else { return (self.value(forKey: key), nil) }
+                revisions[index] = revision
+                if base == nil, let value { base = (index, value) }
+            }
+            let (number, kept) = readRevisions.withLock { seen in
+                if !seen.layers.elementsEqual(revisions) {
+                    seen.layers = Array(revisions)
+                    seen.number += 1
+                    seen.values.removeAll(keepingCapacity: true)
+                }
+                return (seen.number, seen.values[key])
+            }
+            if let kept { return (kept, number) }
+            let value = merge.value(forKey: key) { $0 == base?.index ? base?.value : nil }
+            readRevisions.withLock { seen in
+                if seen.number == number { seen.values[key] = value }
+            }
+            return (value, number)
+        }
     }
 
     /// Writes to the writable layer.
