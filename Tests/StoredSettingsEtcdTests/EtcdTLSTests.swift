@@ -91,4 +91,36 @@ struct EtcdTLSTests {
         #expect(error.path == missing, "\(error)")
         #expect(error.description.contains("CA file"), "\(error)")
     }
+
+    @Test func memberClosingTheTLSConnectionMidAnswerDoesNotStopTheProcess() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("etcd-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let certificates = try await TestCertificates.make(in: folder)
+        let answer = folder.appendingPathComponent("answer")
+        try Data("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{\"header\":".utf8).write(to: answer)
+        // `openssl s_server` sends its standard input, the answer's first bytes, then at its end
+        // closes the TLS connection, and exits (one connection only): the store's request may
+        // meet a closed connection, which must be an error, never SIGPIPE.
+        let port = try EtcdCluster.freePort()
+        let server = try EtcdProgram.launch(
+            "/bin/sh",
+            [
+                "-c", "exec openssl s_server -accept 127.0.0.1:$0 -cert \"$1\" -key \"$2\" -naccept 1 < \"$3\"",
+                String(port), certificates.serverCertificateFile, certificates.serverKeyFile, answer.path,
+            ])
+        while let line = await server.nextLine(), line != "ACCEPT" {}
+        let error = try #require(throws: StorageError.self) {
+            try EtcdStore(
+                configuration: .init(
+                    endpoints: ["https://127.0.0.1:\(port)"], prefix: "app", connectionTimeout: 1,
+                    trustedCAFile: certificates.caFile))
+        }
+        _ = await server.finish()
+        // Closed after the answer's first bytes, with the request read or not yet (then reset).
+        #expect(error.code == .io, "\(error)")
+        #expect(
+            error.description.contains("closed in the middle of the answer")
+                || error.description.contains("reset by peer"), "\(error)")
+    }
 }
