@@ -176,7 +176,7 @@ final class EtcdClient: Sendable {
     /// ``usesURLSession(_:)``).
     func send(_ path: String, _ body: [String: Any], to endpoint: URL) throws -> [String: Any] {
         let name = EtcdStore.Configuration.hostAndPort(endpoint)
-        let bytes = try JSONSerialization.data(withJSONObject: body)
+        let bytes = try GatewayJSON.data(body)
         let status: Int
         let data: Data
         if Self.usesURLSession(endpoint) {

@@ -240,12 +240,21 @@ private final class WatchStreamReader: NSObject, URLSessionDataDelegate, Sendabl
     /// Applies every whole line of the stream so far; whether the connection is to end.
     func receive(_ data: Data) -> Bool {
         let lines: [Data] = state.withLock { state in
+            // Only the new bytes are searched (with memchr): the buffer before them holds no
+            // newline, and a large value's line arrives in many pieces.
+            var from = state.buffer.count
             state.buffer.append(data)
             var lines: [Data] = []
-            while let newline = state.buffer.firstIndex(of: 0x0A) {
-                lines.append(state.buffer[state.buffer.startIndex..<newline])
-                state.buffer.removeSubrange(state.buffer.startIndex...newline)
+            var lineStart = 0
+            state.buffer.withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress else { return }
+                while from < bytes.count, let found = memchr(base + from, 0x0A, bytes.count - from) {
+                    let newline = base.distance(to: UnsafeRawPointer(found))
+                    lines.append(Data(bytes[lineStart..<newline]))
+                    (lineStart, from) = (newline + 1, newline + 1)
+                }
             }
+            state.buffer.removeFirst(lineStart)
             return lines
         }
         for line in lines where !line.isEmpty {

@@ -40,4 +40,18 @@ struct EtcdKeepAliveTests {
         #expect(puts.count == 1)
         #expect(puts.first?.connection != opening?.connection)
     }
+
+    @Test func requestTextKeepsQuotesBackslashesControlCharactersAndUnicode() async throws {
+        let server = try fakeMember()
+        let name = "a\"b\\c\n\u{1}d é 🙂"
+        _ = try? EtcdStore(configuration: .init(endpoints: [server.endpoint], prefix: "app", user: name, password: "p"))
+        let sent = await server.waitForRequests(1, endingWith: "/v3/auth/authenticate").first {
+            $0.path.hasSuffix("/v3/auth/authenticate")
+        }
+        await server.stop()
+        let body = try #require(sent?.body)
+        let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+        #expect(object?["name"] as? String == name, "\(body)")
+        #expect(object?["password"] as? String == "p")
+    }
 }
