@@ -118,9 +118,10 @@ final class EtcdCluster: Sendable {
     /// Every member's client endpoint, `HOST:PORT`, comma-separated.
     var endpoints: [String] { members.map(\.endpoint) }
 
-    /// `etcd://HOST:PORT[,…]/prefix`.
+    /// `etcd://HOST:PORT[,…]/prefix` (`etcds://` for TLS members).
     func address(prefix: String) -> String {
-        "etcd://\(endpoints.joined(separator: ","))/\(prefix)"
+        let hosts = members.map { "127.0.0.1:\($0.clientPort)" }.joined(separator: ",")
+        return "\(certificates == nil ? "etcd" : "etcds")://\(hosts)/\(prefix)"
     }
 
     private var initialCluster: String {
