@@ -34,7 +34,14 @@ let package = Package(
             dependencies: ["StoredSettings"],
             path: "TestSupport"
         ),
-        .target(name: "StoredSettingsEtcd", dependencies: ["StoredSettings"]),
+        // The system's OpenSSL (libssl-dev), which carries TLS to etcd members on Linux; Apple
+        // platforms use URLSession's TLS instead.
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
+        .target(
+            name: "StoredSettingsEtcd",
+            dependencies: ["StoredSettings", .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]
+        ),
         // The `stored` tool's logic, testable in-process; `stored` is a thin main over it.
         .target(
             name: "StoredCLI", dependencies: ["StoredSettings", "StoredSettingsCommandLine", "StoredSettingsEtcd"]),
@@ -84,9 +91,9 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Upcoming language features, on for every target: existentials spelled `any`, members visible
+// Upcoming language features, on for every Swift target: existentials spelled `any`, members visible
 // only from modules a file imports, and imports internal unless a file says `public import`.
-for target in package.targets {
+for target in package.targets where target.type != .system {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),

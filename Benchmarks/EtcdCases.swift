@@ -14,12 +14,16 @@ import Darwin
 
 /// EtcdStore against its baselines, on an etcd member this run starts on loopback ports with
 /// a scratch data folder and stops at the end: a snapshot read against an InMemoryStore read,
-/// a write against a bare `URLSession` put of the same bytes, and the time from a write in
-/// another process to the change arriving in this process's stream.
+/// a write against a bare `URLSession` put of the same bytes, 1 KB and 1.5 MB writes against
+/// `etcdctl put` of the same values, and the time from a write in another process to the
+/// change arriving in this process's stream.
 let etcdLatencyCaseName = "etcd change visible in another process"
 
 func runEtcdCases(_ bench: Bench) throws {
-    let names = ["@Stored<Bool> read, EtcdStore snapshot", "EtcdStore write", etcdLatencyCaseName]
+    let names = [
+        "@Stored<Bool> read, EtcdStore snapshot", "EtcdStore write", etcdLatencyCaseName,
+        "EtcdStore write, 1 KB value", "EtcdStore write, 1.5 MB value",
+    ]
     if let only = bench.only, !names.contains(where: { $0.contains(only) }) { return }
     guard let member = try BenchmarkEtcd.start() else {
         bench.unavailable(
@@ -64,7 +68,44 @@ func runEtcdCases(_ bench: Bench) throws {
         }
     }
     try bench.compare(write, against: bare, target: 1.2, slow: true)
+    for (label, size) in [("1 KB", 1_000), ("1.5 MB", 1_500_000)] {
+        try runLargeValueWrite(bench, label: label, size: size, store: store, endpoint: member.endpoint)
+    }
     try runEtcdLatency(bench, address: "etcd://\(member.endpoint)/bench", store: store)
+}
+
+/// A write of a `size`-byte value (a JSON string) against `etcdctl put` of the same bytes,
+/// read from a file as its standard input: the whole command, as a script would run it.
+private func runLargeValueWrite(_ bench: Bench, label: String, size: Int, store: EtcdStore, endpoint: String) throws {
+    let name = "EtcdStore write, \(label) value"
+    if let only = bench.only, !name.contains(only) { return }
+    guard let etcdctl = BenchmarkEtcd.onPath("etcdctl") else {
+        bench.unavailable(name, baseline: "etcdctl put", target: 2, reason: "etcdctl is not installed")
+        return
+    }
+    let text = String(repeating: "a", count: size - 2)
+    let folder = try ScratchFolder()
+    defer { folder.remove() }
+    let file = folder.file("value")
+    try Data("\"\(text)\"".utf8).write(to: file)
+    let iterations = bench.quick ? 1 : 2
+    let write = Workload(name, iterations: iterations) { n in
+        for _ in 0..<n { try store.setValue(.string(text), forKey: "large") }
+    }
+    let baseline = Workload("etcdctl put, \(label) value", iterations: iterations) { n in
+        for _ in 0..<n {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: etcdctl)
+            process.arguments = ["--endpoints=\(endpoint)", "put", "bench/large"]
+            process.environment = ["ETCDCTL_API": "3"]
+            process.standardInput = try FileHandle(forReadingFrom: file)
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw BenchmarkFailure("etcdctl put failed") }
+        }
+    }
+    try bench.compare(write, against: baseline, target: 2, slow: true)
 }
 
 private func runEtcdLatency(_ bench: Bench, address: String, store: EtcdStore) throws {
@@ -130,11 +171,15 @@ struct BenchmarkEtcd {
     let folder: ScratchFolder
     let endpoint: String
 
+    /// `name` on the PATH, or `nil`.
+    static func onPath(_ name: String) -> String? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+            .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
     /// Starts `etcd`; `nil` when it is not installed. Opening a store waits for it to serve.
     static func start() throws -> BenchmarkEtcd? {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
-            .map { "\($0)/etcd" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let path else { return nil }
+        guard let path = onPath("etcd") else { return nil }
         let folder = try ScratchFolder()
         let client = "http://127.0.0.1:\(try freeLoopbackPort())"
         let peer = "http://127.0.0.1:\(try freeLoopbackPort())"

@@ -61,7 +61,7 @@ enum Daybook {
         do {
             daybook = try CommandLineSettings(
                 toolName: "daybook", arguments: arguments, environment: environment, fallbacks: fleet,
-                unknownKeys: strict ? .reject : .warn, otherVariables: [DaybookFleet.variable], messages: &error)
+                unknownKeys: strict ? .reject : .warn, otherVariables: DaybookFleet.variables, messages: &error)
         } catch let problem {
             error.write("\(problem)\n")
             return problem.exitCode

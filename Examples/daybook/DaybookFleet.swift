@@ -3,16 +3,24 @@ import StoredSettingsEtcd
 
 /// Fleet-wide defaults for daybook from an etcd cluster, opt-in: when `DAYBOOK_ETCD` holds an
 /// `etcd://HOST:PORT[,HOST:PORT…]/PREFIX` address, daybook reads the settings under that
-/// prefix below its own file (the file's values win; writes go to the file).
+/// prefix below its own file (the file's values win; writes go to the file). An `etcds://`
+/// address takes its TLS options from `DAYBOOK_ETCD_CA_FILE`, `DAYBOOK_ETCD_CERT_FILE`,
+/// `DAYBOOK_ETCD_KEY_FILE` and `DAYBOOK_ETCD_SERVER_NAME`.
 enum DaybookFleet {
     /// The variable naming the cluster: daybook's own, no setting.
     static let variable = "DAYBOOK_ETCD"
+
+    /// Every variable daybook reads for the fleet itself, never settings: ``variable`` and the
+    /// TLS options.
+    static let variables = Set([variable] + EtcdStore.Configuration.tlsVariables(prefix: variable))
 
     /// The etcd layer `DAYBOOK_ETCD` names, or none when it is unset or empty.
     ///
     /// - Throws: `StorageError` (`.io` naming the endpoints when none answers).
     static func layers(environment: [String: String]) throws -> [any Storable] {
         guard let address = environment[variable], !address.isEmpty else { return [] }
-        return [try EtcdStore(configuration: EtcdStore.Configuration(address: address))]
+        var configuration = try EtcdStore.Configuration(address: address)
+        configuration.setTLSOptions(fromEnvironment: environment, prefix: variable)
+        return [try EtcdStore(configuration: configuration)]
     }
 }

@@ -71,7 +71,7 @@ enum DaybookFollow {
         do {
             daybook = try CommandLineSettings(
                 toolName: "daybook", arguments: daybookArguments, environment: environment, file: file,
-                fallbacks: fleet, otherVariables: [DaybookFleet.variable], messages: &error)
+                fallbacks: fleet, otherVariables: DaybookFleet.variables, messages: &error)
         } catch let problem {
             error.write("\(problem)\n")
             return problem.exitCode

@@ -8,7 +8,9 @@ extension TargetStore {
     ///
     /// The user and password come from `STORED_ETCD_USER` and `STORED_ETCD_PASSWORD` (never
     /// from the command line, where other users of the machine could read them);
-    /// `STORED_ETCD_CONNECTION_TIMEOUT` sets how many seconds opening waits for an endpoint.
+    /// `STORED_ETCD_CONNECTION_TIMEOUT` sets how many seconds opening waits for an endpoint;
+    /// `STORED_ETCD_CA_FILE`, `STORED_ETCD_CERT_FILE`, `STORED_ETCD_KEY_FILE` and
+    /// `STORED_ETCD_SERVER_NAME` the TLS options of an `etcds://` target.
     ///
     /// - Throws: ``CommandFailure``: a usage error (64) quoting the address as typed when it
     ///   does not parse; otherwise the store's error naming the endpoints (74 when none answered).
@@ -25,6 +27,7 @@ extension TargetStore {
         do {
             configuration.user = environment["STORED_ETCD_USER"]
             configuration.password = environment["STORED_ETCD_PASSWORD"]
+            configuration.setTLSOptions(fromEnvironment: environment, prefix: "STORED_ETCD")
             if let timeout = environment["STORED_ETCD_CONNECTION_TIMEOUT"].flatMap(TimeInterval.init), timeout > 0 {
                 configuration.connectionTimeout = timeout
             }

@@ -15,6 +15,8 @@ import FoundationNetworking
 final class EtcdClient: Sendable {
     let configuration: EtcdStore.Configuration
     let session: URLSession
+    /// The socket client's connections, kept alive between requests.
+    let connections: ConnectionPool
     private struct State {
         var token: String?
         var preferred = 0
@@ -23,6 +25,7 @@ final class EtcdClient: Sendable {
 
     init(configuration: EtcdStore.Configuration) {
         self.configuration = configuration
+        connections = ConnectionPool(configuration: configuration)
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.timeoutIntervalForRequest = configuration.requestTimeout
         sessionConfiguration.httpMaximumConnectionsPerHost = 8
@@ -42,6 +45,9 @@ final class EtcdClient: Sendable {
         case refused(code: Int, message: String)
         /// etcd answered something the store cannot use.
         case invalidAnswer(String)
+        /// The TLS handshake failed on every endpoint that could be reached (untrusted or
+        /// misnamed certificate, client certificate required or refused): nothing was sent.
+        case tls(String)
     }
 
     /// What a request does, which decides whether it may be sent to the next endpoint after
@@ -106,6 +112,7 @@ final class EtcdClient: Sendable {
         throws -> [String: Any]
     {
         var problems: [String] = []
+        var refusedTLS = false
         for endpoint in orderedEndpoints {
             let problem: String
             do {
@@ -115,6 +122,11 @@ final class EtcdClient: Sendable {
             } catch Failure.unreachable(let text) {
                 forget(endpoint)
                 problems.append(text)
+                continue
+            } catch Failure.tls(let text) {
+                forget(endpoint)
+                problems.append(text)
+                refusedTLS = true
                 continue
             } catch Failure.noAnswer(let text) {
                 forget(endpoint)
@@ -130,6 +142,7 @@ final class EtcdClient: Sendable {
             }
         }
         if request != .read && !unanswered.isEmpty { throw Failure.noAnswer(problems.joined(separator: "; ")) }
+        if refusedTLS { throw Failure.tls(problems.joined(separator: "; ")) }
         throw Failure.unreachable(problems.joined(separator: "; "))
     }
 
@@ -148,23 +161,38 @@ final class EtcdClient: Sendable {
         }
     }
 
-    /// One request to one endpoint: over ``PlainHTTP`` for `http`, `URLSession` for `https`.
+    /// Whether requests to `endpoint` go through `URLSession` rather than ``PlainHTTP``:
+    /// `https` endpoints on Apple platforms, where `URLSession` carries TLS (on Linux,
+    /// ``PlainHTTP`` does, with OpenSSL).
+    static func usesURLSession(_ endpoint: URL) -> Bool {
+        #if canImport(COpenSSL)
+        false
+        #else
+        EtcdStore.Configuration.isTLS(endpoint)
+        #endif
+    }
+
+    /// One request to one endpoint: over ``PlainHTTP``, or `URLSession` (see
+    /// ``usesURLSession(_:)``).
     func send(_ path: String, _ body: [String: Any], to endpoint: URL) throws -> [String: Any] {
         let name = EtcdStore.Configuration.hostAndPort(endpoint)
-        let bytes = try JSONSerialization.data(withJSONObject: body)
+        let bytes = try GatewayJSON.data(body)
         let status: Int
         let data: Data
-        if EtcdStore.Configuration.isTLS(endpoint) {
+        if Self.usesURLSession(endpoint) {
             (status, data) = try sendWithURLSession(path, bytes, to: endpoint)
         } else {
             do {
                 let response = try PlainHTTP.post(
-                    path, to: endpoint, headers: headers, body: bytes, timeout: configuration.requestTimeout)
+                    path, to: endpoint, headers: headers, body: bytes, timeout: configuration.requestTimeout,
+                    through: connections)
                 (status, data) = (response.status, response.body)
-            } catch .connect(let problem) {
+            } catch PlainHTTP.Failure.connect(let problem) {
                 throw Failure.unreachable("\(name): \(problem)")
-            } catch .exchange(let problem) {
+            } catch PlainHTTP.Failure.exchange(let problem) {
                 throw Failure.noAnswer("\(name): \(problem)")
+            } catch PlainHTTP.Failure.tls(let problem) {
+                throw Failure.tls("\(name): \(problem)")
             }
         }
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
@@ -181,6 +209,7 @@ final class EtcdClient: Sendable {
     }
 
     private func sendWithURLSession(_ path: String, _ bytes: Data, to endpoint: URL) throws -> (Int, Data) {
+        try configuration.checkURLSessionTLS()
         var request = makeRequest(path, to: endpoint)
         request.httpBody = bytes
         let name = EtcdStore.Configuration.hostAndPort(endpoint)

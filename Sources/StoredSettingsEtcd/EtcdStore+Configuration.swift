@@ -47,6 +47,19 @@ extension EtcdStore {
         /// a path that stopped answering) and resumes on another endpoint. Clamped into
         /// ``timeoutRange`` where it is used, like the timeouts.
         public var progressNotifyInterval: TimeInterval?
+        /// A PEM file of the CA certificates that sign the members' certificates (etcd's
+        /// `--trusted-ca-file`, `etcdctl --cacert`), trusted instead of the system's for
+        /// `https` endpoints; `nil` (the default) trusts the system's. Linux only (see
+        /// ``checkURLSessionTLS()`` for Apple platforms).
+        public var trustedCAFile: String?
+        /// A PEM file of the client certificate (and its chain) presented to members started
+        /// with `--client-cert-auth` (`etcdctl --cert`); with ``clientKeyFile``. Linux only.
+        public var clientCertificateFile: String?
+        /// The PEM file of ``clientCertificateFile``'s private key (`etcdctl --key`). Linux only.
+        public var clientKeyFile: String?
+        /// The name every member's certificate must carry (a DNS name or IP address), sent as
+        /// the TLS server name; `nil` (the default) checks each endpoint's own host. Linux only.
+        public var serverName: String?
 
         /// How many progress-notification intervals of silence end a watch: 3 (etcd sends one
         /// every one or two intervals when no event came).
@@ -71,6 +84,10 @@ extension EtcdStore {
         ///   - maximumRequestBytes: The request size limit, in bytes.
         ///   - maximumReconnectDelay: The longest pause between reconnection attempts, in seconds.
         ///   - progressNotifyInterval: The cluster's progress-notification interval, in seconds.
+        ///   - trustedCAFile: The CA certificates' PEM file, for `https` endpoints.
+        ///   - clientCertificateFile: The client certificate's PEM file.
+        ///   - clientKeyFile: The client key's PEM file.
+        ///   - serverName: The name members' certificates must carry.
         /// - Throws: `StorageError.Code.invalidKey` for an empty prefix or one with control
         ///   characters; `StorageError.Code.io` for no endpoint, or one that is not an
         ///   `http`/`https` URL with a host and a port (the scheme in any case; it is kept in
@@ -85,7 +102,11 @@ extension EtcdStore {
             requestTimeout: TimeInterval = 5,
             maximumRequestBytes: Int = Configuration.defaultMaximumRequestBytes,
             maximumReconnectDelay: TimeInterval = 2,
-            progressNotifyInterval: TimeInterval? = nil
+            progressNotifyInterval: TimeInterval? = nil,
+            trustedCAFile: String? = nil,
+            clientCertificateFile: String? = nil,
+            clientKeyFile: String? = nil,
+            serverName: String? = nil
         ) throws {
             let trimmed = prefix.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
             try StorageError.validate(key: trimmed, location: "etcd")
@@ -112,6 +133,10 @@ extension EtcdStore {
             self.maximumRequestBytes = maximumRequestBytes
             self.maximumReconnectDelay = maximumReconnectDelay
             self.progressNotifyInterval = progressNotifyInterval
+            self.trustedCAFile = trustedCAFile
+            self.clientCertificateFile = clientCertificateFile
+            self.clientKeyFile = clientKeyFile
+            self.serverName = serverName
         }
 
         /// Reads an `etcd://HOST:PORT[,HOST:PORT…]/PREFIX` address (the `stored` tool's target);
@@ -181,6 +206,23 @@ extension EtcdStore {
         /// progress intervals, or `nil` (no limit) when the interval is not known.
         var watchSilenceLimit: TimeInterval? {
             progressNotifyInterval.map { Self.usable($0 * Self.silentIntervals) }
+        }
+
+        /// Refuses the TLS options where `URLSession` carries TLS (`https` on Apple platforms):
+        /// the store does not load CA files or client certificates into it there.
+        ///
+        /// - Throws: `StorageError.Code.invalidArgument` naming the options set.
+        func checkURLSessionTLS() throws {
+            let set = [
+                ("trustedCAFile", trustedCAFile), ("clientCertificateFile", clientCertificateFile),
+                ("clientKeyFile", clientKeyFile), ("serverName", serverName),
+            ].filter { $0.1 != nil }.map(\.0)
+            guard !set.isEmpty else { return }
+            throw StorageError(
+                .invalidArgument, path: "etcd \(endpointList)",
+                message:
+                    "\(set.joined(separator: ", ")) need Linux: on this platform https endpoints use the system's trust settings through URLSession"
+            )
         }
 
         /// Whether `url` is a TLS endpoint, whatever the case of its scheme.

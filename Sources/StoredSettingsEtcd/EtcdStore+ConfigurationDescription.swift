@@ -13,6 +13,10 @@ extension EtcdStore.Configuration: CustomStringConvertible, CustomDebugStringCon
         parts.append("maximumRequestBytes: \(maximumRequestBytes)")
         parts.append("maximumReconnectDelay: \(maximumReconnectDelay)")
         if let progressNotifyInterval { parts.append("progressNotifyInterval: \(progressNotifyInterval)") }
+        if let trustedCAFile { parts.append("trustedCAFile: \(trustedCAFile)") }
+        if let clientCertificateFile { parts.append("clientCertificateFile: \(clientCertificateFile)") }
+        if let clientKeyFile { parts.append("clientKeyFile: \(clientKeyFile)") }
+        if let serverName { parts.append("serverName: \(serverName)") }
         return "EtcdStore.Configuration(" + parts.joined(separator: ", ") + ")"
     }
 
@@ -35,6 +39,10 @@ extension EtcdStore.Configuration: CustomStringConvertible, CustomDebugStringCon
                 "maximumRequestBytes": maximumRequestBytes,
                 "maximumReconnectDelay": maximumReconnectDelay,
                 "progressNotifyInterval": progressNotifyInterval as Any,
+                "trustedCAFile": trustedCAFile as Any,
+                "clientCertificateFile": clientCertificateFile as Any,
+                "clientKeyFile": clientKeyFile as Any,
+                "serverName": serverName as Any,
             ],
             displayStyle: .struct
         )

@@ -369,6 +369,9 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                 message: "no answer; the write may or may not have been committed (\(problem))")
         case .invalidAnswer(let problem):
             return StorageError(.io, key: key, location: path, message: problem)
+        case .tls(let problem):
+            return StorageError(
+                .tlsFailed, key: key, location: path, message: "TLS failed, nothing was sent (\(problem))")
         case .refused(let code, let message):
             if message.contains("request is too large") || message.contains("larger than max") {
                 return StorageError(

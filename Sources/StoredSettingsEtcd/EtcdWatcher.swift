@@ -148,7 +148,7 @@ final class EtcdWatcher: Sendable {
         ]
         guard let bytes = try? JSONSerialization.data(withJSONObject: body) else { return .lost(wasConnected: false) }
         let reader = WatchStreamReader(snapshot: snapshot)
-        guard EtcdStore.Configuration.isTLS(endpoint) else { return watchOverPlainHTTP(endpoint, bytes, reader) }
+        guard EtcdClient.usesURLSession(endpoint) else { return watchOverPlainHTTP(endpoint, bytes, reader) }
         var request = client.makeRequest("v3/watch", to: endpoint)
         request.httpBody = bytes
         request.setValue("true", forHTTPHeaderField: Self.requireLeader)
@@ -176,13 +176,14 @@ extension EtcdWatcher {
         let configuration = client.configuration
         // Until etcd says the watch is created, a silent member is lost after a request's time.
         guard
-            let fd = try? PlainHTTP.connect(
-                to: endpoint, timeout: configuration.requestTimeout,
+            let connection = try? client.connections.open(
+                endpoint, timeout: configuration.requestTimeout,
                 receiveTimeout: configuration.watchSilenceLimit ?? configuration.requestTimeout)
         else {
             return .lost(wasConnected: false)
         }
-        defer { close(fd) }
+        defer { connection.close() }
+        let fd = connection.descriptor
         let proceed = state.withLock { state -> Bool in
             guard !state.stopped else { return false }
             state.socket = fd
@@ -194,7 +195,7 @@ extension EtcdWatcher {
         headers[Self.requireLeader] = "true"
         let request = PlainHTTP.request("v3/watch", on: endpoint, headers: headers, body: body)
         var created = false
-        _ = try? PlainHTTP.exchange(fd, request) { piece in
+        _ = try? PlainHTTP.exchange(connection, request) { piece in
             if reader.receive(piece) { shutdown(fd, Int32(SHUT_RDWR)) }
             guard !created, reader.isConnected else { return }
             created = true
@@ -239,12 +240,21 @@ private final class WatchStreamReader: NSObject, URLSessionDataDelegate, Sendabl
     /// Applies every whole line of the stream so far; whether the connection is to end.
     func receive(_ data: Data) -> Bool {
         let lines: [Data] = state.withLock { state in
+            // Only the new bytes are searched (with memchr): the buffer before them holds no
+            // newline, and a large value's line arrives in many pieces.
+            var from = state.buffer.count
             state.buffer.append(data)
             var lines: [Data] = []
-            while let newline = state.buffer.firstIndex(of: 0x0A) {
-                lines.append(state.buffer[state.buffer.startIndex..<newline])
-                state.buffer.removeSubrange(state.buffer.startIndex...newline)
+            var lineStart = 0
+            state.buffer.withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress else { return }
+                while from < bytes.count, let found = memchr(base + from, 0x0A, bytes.count - from) {
+                    let newline = base.distance(to: UnsafeRawPointer(found))
+                    lines.append(Data(bytes[lineStart..<newline]))
+                    (lineStart, from) = (newline + 1, newline + 1)
+                }
             }
+            state.buffer.removeFirst(lineStart)
             return lines
         }
         for line in lines where !line.isEmpty {

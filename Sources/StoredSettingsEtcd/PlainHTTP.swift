@@ -8,19 +8,20 @@ import Musl
 import Darwin
 #endif
 
-/// HTTP/1.1 `POST` over a POSIX TCP socket, for `http://` endpoints: one connection per
-/// request (`Connection: close`), answers read by `Content-Length`, chunked transfer coding,
-/// or to the end of the connection.
+/// HTTP/1.1 `POST` over a POSIX TCP socket (with TLS over it for `https` on Linux, see
+/// `TLSSession.swift`): connections kept alive in a ``ConnectionPool``, answers read by
+/// `Content-Length`, chunked transfer coding, or to the end of the connection.
 ///
 /// A negative or malformed `Content-Length`, a chunk size that is not hexadecimal digits, and
 /// an answer head over ``maximumHeadBytes`` end the exchange with ``Failure/exchange(_:)``.
 ///
-/// The store uses it instead of `URLSession` for plain-HTTP endpoints because the Linux
-/// `URLSession` (FoundationNetworking, through Swift 6.3) stops the process with a fatal error
-/// when a connection closes after the request and before any answer, which is what a stopping
-/// etcd member does. `https://` endpoints still go through `URLSession` for TLS.
+/// The store uses it instead of `URLSession` because the Linux `URLSession`
+/// (FoundationNetworking, through Swift 6.3) stops the process with a fatal error when a
+/// connection closes after the request and before any answer, which is what a stopping etcd
+/// member does, and cannot be given a CA file or a client certificate. On Apple platforms
+/// `https://` endpoints go through `URLSession`.
 ///
-/// Thread-safety: stateless; each call uses its own socket.
+/// Thread-safety: stateless; each exchange uses a connection no other thread uses meanwhile.
 enum PlainHTTP {
     /// Why an exchange failed.
     enum Failure: Error {
@@ -29,6 +30,10 @@ enum PlainHTTP {
         case connect(String)
         /// The request may have been sent, and no whole answer came.
         case exchange(String)
+        /// The TLS handshake failed (the member's certificate is not trusted or does not name
+        /// it, or the member refused the client's): nothing was processed, and trying again
+        /// cannot help.
+        case tls(String)
     }
 
     /// The largest answer head (status line and headers) read, in bytes: 64 KiB.
@@ -117,54 +122,60 @@ enum PlainHTTP {
     static func request(_ path: String, on endpoint: URL, headers: [String: String], body: Data) -> Data {
         let base = endpoint.path.hasSuffix("/") ? String(endpoint.path.dropLast()) : endpoint.path
         var head = "POST \(base)/\(path) HTTP/1.1\r\nHost: \(endpoint.host ?? ""):\(endpoint.port ?? 80)\r\n"
-        head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
+        head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         return Data((head + "\r\n").utf8) + body
     }
 
     /// Sends `body` and returns the whole answer, all within `timeout` seconds (connecting,
-    /// sending and every receive together).
-    static func post(_ path: String, to endpoint: URL, headers: [String: String], body: Data, timeout: TimeInterval)
-        throws(Failure) -> Response
-    {
+    /// sending and every receive together), on an idle connection of `pool` to `endpoint` or a
+    /// new one; the connection goes back to the pool when the answer leaves it reusable.
+    ///
+    /// - Throws: ``Failure``; a `StorageError` when the TLS settings cannot be loaded.
+    static func post(
+        _ path: String, to endpoint: URL, headers: [String: String], body: Data, timeout: TimeInterval,
+        through pool: ConnectionPool
+    ) throws -> Response {
         let deadline = Date(timeIntervalSinceNow: EtcdStore.Configuration.usable(timeout))
-        let fd = try connect(to: endpoint, timeout: timeout)
-        defer { close(fd) }
+        let bytes = request(path, on: endpoint, headers: headers, body: body)
+        let connection = try pool.take(endpoint) ?? pool.open(endpoint, timeout: timeout)
         var collected = Data()
-        let status = try exchange(fd, request(path, on: endpoint, headers: headers, body: body), deadline: deadline) {
-            collected.append($0)
+        do {
+            let status = try exchange(connection, bytes, deadline: deadline) { collected.append($0) }
+            pool.giveBack(connection, to: endpoint)
+            return Response(status: status, body: collected)
+        } catch {
+            connection.close()
+            throw error
         }
-        return Response(status: status, body: collected)
     }
 
-    /// Sends `bytes` on `fd`, reads the answer's head, and hands each piece of its body to
-    /// `receive` as it arrives, until the body ends or the connection closes.
+    /// Sends `bytes` on `connection`, reads the answer's head, and hands each piece of its body
+    /// to `receive` as it arrives, until the body ends or the connection closes.
     ///
     /// With a `deadline`, each receive waits (`poll(2)`) only for the time left until it, so the
     /// whole answer takes at most that long; without one, only the socket's own limits apply.
     ///
     /// - Returns: The status code.
-    static func exchange(_ fd: Int32, _ bytes: Data, deadline: Date? = nil, receive: (Data) -> Void) throws(Failure)
-        -> Int
-    {
-        try sendAll(fd, bytes)
+    static func exchange(
+        _ connection: HTTPConnection, _ bytes: Data, deadline: Date? = nil, receive: (Data) -> Void
+    ) throws(Failure) -> Int {
+        connection.reusable = false
+        try connection.send(bytes)
         var buffer = Data()
         var head: Head?
         var body = BodyReader.untilClose
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            if let deadline {
-                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if let deadline, !connection.hasBufferedBytes {
+                var poller = pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&poller, 1, milliseconds(max(0, deadline.timeIntervalSinceNow)))
                 if ready < 0, errno == EINTR { continue }
                 if ready == 0 { throw .exchange("no answer in time") }
             }
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0, errno == EINTR { continue }
-            if count < 0 {
-                throw .exchange(
-                    errno == EAGAIN || errno == EWOULDBLOCK ? "no answer in time" : String(cString: strerror(errno)))
-            }
+            let count = try chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(Failure) in try connection.receive(buffer) }
+            }.get()
             if count == 0 {
                 guard let head else { throw .exchange("the connection closed without an answer") }
                 if case .untilClose = body { return head.status }
@@ -186,25 +197,10 @@ enum PlainHTTP {
                 buffer.removeSubrange(buffer.startIndex..<end.upperBound)
                 body = parsed.chunked ? .chunked(BodyReader.Chunks()) : parsed.length.map { .length($0) } ?? .untilClose
             }
-            if try body.consume(&buffer, receive) { return head?.status ?? 0 }
-        }
-    }
-
-    private static func sendAll(_ fd: Int32, _ bytes: Data) throws(Failure) {
-        var offset = 0
-        while offset < bytes.count {
-            #if canImport(Darwin)
-            let flags: Int32 = 0
-            #else
-            let flags = Int32(MSG_NOSIGNAL)
-            #endif
-            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, flags) }
-            if sent < 0, errno == EINTR { continue }
-            guard sent > 0 else {
-                let problem = String(cString: strerror(errno))
-                throw offset == 0 ? .connect(problem) : .exchange(problem)
+            if try body.consume(&buffer, receive) {
+                connection.reusable = head?.keepsAlive == true && buffer.isEmpty
+                return head?.status ?? 0
             }
-            offset += sent
         }
     }
 
@@ -213,6 +209,8 @@ enum PlainHTTP {
         var status: Int
         var chunked = false
         var length: Int?
+        /// HTTP/1.1 without `Connection: close`: the connection may carry another request.
+        var keepsAlive = false
 
         init(_ text: String) throws(Failure) {
             let lines = text.components(separatedBy: "\r\n")
@@ -221,10 +219,12 @@ enum PlainHTTP {
                 throw .exchange("the answer is not HTTP")
             }
             self.status = status
+            keepsAlive = parts[0] == "HTTP/1.1"
             for line in lines.dropFirst() {
                 guard let colon = line.firstIndex(of: ":") else { continue }
                 let name = line[..<colon].lowercased()
                 let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                if name == "connection", value.lowercased().contains("close") { keepsAlive = false }
                 if name == "transfer-encoding", value.lowercased().contains("chunked") { chunked = true }
                 if name == "content-length" {
                     guard !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let count = Int(value)

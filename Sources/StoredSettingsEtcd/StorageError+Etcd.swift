@@ -10,4 +10,12 @@ extension StorageError.Code {
     /// the member it reached resumes. It was not sent again. Read the key to learn what etcd
     /// holds; unlike ``StorageError/Code/io`` from a write, this does not mean nothing changed.
     public static let outcomeUnknown = StorageError.Code("outcomeUnknown")
+
+    /// The TLS handshake with every member that could be reached failed, so nothing was sent:
+    /// a member's certificate is not trusted (by ``EtcdStore/Configuration-swift.struct/trustedCAFile``
+    /// or the system), does not name the endpoint (or
+    /// ``EtcdStore/Configuration-swift.struct/serverName``), or the member requires a client
+    /// certificate or refused the one given. The message names the cause. Reported at once:
+    /// trying again would fail the same way.
+    public static let tlsFailed = StorageError.Code("tlsFailed")
 }

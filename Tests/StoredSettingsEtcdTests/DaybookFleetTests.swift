@@ -22,4 +22,22 @@ struct DaybookFleetTests {
         #expect(local.output == "3\n", "\(local.errors)")
         #expect(try await cluster.etcdctl(["get", "daybook/pageSize", "--print-value-only"]) == "25\n")
     }
+
+    @Test func daybookReadsFleetDefaultsFromATLSClusterWithClientCertificates() async throws {
+        let cluster = try await EtcdCluster.start(security: .clientCertificates)
+        defer { cluster.shutDown() }
+        let certificates = try #require(cluster.certificates)
+        _ = try await cluster.etcdctl(["put", "daybook/pageSize", "25"])
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-fleet-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: config) }
+        let environment = [
+            "XDG_CONFIG_HOME": config.path, "DAYBOOK_ETCD": cluster.address(prefix: "daybook"),
+            "DAYBOOK_ETCD_CA_FILE": certificates.caFile, "DAYBOOK_ETCD_CERT_FILE": certificates.clientCertificateFile,
+            "DAYBOOK_ETCD_KEY_FILE": certificates.clientKeyFile,
+        ]
+        let fleet = try await EtcdProgram.run(
+            try EtcdProgram.built("daybook"), ["config", "get", "pageSize"], environment: environment)
+        #expect(fleet.output == "25\n", "\(fleet.errors)")
+        #expect(fleet.errors.isEmpty, "\(fleet.errors)")
+    }
 }

@@ -19,8 +19,22 @@ final class EtcdCluster: Sendable {
         let name: String
         let clientPort: Int
         let peerPort: Int
-        var clientURL: String { "http://127.0.0.1:\(clientPort)" }
-        var endpoint: String { "127.0.0.1:\(clientPort)" }
+        /// Whether the member serves clients over TLS (`https`).
+        var secure = false
+        var clientURL: String { "\(secure ? "https" : "http")://127.0.0.1:\(clientPort)" }
+        /// `127.0.0.1:PORT`, or `https://127.0.0.1:PORT` for a TLS member.
+        var endpoint: String { secure ? clientURL : "127.0.0.1:\(clientPort)" }
+    }
+
+    /// How the members serve clients over TLS.
+    enum Security: Sendable {
+        /// Plain HTTP.
+        case none
+        /// TLS with the test certificates' server certificate.
+        case tls
+        /// TLS, and every client must present a certificate the test CA signed
+        /// (`--client-cert-auth`).
+        case clientCertificates
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -32,6 +46,9 @@ final class EtcdCluster: Sendable {
 
     let members: [Member]
     let folder: URL
+    let security: Security
+    /// The certificates a TLS cluster's members and clients use.
+    let certificates: TestCertificates?
     private let processes = Lock<[String: pid_t]>([:])
     /// How many ``ProcessSlots/etcdMembers`` the cluster holds: `members.count` until shut down.
     private let slots: Lock<Int>
@@ -53,26 +70,37 @@ final class EtcdCluster: Sendable {
 
     /// Starts `size` members forming one cluster and waits until each serves clients; starts
     /// again on other ports when a port picked was taken meanwhile (at most 3 times).
-    static func start(size: Int = 1) async throws -> EtcdCluster {
+    static func start(size: Int = 1, security: Security = .none) async throws -> EtcdCluster {
         var attempt = 1
         while true {
             do {
-                return try await EtcdCluster(size: size)
+                return try await EtcdCluster(size: size, security: security)
             } catch let failure as Failure where attempt < 3 && failure.description.contains("address already in use") {
                 attempt += 1
             }
         }
     }
 
-    private init(size: Int) async throws {
+    private init(size: Int, security: Security) async throws {
         // Slots first, ports after: a port picked before a long wait may be taken by then.
         try await ProcessSlots.etcdMembers.acquire(size)
         slots = Lock(size)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("etcd-test-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("etcd-test-\(UUID().uuidString)")
+        self.folder = folder
+        self.security = security
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            if case .none = security {
+                certificates = nil
+            } else {
+                let certificateFolder = folder.appendingPathComponent("certificates")
+                try FileManager.default.createDirectory(at: certificateFolder, withIntermediateDirectories: true)
+                certificates = try await TestCertificates.make(in: certificateFolder)
+            }
+            let secure = certificates != nil
             members = try (0..<size).map { index in
-                Member(name: "m\(index)", clientPort: try Self.freePort(), peerPort: try Self.freePort())
+                Member(
+                    name: "m\(index)", clientPort: try Self.freePort(), peerPort: try Self.freePort(), secure: secure)
             }
         } catch {
             ProcessSlots.etcdMembers.release(size)
@@ -90,9 +118,10 @@ final class EtcdCluster: Sendable {
     /// Every member's client endpoint, `HOST:PORT`, comma-separated.
     var endpoints: [String] { members.map(\.endpoint) }
 
-    /// `etcd://HOST:PORT[,…]/prefix`.
+    /// `etcd://HOST:PORT[,…]/prefix` (`etcds://` for TLS members).
     func address(prefix: String) -> String {
-        "etcd://\(endpoints.joined(separator: ","))/\(prefix)"
+        let hosts = members.map { "127.0.0.1:\($0.clientPort)" }.joined(separator: ",")
+        return "\(certificates == nil ? "etcd" : "etcds")://\(hosts)/\(prefix)"
     }
 
     private var initialCluster: String {
@@ -100,19 +129,20 @@ final class EtcdCluster: Sendable {
     }
 
     private func launch(_ member: Member, fresh: Bool) throws {
-        let arguments = [
-            try Self.executable(),
-            "--name", member.name,
-            "--data-dir", folder.appendingPathComponent(member.name).path,
-            "--listen-client-urls", member.clientURL, "--advertise-client-urls", member.clientURL,
-            "--listen-peer-urls", "http://127.0.0.1:\(member.peerPort)",
-            "--initial-advertise-peer-urls", "http://127.0.0.1:\(member.peerPort)",
-            "--initial-cluster", initialCluster,
-            "--initial-cluster-state", "new",
-            "--initial-cluster-token", folder.lastPathComponent,
-            // Short, so a store's watch deadline (a few intervals) notices a frozen member in seconds.
-            "--experimental-watch-progress-notify-interval", "\(Int(Self.progressNotifyInterval * 1000))ms",
-        ]
+        let arguments =
+            [
+                try Self.executable(),
+                "--name", member.name,
+                "--data-dir", folder.appendingPathComponent(member.name).path,
+                "--listen-client-urls", member.clientURL, "--advertise-client-urls", member.clientURL,
+                "--listen-peer-urls", "http://127.0.0.1:\(member.peerPort)",
+                "--initial-advertise-peer-urls", "http://127.0.0.1:\(member.peerPort)",
+                "--initial-cluster", initialCluster,
+                "--initial-cluster-state", "new",
+                "--initial-cluster-token", folder.lastPathComponent,
+                // Short, so a store's watch deadline (a few intervals) notices a frozen member in seconds.
+                "--experimental-watch-progress-notify-interval", "\(Int(Self.progressNotifyInterval * 1000))ms",
+            ] + serverSecurityArguments
         let (readEnd, writeEnd) = try CloseOnExecPipe.make()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -161,6 +191,23 @@ final class EtcdCluster: Sendable {
         }
     }
 
+    /// The TLS arguments of every member: its certificate, and the CA clients must be signed by.
+    private var serverSecurityArguments: [String] {
+        guard let certificates else { return [] }
+        let files = ["--cert-file", certificates.serverCertificateFile, "--key-file", certificates.serverKeyFile]
+        guard case .clientCertificates = security else { return files }
+        return files + ["--trusted-ca-file", certificates.caFile, "--client-cert-auth"]
+    }
+
+    /// What `etcdctl` needs to reach a TLS member: the CA, and the client certificate.
+    var clientSecurityArguments: [String] {
+        guard let certificates else { return [] }
+        return [
+            "--cacert", certificates.caFile, "--cert", certificates.clientCertificateFile, "--key",
+            certificates.clientKeyFile,
+        ]
+    }
+
     /// The member's log so far.
     func log(of member: Member) -> String {
         logs.value[member.name] ?? ""
@@ -182,7 +229,7 @@ final class EtcdCluster: Sendable {
     /// previous one answered.
     func waitUntilHealthy(_ member: Member, user: String? = nil) async throws {
         for _ in 0..<50 {
-            if await Self.isHealthy(member, user: user) { return }
+            if await Self.isHealthy(member, user: user, security: clientSecurityArguments) { return }
         }
         throw Failure(description: "etcd \(member.name) never became healthy: \(log(of: member).suffix(2000))")
     }
@@ -190,8 +237,8 @@ final class EtcdCluster: Sendable {
     /// Whether `etcdctl endpoint health` says the member is healthy. (`etcdctl`, not
     /// `URLSession`: on Linux a connection closed before an answer stops the process.)
     /// `user` is `NAME:PASSWORD` once authentication is on.
-    static func isHealthy(_ member: Member, user: String? = nil) async -> Bool {
-        let credentials = user.map { ["--user=\($0)"] } ?? []
+    static func isHealthy(_ member: Member, user: String? = nil, security: [String] = []) async -> Bool {
+        let credentials = (user.map { ["--user=\($0)"] } ?? []) + security
         let run = try? await EtcdProgram.run(
             "etcdctl", ["--endpoints=\(member.endpoint)"] + credentials + ["endpoint", "health"],
             environment: ["ETCDCTL_API": "3"])
@@ -285,7 +332,7 @@ final class EtcdCluster: Sendable {
     func etcdctl(_ arguments: [String], through chosen: [Member]? = nil) async throws -> String {
         let list = (chosen ?? members).map(\.endpoint).joined(separator: ",")
         let run = try await EtcdProgram.run(
-            "etcdctl", ["--endpoints=\(list)"] + arguments, environment: ["ETCDCTL_API": "3"])
+            "etcdctl", ["--endpoints=\(list)"] + clientSecurityArguments + arguments, environment: ["ETCDCTL_API": "3"])
         guard run.exitCode == 0 else {
             throw Failure(description: "etcdctl \(arguments.joined(separator: " ")) failed: \(run.errors)")
         }

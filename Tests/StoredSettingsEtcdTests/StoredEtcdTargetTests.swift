@@ -42,4 +42,27 @@ struct StoredEtcdTargetTests {
         #expect(run.exitCode == 74)
         #expect(run.errors.contains("127.0.0.1:\(port)"), "\(run.errors)")
     }
+
+    @Test func anEtcdsTargetTakesItsCAAndClientCertificateFromTheEnvironment() async throws {
+        let cluster = try await EtcdCluster.start(security: .clientCertificates)
+        defer { cluster.shutDown() }
+        let certificates = try #require(cluster.certificates)
+        let stored = try EtcdProgram.built("stored")
+        let target = cluster.address(prefix: "daybook")
+        let environment = [
+            "STORED_ETCD_CA_FILE": certificates.caFile, "STORED_ETCD_CERT_FILE": certificates.clientCertificateFile,
+            "STORED_ETCD_KEY_FILE": certificates.clientKeyFile, "STORED_ETCD_SERVER_NAME": "localhost",
+            "STORED_ETCD_CONNECTION_TIMEOUT": "600",
+        ]
+        let write = try await EtcdProgram.run(
+            stored, ["write", target, "pageSize", "-int", "5"], environment: environment)
+        #expect(write.exitCode == 0, "\(write.errors)")
+        #expect(try await cluster.etcdctl(["get", "daybook/pageSize", "--print-value-only"]) == "5\n")
+        var withoutCertificate = environment
+        withoutCertificate["STORED_ETCD_CERT_FILE"] = nil
+        withoutCertificate["STORED_ETCD_KEY_FILE"] = nil
+        let refused = try await EtcdProgram.run(stored, ["read", target, "pageSize"], environment: withoutCertificate)
+        #expect(refused.exitCode != 0)
+        #expect(refused.errors.contains("requires a client certificate"), "\(refused.errors)")
+    }
 }
