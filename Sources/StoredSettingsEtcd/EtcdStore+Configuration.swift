@@ -219,7 +219,7 @@ extension EtcdStore {
             ].filter { $0.1 != nil }.map(\.0)
             guard !set.isEmpty else { return }
             throw StorageError(
-                .invalidArgument, path: "etcd \(endpointList)",
+                .invalidArgument, location: "etcd \(endpointList)",
                 message:
                     "\(set.joined(separator: ", ")) need Linux: on this platform https endpoints use the system's trust settings through URLSession"
             )

@@ -88,7 +88,7 @@ struct EtcdTLSTests {
                     endpoints: ["https://127.0.0.1:1"], prefix: "app", connectionTimeout: 3600,
                     trustedCAFile: missing))
         }
-        #expect(error.path == missing, "\(error)")
+        #expect(error.location == missing, "\(error)")
         #expect(error.description.contains("CA file"), "\(error)")
     }
 

@@ -34,7 +34,7 @@ final class TLSContext: @unchecked Sendable {
     ///   a key, a key without a certificate, or a key that does not match its certificate.
     init(configuration: EtcdStore.Configuration) throws(StorageError) {
         guard let context = SSL_CTX_new(TLS_client_method()) else {
-            throw StorageError(.io, path: "etcd", message: "OpenSSL cannot create a TLS context")
+            throw StorageError(.io, location: "etcd", message: "OpenSSL cannot create a TLS context")
         }
         self.context = context
         hasClientCertificate = configuration.clientCertificateFile != nil
@@ -62,12 +62,12 @@ final class TLSContext: @unchecked Sendable {
             }
             guard SSL_CTX_check_private_key(context) == 1 else {
                 throw StorageError(
-                    .invalidArgument, path: key,
+                    .invalidArgument, location: key,
                     message: "the client key does not match the client certificate \(certificate)")
             }
         case (_?, nil), (nil, _?):
             throw StorageError(
-                .invalidArgument, path: "etcd",
+                .invalidArgument, location: "etcd",
                 message: "clientCertificateFile and clientKeyFile go together: give both or neither")
         }
     }
@@ -81,7 +81,7 @@ final class TLSContext: @unchecked Sendable {
             FileManager.default.isReadableFile(atPath: file)
             ? "no usable PEM data (\(openSSLReason()))" : "no such readable file"
         ERR_clear_error()
-        throw StorageError(.io, path: file, message: "cannot read the \(role): \(reason)")
+        throw StorageError(.io, location: file, message: "cannot read the \(role): \(reason)")
     }
 
     /// A session over the connected socket `fd`, its handshake done: the member's certificate
