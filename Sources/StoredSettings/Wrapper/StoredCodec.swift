@@ -55,7 +55,8 @@ extension StoredCodec {
     static func optional<Wrapped: StoredValueConvertible>(_: Wrapped.Type) -> StoredCodec
     where Value == Wrapped? {
         if let refusal = referenceTypeRefusal(Wrapped.self) { return .refusing(Wrapped.self, refusal) }
-        return StoredCodec(decode: { try Wrapped(storedValue: $0) }, encode: { try $0?.storedValue() }, type: Wrapped.self)
+        return StoredCodec(
+            decode: { try Wrapped(storedValue: $0) }, encode: { try $0?.storedValue() }, type: Wrapped.self)
     }
 }
 

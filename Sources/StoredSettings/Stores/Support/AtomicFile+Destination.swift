@@ -24,7 +24,8 @@ extension AtomicFile {
         /// The destination for writes to `path` (already resolved, when it is a symbolic link).
         package init(path: String) {
             self.path = path
-            if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), !path.contains("//"), !path.hasSuffix("/") {
+            let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+            if let slash, !path.contains("//"), !path.hasSuffix("/") {
                 // A clean path, as opening resolves it: Foundation's cleaning would change nothing.
                 directory = slash == path.startIndex ? "/" : String(path[..<slash])
                 temporaryPrefix = ".\(path[path.index(after: slash)...]).tmp-"
@@ -33,9 +34,8 @@ extension AtomicFile {
                 temporaryPrefix = AtomicFile.temporaryPrefix(for: path)
             }
             directoryToOpen = directory.isEmpty ? "." : directory
-            temporaryPathPrefix =
-                directory.isEmpty
-                ? temporaryPrefix : directory.hasSuffix("/") ? directory + temporaryPrefix : directory + "/" + temporaryPrefix
+            let separator = directory.isEmpty || directory.hasSuffix("/") ? "" : "/"
+            temporaryPathPrefix = directory + separator + temporaryPrefix
         }
 
         /// The path of the entry `name` (a name without slashes) in the file's folder, as

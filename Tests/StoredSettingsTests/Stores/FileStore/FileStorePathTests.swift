@@ -70,6 +70,7 @@ struct FileStorePathTests {
         let directory = (path as NSString).deletingLastPathComponent
         #expect(destination.directory == directory)
         #expect(destination.temporaryPrefix == ".\((path as NSString).lastPathComponent).tmp-")
-        #expect(destination.temporaryPathPrefix == (directory as NSString).appendingPathComponent(destination.temporaryPrefix))
+        let temporaryPathPrefix = (directory as NSString).appendingPathComponent(destination.temporaryPrefix)
+        #expect(destination.temporaryPathPrefix == temporaryPathPrefix)
     }
 }
