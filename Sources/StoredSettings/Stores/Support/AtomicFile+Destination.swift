@@ -24,18 +24,10 @@ extension AtomicFile {
         /// The destination for writes to `path` (already resolved, when it is a symbolic link).
         package init(path: String) {
             self.path = path
-            let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-            if let slash, !path.contains("//"), !path.hasSuffix("/") {
-                // A clean path, as opening resolves it: Foundation's cleaning would change nothing.
-                directory = slash == path.startIndex ? "/" : String(path[..<slash])
-                temporaryPrefix = ".\(path[path.index(after: slash)...]).tmp-"
-            } else {
-                directory = (path as NSString).deletingLastPathComponent
-                temporaryPrefix = AtomicFile.temporaryPrefix(for: path)
-            }
+            directory = (path as NSString).deletingLastPathComponent
             directoryToOpen = directory.isEmpty ? "." : directory
-            let separator = directory.isEmpty || directory.hasSuffix("/") ? "" : "/"
-            temporaryPathPrefix = directory + separator + temporaryPrefix
+            temporaryPrefix = AtomicFile.temporaryPrefix(for: path)
+            temporaryPathPrefix = (directory as NSString).appendingPathComponent(temporaryPrefix)
         }
 
         /// The path of the entry `name` (a name without slashes) in the file's folder, as
