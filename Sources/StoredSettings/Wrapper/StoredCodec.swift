@@ -22,6 +22,7 @@ struct StoredCodec<Value: Sendable>: Sendable {
     /// The name of ``type``, spelt only when a message needs it (spelling it costs more than
     /// creating a wrapper).
     var typeName: String { StoredSettings.typeName(type) }
+
     /// A codec for `type` that throws `refusal` from every decode and encode.
     static func refusing(_ type: Any.Type, _ refusal: StorageError) -> StoredCodec {
         StoredCodec(
@@ -94,8 +95,8 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
     private var reported: Boxed<(StoredValue, StorageError)>?
     /// The last value an in-place mutation started from or wrote, with its stored array: the
     /// next mutation that finds that very array (the same buffer, an O(1) check) starts from it
-    /// instead of decoding again.
-    /// Boxed: a generic tuple here would make every cache's release look up its type.
+    /// instead of decoding again. Boxed: a generic tuple here would make every cache's release
+    /// look up the tuple's type.
     private var lastMutated: MutationStart<Value>?
 
     /// The size of the fields above, laid out as a tuple in the same order (keep in step).
