@@ -37,7 +37,9 @@ struct BenchWindow: Codable, Equatable, Sendable, StoredValueConvertible {
 
 /// A settings file: the five keys of ``BenchToolSettings``, and `extra` more Ints.
 func smallSettingsFile(extra: Int) throws -> Data {
-    var object: [String: Any] = ["pageSize": 25, "showDates": false, "editor": "nano", "wrapColumn": 80, "retryCount": 5]
+    var object: [String: Any] = [
+        "pageSize": 25, "showDates": false, "editor": "nano", "wrapColumn": 80, "retryCount": 5,
+    ]
     for index in 0..<extra { object["extra\(index)"] = index }
     return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
 }
@@ -214,7 +216,7 @@ func spawnAndWait(_ command: [String], environment: [String]) throws {
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv = command.map { strdup($0) } + [nil]
     let envp = environment.map { strdup($0) } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
+    defer { for pointer in argv + envp { free(pointer) } }
     var pid = pid_t()
     guard posix_spawn(&pid, command[0], &actions, nil, argv, envp) == 0 else {
         throw BenchmarkError("cannot start \(command[0])")

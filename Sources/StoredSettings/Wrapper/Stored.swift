@@ -318,9 +318,8 @@ final class StoredSetting<Value: Sendable>: DecodedCache<Value>, @unchecked Send
     /// The decoded-value cache: the object itself.
     var cache: DecodedCache<Value> { self }
 
-    /// The object's size: `class_getInstanceSize` has no Swift equivalent on Linux, so the
-    /// cache's fields and these are laid out as tuples of the same types in the same order
-    /// (keep them in step), after a Swift object's two-word header.
+    /// The object's size, about: a Swift object's two-word header plus the cache's fields and
+    /// these, laid out as tuples of the same types in the same order (keep them in step).
     static var size: Int {
         2 * MemoryLayout<Int>.size + cacheFieldsSize
             + MemoryLayout<(Value, String?, Bool, StoredCodec<Value>)>.size

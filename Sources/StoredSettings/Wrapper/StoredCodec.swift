@@ -13,15 +13,20 @@ struct StoredCodec<Value: Sendable>: Sendable {
     let encode: @Sendable (Value) throws -> StoredValue?
     /// The Swift type named in error messages (the wrapped type for optionals).
     let type: Any.Type
+    /// Why `Value` cannot be a setting's type, when it cannot; boxed, as ``DecodedCache``'s
+    /// failures are.
+    private var refusalBox: Boxed<StorageError>? = nil
     /// Why `Value` cannot be a setting's type, when it cannot.
-    var refusal: StorageError? = nil
+    var refusal: StorageError? { refusalBox?.value }
 
     /// The name of ``type``, spelt only when a message needs it (spelling it costs more than
     /// creating a wrapper).
     var typeName: String { StoredSettings.typeName(type) }
+
     /// A codec for `type` that throws `refusal` from every decode and encode.
     static func refusing(_ type: Any.Type, _ refusal: StorageError) -> StoredCodec {
-        StoredCodec(decode: { _ in throw refusal }, encode: { _ in throw refusal }, type: type, refusal: refusal)
+        StoredCodec(
+            decode: { _ in throw refusal }, encode: { _ in throw refusal }, type: type, refusalBox: Boxed(refusal))
     }
 
     /// The refusal for `type` when it is a class; `nil` for value types.
@@ -55,7 +60,8 @@ extension StoredCodec {
     static func optional<Wrapped: StoredValueConvertible>(_: Wrapped.Type) -> StoredCodec
     where Value == Wrapped? {
         if let refusal = referenceTypeRefusal(Wrapped.self) { return .refusing(Wrapped.self, refusal) }
-        return StoredCodec(decode: { try Wrapped(storedValue: $0) }, encode: { try $0?.storedValue() }, type: Wrapped.self)
+        return StoredCodec(
+            decode: { try Wrapped(storedValue: $0) }, encode: { try $0?.storedValue() }, type: Wrapped.self)
     }
 }
 
@@ -83,18 +89,19 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
     private var holdsValue = false
     /// The decoded value at `revision` when `holdsValue`; otherwise a placeholder.
     private var value: Value
-    /// The decoding failure at `revision`, when decoding failed.
-    private var failure: StorageError?
-    private var reported: (StoredValue, StorageError)?
+    /// The decoding failure at `revision`, when decoding failed, and the last one reported
+    /// with its value; boxed, so a cache that never fails holds two words, not two errors.
+    private var failure: Boxed<StorageError>?
+    private var reported: Boxed<(StoredValue, StorageError)>?
     /// The last value an in-place mutation started from or wrote, with its stored array: the
     /// next mutation that finds that very array (the same buffer, an O(1) check) starts from it
-    /// instead of decoding again.
-    /// Boxed: a generic tuple here would make every cache's release look up its type.
+    /// instead of decoding again. Boxed: a generic tuple here would make every cache's release
+    /// look up the tuple's type.
     private var lastMutated: MutationStart<Value>?
 
     /// The size of the fields above, laid out as a tuple in the same order (keep in step).
     static var cacheFieldsSize: Int {
-        MemoryLayout<(NSLock, UInt64, Bool, Value, StorageError?, (StoredValue, StorageError)?)>.size
+        MemoryLayout<(NSLock, UInt64, Bool, Value, Boxed<StorageError>?, Boxed<StorageError>?)>.size
             + MemoryLayout<MutationStart<Value>?>.size
     }
 
@@ -112,7 +119,7 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
             result = value
             return .hit
         }
-        if let failure { return .failed(failure) }
+        if let failure { return .failed(failure.value) }
         return .miss
     }
 
@@ -132,7 +139,7 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
         defer { mutex.unlock() }
         self.revision = revision
         holdsValue = false
-        self.failure = failure
+        self.failure = Boxed(failure)
     }
 
     /// Copies the value last kept for the very array `stored` (the same buffer, not an equal
@@ -160,10 +167,10 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
     func shouldReport(_ error: StorageError, for value: StoredValue) -> Bool {
         mutex.lock()
         defer { mutex.unlock() }
-        if let (lastValue, lastError) = reported, lastError == error, lastValue.isIdentical(to: value) {
+        if let (lastValue, lastError) = reported?.value, lastError == error, lastValue.isIdentical(to: value) {
             return false
         }
-        reported = (value, error)
+        reported = Boxed((value, error))
         return true
     }
 }
@@ -175,6 +182,15 @@ final class MutationStart<Value: Sendable>: Sendable {
 
     init(stored: StoredValue, value: Value) {
         self.stored = stored
+        self.value = value
+    }
+}
+
+/// A value kept behind a reference: one word where the value is large and rarely present.
+final class Boxed<Value: Sendable>: Sendable {
+    let value: Value
+
+    init(_ value: Value) {
         self.value = value
     }
 }

@@ -53,8 +53,16 @@ struct DeclarationTests {
     /// Counts the instances of ``Counted`` created (its default is computed per instance).
     static let countedInstances = Lock<Int>(0)
 
+    /// The next instance's number.
+    static func nextInstance() -> Int {
+        countedInstances.withLock { count in
+            count += 1
+            return count
+        }
+    }
+
     struct Counted: SettingsGroup {
-        @Stored("count", default: DeclarationTests.countedInstances.withLock { $0 += 1; return $0 }) var count: Int
+        @Stored("count", default: DeclarationTests.nextInstance()) var count: Int
     }
 
     @Test func aGroupsSettingsAreDerivedOncePerProcess() {

@@ -16,20 +16,17 @@ extension LayeredStore {
         layers: [any Storable], declarations: [String: SettingDeclaration]
     ) -> [StorageError] {
         var result: [StorageError] = []
-        let declared = declarations.keys.sorted()
+        let declared = Set(declarations.keys)
         for layer in layers {
             if let diagnosing = layer as? any DiagnosingStore { result += diagnosing.warnings }
             // A defaults domain also holds keys of the system and of other code in the process.
             guard !declarations.isEmpty, !isOneRunLayer(layer), !(layer is UserDefaultsStore) else { continue }
-            let unknown = layer.keys().filter { declarations[$0] == nil && !reservedKeys.contains($0) }
-            guard !unknown.isEmpty else { continue }
-            let location = layer.describedLocation
-            for key in unknown.sorted() {
+            for key in layer.keys().sorted() where !declared.contains(key) && !reservedKeys.contains(key) {
                 var message = "no declared setting uses this key"
-                if let match = closestMatch(to: key, among: declared) {
+                if let match = closestMatch(to: key, among: declared.sorted()) {
                     message += " (did you mean '\(match)'?)"
                 }
-                result.append(StorageError(.unknownKey, key: key, location: location, message: message))
+                result.append(StorageError(.unknownKey, key: key, location: layer.describedLocation, message: message))
             }
         }
         return result

@@ -63,13 +63,4 @@ struct FileStorePathTests {
     @Test func passwordDatabaseHasAHomeForTheCurrentUser() {
         #expect(FileStore.passwordDatabaseHome()?.hasPrefix("/") == true)
     }
-
-    @Test(arguments: ["/a/b.json", "/b.json", "rel/b.json", "b.json", "/a//b.json", "/a/b/", "/x y/é.json", "./c"])
-    func writeDestinationsSplitPathsAsFoundationDoes(path: String) {
-        let destination = AtomicFile.Destination(path: path)
-        let directory = (path as NSString).deletingLastPathComponent
-        #expect(destination.directory == directory)
-        #expect(destination.temporaryPrefix == ".\((path as NSString).lastPathComponent).tmp-")
-        #expect(destination.temporaryPathPrefix == (directory as NSString).appendingPathComponent(destination.temporaryPrefix))
-    }
 }

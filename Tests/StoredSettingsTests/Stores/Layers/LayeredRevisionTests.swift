@@ -35,7 +35,8 @@ struct LayeredRevisionTests {
         let commandLine = CommandLineStore(arguments: ["--layout.indent", "4"], declaredBy: CountedLayoutSettings.self)
         let environment = EnvironmentStore(
             prefix: "APP", environment: ["APP_OTHER": "1"], declaredBy: CountedLayoutSettings.self)
-        let store = LayeredStore([commandLine, environment, file], writingTo: file, declaredBy: CountedLayoutSettings.self)
+        let store = LayeredStore(
+            [commandLine, environment, file], writingTo: file, declaredBy: CountedLayoutSettings.self)
         let settings = CountedLayoutSettings(store: store)
         let start = CountedLayout.decodes.value
 

@@ -24,18 +24,10 @@ extension AtomicFile {
         /// The destination for writes to `path` (already resolved, when it is a symbolic link).
         package init(path: String) {
             self.path = path
-            if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), !path.contains("//"), !path.hasSuffix("/") {
-                // A clean path, as opening resolves it: Foundation's cleaning would change nothing.
-                directory = slash == path.startIndex ? "/" : String(path[..<slash])
-                temporaryPrefix = ".\(path[path.index(after: slash)...]).tmp-"
-            } else {
-                directory = (path as NSString).deletingLastPathComponent
-                temporaryPrefix = AtomicFile.temporaryPrefix(for: path)
-            }
+            directory = (path as NSString).deletingLastPathComponent
             directoryToOpen = directory.isEmpty ? "." : directory
-            temporaryPathPrefix =
-                directory.isEmpty
-                ? temporaryPrefix : directory.hasSuffix("/") ? directory + temporaryPrefix : directory + "/" + temporaryPrefix
+            temporaryPrefix = AtomicFile.temporaryPrefix(for: path)
+            temporaryPathPrefix = (directory as NSString).appendingPathComponent(temporaryPrefix)
         }
 
         /// The path of the entry `name` (a name without slashes) in the file's folder, as
