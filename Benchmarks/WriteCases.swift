@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsTestSupport
 
 /// Durable writes, opening a large file, and batches.
 func runWriteCases(_ bench: Bench) throws {
@@ -41,6 +42,33 @@ func runWriteCases(_ bench: Bench) throws {
             }
         },
         target: 1.5, slow: true
+    )
+
+    // Write-behind: the setter returns after the in-memory commit; the background writer's
+    // durable writes, and a flush at the end, are inside the timing.
+    let behindURL = folder.file("behind.json")
+    try StoredValueJSON.data(from: .dictionary(values)).write(to: behindURL)
+    let behindStore = try FileStore(url: behindURL, options: FileStore.Options(writeMode: .writeBehind))
+    let behindFlag = Stored(flagKey, default: false, store: behindStore)
+    var behindValue = false
+    let memoryStore = InMemoryStore(values)
+    let memoryFlag100 = Stored(flagKey, default: false, store: memoryStore)
+    var memoryValue = false
+    try bench.compare(
+        Workload("@Stored<Bool> write, FileStore 100 keys, write-behind") { n in
+            for _ in 0..<n {
+                behindValue.toggle()
+                try behindFlag.save(behindValue)
+            }
+            try behindStore.flush()
+        },
+        against: Workload("@Stored<Bool> write, InMemoryStore 100 keys") { n in
+            for _ in 0..<n {
+                memoryValue.toggle()
+                try memoryFlag100.save(memoryValue)
+            }
+        },
+        target: 2.0
     )
 
     // UserDefaults with the same 100 keys, forced to disk, for the UserDefaultsStore case.
