@@ -6,6 +6,8 @@ struct DefaultsBox: @unchecked Sendable {
     // thread-safe", Apple's UserDefaults reference) and is `Sendable` on Apple platforms; the
     // box only stores the reference and never mutates it.
     let defaults: UserDefaults
+    /// The name of the persistent domain the store writes (see ``UserDefaultsStore/domainName``).
+    let domainName: String
 
     /// A notification observer token, which `NotificationCenter` returns as an unannotated
     /// `NSObjectProtocol`.
@@ -158,7 +160,10 @@ final class SuiteState: Sendable {
     }
 
     private func currentValues() -> [String: StoredValue] {
-        defaults.defaults.dictionaryRepresentation().compactMapValues(PropertyListValue.storedValue(from:))
+        // Registered defaults are in the representation; the store does not return them.
+        let stored = defaults.storedKeys()
+        return defaults.defaults.dictionaryRepresentation().filter { stored.contains($0.key) }
+            .compactMapValues(PropertyListValue.storedValue(from:))
     }
 
     private static func identical(_ a: StoredValue?, _ b: StoredValue?) -> Bool {
