@@ -15,7 +15,10 @@ extension FileStore {
         /// loses the changes not yet written, never the file: it holds an earlier whole
         /// version. For app interfaces, whose main thread must not wait for the disk.
         /// ``FileStore/update(forKey:_:)`` and ``FileStore/batch(_:)`` still write before
-        /// returning, taking every change not yet written with them.
+        /// returning, taking every change not yet written with them. The waits a durable
+        /// setter can meet under the store's lock (another writer's turn on the `flock`, up to
+        /// half a second for another program's save to settle, the `fsync`s) happen on the
+        /// background writer instead.
         case writeBehind
     }
 
