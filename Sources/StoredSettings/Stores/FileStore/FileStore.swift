@@ -187,11 +187,12 @@ public final class FileStore: Storable {
 
     /// Opens `settings.json` of `application` in the user's configuration folder.
     ///
-    /// On macOS and Linux: `$XDG_CONFIG_HOME/<application>/settings.json` when
+    /// For command-line tools on macOS, and on Linux: `$XDG_CONFIG_HOME/<application>/settings.json` when
     /// `XDG_CONFIG_HOME` is an absolute path, else `$HOME/.config/<application>/settings.json`,
     /// else the same under the home folder of the user's password-database entry
     /// (`getpwuid_r`); never under the filesystem root. On iOS, tvOS, watchOS and visionOS,
-    /// where an app writes inside its container: `<application>/settings.json` in the
+    /// where an app writes inside its container, and for a macOS app bundle (sandboxed or
+    /// not): `<application>/settings.json` in the
     /// container's Application Support folder (`FileManager`'s `.applicationSupportDirectory`
     /// in the user domain). <doc:PlatformNotes> lists the folders.
     ///
