@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsTestSupport
 
 /// Durable writes, opening a large file, and batches.
 func runWriteCases(_ bench: Bench) throws {
@@ -42,6 +43,33 @@ func runWriteCases(_ bench: Bench) throws {
         },
         target: 1.5, slow: true
     )
+
+    // Write-behind: the setter's latency, which returns after the in-memory commit; the
+    // background writer's durable writes run beside the timed loop, on the other core.
+    let behindURL = folder.file("behind.json")
+    try StoredValueJSON.data(from: .dictionary(values)).write(to: behindURL)
+    let behindStore = try FileStore(url: behindURL, options: FileStore.Options(writeMode: .writeBehind))
+    let behindFlag = Stored(flagKey, default: false, store: behindStore)
+    var behindValue = false
+    let memoryStore = InMemoryStore(values)
+    let memoryFlag100 = Stored(flagKey, default: false, store: memoryStore)
+    var memoryValue = false
+    try bench.compare(
+        Workload("@Stored<Bool> write, FileStore 100 keys, write-behind") { n in
+            for _ in 0..<n {
+                behindValue.toggle()
+                try behindFlag.save(behindValue)
+            }
+        },
+        against: Workload("@Stored<Bool> write, InMemoryStore 100 keys") { n in
+            for _ in 0..<n {
+                memoryValue.toggle()
+                try memoryFlag100.save(memoryValue)
+            }
+        },
+        target: 2.0
+    )
+    try behindStore.flush()
 
     // UserDefaults with the same 100 keys, forced to disk, for the UserDefaultsStore case.
     let suite = try ScratchDefaults()

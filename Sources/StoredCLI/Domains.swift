@@ -13,7 +13,9 @@ enum Domains {
         if let path = environment["HOME"], path.hasPrefix("/") {
             home = URL(fileURLWithPath: path, isDirectory: true)
         } else {
-            home = FileManager.default.homeDirectoryForCurrentUser
+            // `NSHomeDirectory()` exists on every platform (`homeDirectoryForCurrentUser` is
+            // macOS-only): the home folder, or an app's container on iOS, tvOS, watchOS, visionOS.
+            home = URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
         }
         #if canImport(Darwin)
         return home.appendingPathComponent("Library/Preferences", isDirectory: true)

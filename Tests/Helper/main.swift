@@ -11,6 +11,9 @@
 //   crash-write PATH KEY SIZE         like write-loop, until it kills itself with SIGKILL at a
 //                                     random moment (see CrashWriter.swift); prints `armed`
 //   defaults-crash-write SUITE KEY SIZE   the same on UserDefaults, synchronize() after each
+//   write-behind-crash PATH SIZE      crash-write on a write-behind store: each round sets `text`
+//                                     (SIZE letters) then `count` (the round), and every fourth
+//                                     round flushes and prints `flushed <round>`
 //   write-keys PATH PREFIX N          set PREFIX-0 … PREFIX-(N-1) to true, one write each
 //   increment PATH KEY N              N × update { $0 += 1 } on KEY
 //   increment-counting PATH KEY N     the same, counting failed updates instead of stopping:
@@ -127,6 +130,22 @@ case ("crash-write", 3):
     let temporaryFiles = (url.deletingLastPathComponent().path, ".\(url.lastPathComponent).tmp-")
     crashWrite(size: number(arguments[2]), temporaryFiles: temporaryFiles) {
         try store.setValue(.string($0), forKey: key)
+    }
+
+case ("write-behind-crash", 2):
+    let url = URL(fileURLWithPath: arguments[0])
+    let options = FileStore.Options(changeCheckInterval: nil, writeMode: .writeBehind)
+    guard let store = try? FileStore(url: url, options: options) else { fail("cannot open \(url.path)") }
+    let temporaryFiles = (url.deletingLastPathComponent().path, ".\(url.lastPathComponent).tmp-")
+    var round: Int64 = 0
+    crashWrite(size: number(arguments[1]), temporaryFiles: temporaryFiles) { text in
+        try store.setValue(.string(text), forKey: "text")
+        try store.setValue(.int(round), forKey: "count")
+        if round % 4 == 0 {
+            try store.flush()
+            say("flushed \(round)")
+        }
+        round += 1
     }
 
 case ("defaults-crash-write", 3):

@@ -43,6 +43,17 @@ extension FileStore {
         /// the disk. <doc:PlatformNotes> says what each platform sees.
         public var changeCheckInterval: Duration?
 
+        /// When a setter returns: once its change is on disk (``WriteMode/durable``, the
+        /// default) or once it is in memory (``WriteMode/writeBehind``, for app interfaces).
+        public var writeMode: WriteMode
+
+        /// Whether a write on Apple platforms makes the drive flush its whole cache
+        /// (`F_FULLFSYNC`), so that it survives a power loss once the write returns: `false` by
+        /// default, where the write is an ordering barrier (`F_BARRIERFSYNC`) that still never
+        /// leaves a torn file but may lose the newest write to a power loss. No effect on Linux,
+        /// where `fsync` flushes the drive's cache. <doc:PlatformNotes> compares them.
+        public var flushesDriveCache: Bool = false
+
         /// The largest file read or written by default: 16 MiB.
         @usableFromInline package static let defaultMaximumFileSize = 16 * 1024 * 1024
 
@@ -58,14 +69,17 @@ extension FileStore {
         ///   - changeCheckInterval: How often to look for external changes where the platform
         ///     has no file events; `nil` for never (not even on events): only writes and
         ///     ``FileStore/reload()`` then read other processes' changes.
+        ///   - writeMode: When a setter returns; see ``WriteMode``.
         public init(
             maximumFileSize: Int = Options.defaultMaximumFileSize,
             corruptFilePolicy: CorruptFilePolicy = .throwError,
-            changeCheckInterval: Duration? = .milliseconds(250)
+            changeCheckInterval: Duration? = .milliseconds(250),
+            writeMode: WriteMode = .durable
         ) {
             self.maximumFileSize = maximumFileSize
             self.corruptFilePolicy = corruptFilePolicy
             self.changeCheckInterval = changeCheckInterval
+            self.writeMode = writeMode
         }
     }
 

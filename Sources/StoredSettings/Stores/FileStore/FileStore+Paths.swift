@@ -64,16 +64,34 @@ extension FileStore {
 
     /// The settings file `FileStore(application:)` opens on this platform: on iOS, tvOS,
     /// watchOS and visionOS ``applicationSupportURL(application:)`` (apps write inside their
-    /// container there, and `$HOME/.config` is not a place the system backs up or expects),
-    /// elsewhere (macOS, Linux) ``configurationURL(application:environment:passwordDatabaseHome:)``.
+    /// container there, and `$HOME/.config` is not a place the system backs up or expects); on
+    /// macOS the same for an app bundle (``isApplicationBundle(_:)``, sandboxed or not:
+    /// `FileManager` answers with the container's folder for a sandboxed app); for command-line
+    /// tools on macOS and everything on Linux
+    /// ``configurationURL(application:environment:passwordDatabaseHome:)``.
     ///
+    /// - Parameter bundleURL: The main bundle's URL (`Bundle.main.bundleURL`), a parameter for tests.
     /// - Throws: What the chosen function throws.
-    package static func defaultURL(application: String, environment: [String: String]) throws -> URL {
+    package static func defaultURL(
+        application: String, environment: [String: String], bundleURL: URL = Bundle.main.bundleURL
+    ) throws -> URL {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         return try applicationSupportURL(application: application)
         #else
+        #if os(macOS)
+        // An app is told from a tool by its bundle's `.app` extension, as FZSwiftUtils'
+        // `Bundle.isApplicationBundle` (Sources/FZSwiftUtils/Extensions/Foundation/Bundle+.swift)
+        // tells them on macOS.
+        if isApplicationBundle(bundleURL) { return try applicationSupportURL(application: application) }
+        #endif
         return try configurationURL(application: application, environment: environment)
         #endif
+    }
+
+    /// Whether `bundleURL`, a main bundle's URL, is an application bundle (`Notes.app`), not the
+    /// folder of a command-line tool's executable or an app extension (`.appex`).
+    package static func isApplicationBundle(_ bundleURL: URL) -> Bool {
+        bundleURL.pathExtension.lowercased() == "app"
     }
 
     /// `<Application Support>/<application>/settings.json`, the folder being the first of

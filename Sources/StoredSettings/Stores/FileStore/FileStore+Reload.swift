@@ -61,12 +61,12 @@ extension FileStore {
         state.keyOrder.forgetText()
         guard let loaded else {
             state.fingerprint = nil
-            storage.replaceAll(with: [:])
+            install([:], publishing: nil)
             return
         }
         state.fingerprint = loaded.fingerprint
         state.encoding = loaded.encoding
         state.source = loaded.source
-        storage.replaceAll(with: loaded.values)
+        install(loaded.values, publishing: nil)
     }
 }

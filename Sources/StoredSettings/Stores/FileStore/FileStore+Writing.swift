@@ -79,7 +79,8 @@ extension FileStore {
                     defer { writingFingerprint.withLock { $0 = nil } }
                     state.fingerprint = try AtomicFile.write(
                         data, to: destination, permissions: permissions,
-                        owner: replaced.map { AtomicFile.Owner(user: $0.ownerID, group: $0.groupID) }
+                        owner: replaced.map { AtomicFile.Owner(user: $0.ownerID, group: $0.groupID) },
+                        fullFlush: options.flushesDriveCache
                     ) { written in
                         guard lock.isStillValid(), try FileSystem.fingerprint(atPath: target) == replaced else {
                             throw LockTakenAway()
@@ -90,7 +91,7 @@ extension FileStore {
                     continue
                 }
                 AtomicFile.removeStaleTemporaryFiles(for: destination)
-                storage.replace(with: values, publishing: changes)
+                install(values, publishing: changes)
                 return result
             }
             throw StorageError(
@@ -166,6 +167,6 @@ extension FileStore {
             if let loaded, loaded.fingerprint.size == 0, hadContent { throw Self.emptiedFileError(path: target) }
         }
         adopt(loaded, into: &state)
-        return loaded?.values ?? [:]
+        return overlayingPending(loaded?.values ?? [:])
     }
 }

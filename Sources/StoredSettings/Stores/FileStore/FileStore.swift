@@ -84,6 +84,8 @@ public final class FileStore: Storable {
     let writingFingerprint = Lock<FileFingerprint?>(nil)
     /// The `setValue` calls waiting for the write in progress (group commit).
     let writeGroup = WriteGroup()
+    /// The changes not yet written, in ``WriteMode/writeBehind`` mode; `nil` in durable mode.
+    let writeBehind: WriteBehind?
 
     /// What the store knows about the file, guarded by ``file``, which also serializes this
     /// store's writes and reloads.
@@ -167,6 +169,7 @@ public final class FileStore: Storable {
         let values = try Self.open(
             path: self.url.path, format: format, options: options, state: &state, reports: &reports)
         storage = DictionaryStorage(values)
+        writeBehind = options.writeMode == .writeBehind ? WriteBehind() : nil
         file = Lock(state)
         medium = UpdateScope.medium(file)
         options.afterOpeningForTesting?.body()
@@ -184,11 +187,12 @@ public final class FileStore: Storable {
 
     /// Opens `settings.json` of `application` in the user's configuration folder.
     ///
-    /// On macOS and Linux: `$XDG_CONFIG_HOME/<application>/settings.json` when
+    /// For command-line tools on macOS, and on Linux: `$XDG_CONFIG_HOME/<application>/settings.json` when
     /// `XDG_CONFIG_HOME` is an absolute path, else `$HOME/.config/<application>/settings.json`,
     /// else the same under the home folder of the user's password-database entry
     /// (`getpwuid_r`); never under the filesystem root. On iOS, tvOS, watchOS and visionOS,
-    /// where an app writes inside its container: `<application>/settings.json` in the
+    /// where an app writes inside its container, and for a macOS app bundle (sandboxed or
+    /// not): `<application>/settings.json` in the
     /// container's Application Support folder (`FileManager`'s `.applicationSupportDirectory`
     /// in the user domain). <doc:PlatformNotes> lists the folders.
     ///
@@ -209,8 +213,9 @@ public final class FileStore: Storable {
         watcher.withLock { $0?.cancel() }
     }
 
-    /// The path of the file, for error messages.
-    public var location: String? { url.path }
+    /// The path of the file, for error messages; followed by ` (write-behind)` in
+    /// ``WriteMode/writeBehind`` mode, so that no message passes such a store for a durable one.
+    public var location: String? { writeBehind == nil ? url.path : url.path + " (write-behind)" }
 
     /// The value stored under `key`, from memory.
     ///
@@ -231,7 +236,8 @@ public final class FileStore: Storable {
     }
 
     /// Stores `value` under `key` (removes the key for `nil`) and writes the file before
-    /// returning.
+    /// returning; in ``WriteMode/writeBehind`` mode, returns once the value is in memory and
+    /// leaves the write to the store's background writer (``flush()`` waits for it).
     ///
     /// Under the cross-process lock, the file is re-read first if another process changed it;
     /// only `key` is changed, so other processes' keys are kept.
@@ -256,6 +262,13 @@ public final class FileStore: Storable {
     /// never join a group: they run alone, on the caller's thread. Across processes, writes
     /// still take turns on the `flock`.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
+        if let writeBehind, !UpdateScope.isInsideUpdateBody {
+            do {
+                return try setBehind(value, forKey: key, in: writeBehind)
+            } catch let error as StorageError {
+                throw error.adding(key: key, path: url.path)
+            }
+        }
         try StorageError.validate(key: key, location: path)
         try commitInGroup(value, forKey: key)
     }

@@ -141,15 +141,24 @@ package enum PropertyListValue {
         }
     }
 
+    /// The class of Foundation's Boolean numbers (`__NSCFBoolean`), which no integer has.
+    private static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))
+
     /// The tree for a number, telling Booleans, integers and doubles apart by the number's
     /// Objective-C type code.
+    ///
+    /// A Boolean is told by its class, never by type code `c` (`char`), which an `Int8` has
+    /// too (on Linux for some values only): on Apple platforms by `CFBoolean`'s type, on Linux,
+    /// which has no `CFGetTypeID`, by the class of Foundation's own Booleans.
     package static func storedValue(from number: NSNumber) -> StoredValue {
         #if canImport(Darwin)
         if CFGetTypeID(number) == CFBooleanGetTypeID() { return .bool(number.boolValue) }
         #endif
-        switch number.objCType.pointee {
-        case CChar(UInt8(ascii: "c")), CChar(UInt8(ascii: "B")):
+        let code = number.objCType.pointee
+        if code == CChar(UInt8(ascii: "B")) || ObjectIdentifier(type(of: number)) == booleanClass {
             return .bool(number.boolValue)
+        }
+        switch code {
         case CChar(UInt8(ascii: "d")), CChar(UInt8(ascii: "f")):
             return .double(number.doubleValue)
         case CChar(UInt8(ascii: "Q")), CChar(UInt8(ascii: "L")):

@@ -99,6 +99,12 @@ public final class ChangeBroadcaster: Sendable {
         if removed != nil { mirroredCount.withLock { $0 -= 1 } }
     }
 
+    /// The keys that subscribers of one key follow, or `nil` while a subscriber follows every
+    /// key: what a store that must look for changes itself needs to compare.
+    package var followedKeys: Set<String>? {
+        state.withLock { $0.everyKey.isEmpty ? Set($0.byKey.keys) : nil }
+    }
+
     /// Delivers `changes`, in order, to every current subscriber of their keys.
     ///
     /// Callers serialise their calls (they hold the store's commit lock), which keeps every

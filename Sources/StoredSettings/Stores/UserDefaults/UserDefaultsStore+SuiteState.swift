@@ -6,6 +6,8 @@ struct DefaultsBox: @unchecked Sendable {
     // thread-safe", Apple's UserDefaults reference) and is `Sendable` on Apple platforms; the
     // box only stores the reference and never mutates it.
     let defaults: UserDefaults
+    /// The name of the persistent domain the store writes (see ``UserDefaultsStore/domainName``).
+    let domainName: String
 
     /// A notification observer token, which `NotificationCenter` returns as an unannotated
     /// `NSObjectProtocol`.
@@ -85,6 +87,17 @@ final class SuiteState: Sendable {
         stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation
     ) {
         startWatching()
+        // While only single keys were followed, notifications compared only those: bring the
+        // others up to date first, so an observer of every key gets no change made before it.
+        if key == nil, let followed = broadcaster.followedKeys {
+            let current = currentValues()
+            watch.withLock { watch in
+                let known = Set(current.keys).union(watch.seen.map { Set($0.keys) } ?? [])
+                for key in known where !followed.contains(key) {
+                    watch.seen?[key] = current[key]
+                }
+            }
+        }
         return broadcaster.subscription(key: key)
     }
 
@@ -136,12 +149,23 @@ final class SuiteState: Sendable {
     private func defaultsDidChange() {
         for _ in 0..<16 {
             let commits = watch.withLock { $0.commits }
-            notificationReads.withLock { $0 += 1 }
-            let current = currentValues()
+            // Only the keys observers follow, when none follows every key: AppKit changes the
+            // standard defaults often, and converting all of them each time is the cost.
+            let followed = broadcaster.followedKeys
+            let current = followed.map(values(forKeys:)) ?? currentValues()
             let done = watch.withLock { watch -> Bool in
                 guard let seen = watch.seen else { return true }
                 guard watch.commits == commits else { return false }
                 var changes: [StoredChange] = []
+                if let followed {
+                    for key in followed where !Self.identical(seen[key], current[key]) {
+                        changes.append(StoredChange(key: key, value: current[key]))
+                        watch.seen?[key] = current[key]
+                    }
+                    for change in changes { watch.published[change.key] = change.value }
+                    broadcaster.publish(changes)
+                    return true
+                }
                 for key in seen.keys where current[key] == nil {
                     changes.append(StoredChange(key: key, value: nil))
                 }
@@ -157,8 +181,24 @@ final class SuiteState: Sendable {
         }
     }
 
+    /// The stored values of `keys` (registered defaults left out), read one by one.
+    private func values(forKeys keys: Set<String>) -> [String: StoredValue] {
+        var values: [String: StoredValue] = [:]
+        for key in keys {
+            guard let object = defaults.defaults.object(forKey: key), !defaults.isOnlyRegistered(key) else { continue }
+            values[key] = PropertyListValue.storedValue(from: object)
+        }
+        return values
+    }
+
+    /// Every stored value of the suite, from the whole `dictionaryRepresentation()`; counted in
+    /// ``notificationReads``.
     private func currentValues() -> [String: StoredValue] {
-        defaults.defaults.dictionaryRepresentation().compactMapValues(PropertyListValue.storedValue(from:))
+        notificationReads.withLock { $0 += 1 }
+        // Registered defaults are in the representation; the store does not return them.
+        let stored = defaults.storedKeys()
+        return defaults.defaults.dictionaryRepresentation().filter { stored.contains($0.key) }
+            .compactMapValues(PropertyListValue.storedValue(from:))
     }
 
     private static func identical(_ a: StoredValue?, _ b: StoredValue?) -> Bool {

@@ -84,7 +84,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     public init(_ defaults: UserDefaults) {
         self.suiteName = nil
         self.shared = SuiteState.shared(for: ObjectIdentifier(defaults).debugDescription) {
-            DefaultsBox(defaults: defaults)
+            DefaultsBox(defaults: defaults, domainName: Self.domainName(suiteName: nil))
         }
     }
 
@@ -100,7 +100,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
             guard let defaults = UserDefaults(suiteName: suiteName) else {
                 throw StorageError(.invalidKey, location: suiteName, message: "UserDefaults refused the suite name")
             }
-            return DefaultsBox(defaults: defaults)
+            return DefaultsBox(defaults: defaults, domainName: suiteName)
         }
     }
 
@@ -124,7 +124,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
             guard let defaults = UserDefaults(suiteName: path) else {
                 throw StorageError(.invalidKey, location: path, message: "UserDefaults refused the suite path")
             }
-            return DefaultsBox(defaults: defaults)
+            return DefaultsBox(defaults: defaults, domainName: path)
         }
     }
 
@@ -133,10 +133,17 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         suiteName.map { "UserDefaults domain \($0)" } ?? "UserDefaults"
     }
 
-    /// The value stored under `key` in this domain or a registered default, converted to a
-    /// ``StoredValue``; `nil` when absent or not a property-list value.
+    /// The value stored under `key`, converted to a ``StoredValue``; `nil` when absent or not a
+    /// property-list value.
+    ///
+    /// A value registered with `register(defaults:)` and stored in no domain searched before the
+    /// registration domain is a default, not a stored value: it reads as `nil`, so a `@Stored`
+    /// setting's `hasStoredValue` is `false`, its own default applies, and `reset()` removes
+    /// only what was stored. An argument-domain value (`-key value` on the command line) is
+    /// returned.
     public func value(forKey key: String) -> StoredValue? {
-        defaults.object(forKey: key).flatMap(PropertyListValue.storedValue(from:))
+        guard let object = defaults.object(forKey: key), !box.isOnlyRegistered(key) else { return nil }
+        return PropertyListValue.storedValue(from: object)
     }
 
     /// Stores `value` under `key` with `UserDefaults.set(_:forKey:)`, or removes it with
@@ -173,7 +180,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     ///
     /// `body` starts from the stored value, never from `UserDefaults`' argument domain: while
     /// `-count 100` is on the command line, `update` of `count` sees the value stored in the
-    /// domain (or the registered default, or `nil`), so `update { $0 += 1 }` on a stored 3
+    /// domain (or `nil`), so `update { $0 += 1 }` on a stored 3
     /// writes 4, and reads in this run still return 100 (see "The argument domain").
     ///
     /// `body` may read this store; a write it makes to any store of this process on the same
@@ -306,20 +313,20 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
 
     /// The value `key` has without `UserDefaults`' argument domain: the one reads see when the
     /// argument domain does not hold the key; otherwise the value in this store's persistent
-    /// domain, else a registered default (`register(defaults:)`), else `nil`.
+    /// domain, else `nil` (a registered default is not a stored value).
     private func persistentValue(forKey key: String) -> StoredValue? {
         guard defaults.volatileDomain(forName: UserDefaults.argumentDomain)[key] != nil else {
             return value(forKey: key)
         }
-        let object =
-            defaults.persistentDomain(forName: domainName)?[key]
-            ?? defaults.volatileDomain(forName: UserDefaults.registrationDomain)[key]
-        return object.flatMap(PropertyListValue.storedValue(from:))
+        return defaults.persistentDomain(forName: domainName)?[key].flatMap(PropertyListValue.storedValue(from:))
     }
 
     /// The name of this store's persistent domain: the suite's name, or the application
     /// domain (the bundle identifier, else the process name) for the standard defaults.
-    var domainName: String {
+    var domainName: String { Self.domainName(suiteName: suiteName) }
+
+    /// ``domainName`` for a store on `suiteName` (`nil`: the application's own defaults).
+    static func domainName(suiteName: String?) -> String {
         suiteName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
     }
 

@@ -17,6 +17,31 @@ struct FileStoreApplicationFolderTests {
         #endif
     }
 
+    @Test func anAppBundleIsToldFromAToolsFolder() {
+        #expect(FileStore.isApplicationBundle(URL(fileURLWithPath: "/Applications/Notes.app")))
+        #expect(FileStore.isApplicationBundle(URL(fileURLWithPath: "/Users/ada/Build/Tool.APP")))
+        #expect(!FileStore.isApplicationBundle(URL(fileURLWithPath: "/usr/local/bin")))
+        #expect(
+            !FileStore.isApplicationBundle(URL(fileURLWithPath: "/Applications/Notes.app/Contents/PlugIns/W.appex")))
+    }
+
+    @Test func anAppBundleOnMacOSUsesApplicationSupportAndAToolTheConfigurationFolder() throws {
+        let app = URL(fileURLWithPath: "/Applications/Notes.app")
+        let tool = URL(fileURLWithPath: "/usr/local/bin")
+        let forApp = try FileStore.defaultURL(application: "tool", environment: Self.environment, bundleURL: app)
+        let forTool = try FileStore.defaultURL(application: "tool", environment: Self.environment, bundleURL: tool)
+        #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        #expect(forApp == (try FileStore.applicationSupportURL(application: "tool")))
+        #else
+        #expect(forApp.path == "/x/config/tool/settings.json")
+        #endif
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        #expect(forTool == (try FileStore.applicationSupportURL(application: "tool")))
+        #else
+        #expect(forTool.path == "/x/config/tool/settings.json")
+        #endif
+    }
+
     @Test func applicationSupportFileIsInFoundationsApplicationSupportFolder() throws {
         let folder = try #require(
             FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first)

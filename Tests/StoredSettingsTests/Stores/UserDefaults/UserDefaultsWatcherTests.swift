@@ -35,28 +35,3 @@ struct UserDefaultsWatcherTests {
         #expect(!UserDefaultsStore.isSuiteInUse(name))
     }
 }
-
-/// What a store's change stream says when a removal uncovers a registered default: the value
-/// reads see from then on, once, and nothing that contradicts it.
-@Suite(.timeLimit(TestScale.hangGuard))
-struct UserDefaultsRegisteredValueChangeTests {
-    @Test func removalUncoveringARegisteredDefaultDeliversWhatReadsSee() async throws {
-        let suite = try TemporarySuite()
-        let store = suite.store
-        // A name no other test uses: on Apple platforms the registration domain is the process's.
-        let k = "registered-\(UUID().uuidString)"
-        store.defaults.register(defaults: [k: 1])
-        var changes = store.changes().makeAsyncIterator()
-
-        try store.setValue(.int(5), forKey: k)
-        try store.setValue(nil, forKey: k)
-        #expect(store.value(forKey: k) == .int(1))
-        // The same sequence whether or not the platform posts a change notification per write.
-        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: store.defaults)
-        try store.setValue(.int(7), forKey: k)
-
-        #expect(await changes.next() == StoredChange(key: k, value: .int(5)))
-        #expect(await changes.next() == StoredChange(key: k, value: .int(1)))
-        #expect(await changes.next() == StoredChange(key: k, value: .int(7)))
-    }
-}

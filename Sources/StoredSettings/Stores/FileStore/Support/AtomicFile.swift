@@ -17,8 +17,8 @@ import Darwin
 /// 2. give it the owner and group of the file it replaces (`fchown`, when they differ from
 ///    this process's), then the mode (`fchmod`, so the umask cannot change it, when the
 ///    created file's mode differs);
-/// 3. write all bytes, `fsync` (`F_FULLFSYNC` on Apple platforms, see
-///    ``FileSystem/flushToStableStorage(_:)``);
+/// 3. write all bytes, `fsync` (`F_BARRIERFSYNC` on Apple platforms, `F_FULLFSYNC` with
+///    `fullFlush`, see ``FileSystem/flushToStableStorage(_:fullFlush:)``);
 /// 4. `rename` it over the file (atomic on POSIX file systems);
 /// 5. `fsync` the folder, so the rename itself survives a power loss.
 ///
@@ -77,7 +77,7 @@ package enum AtomicFile {
     @discardableResult
     package static func write(
         _ data: Data, to destination: Destination, permissions: UInt32 = 0o600, owner: Owner? = nil,
-        beforeReplace: (FileFingerprint) throws -> Void = { _ in }
+        fullFlush: Bool = false, beforeReplace: (FileFingerprint) throws -> Void = { _ in }
     ) throws -> FileFingerprint {
         let path = destination.path
         // `created`: the new file's attributes, from the check that its path still names it.
@@ -104,7 +104,9 @@ package enum AtomicFile {
         guard data.withUnsafeBytes({ DescriptorWrite.writeAll(fd, $0) }) else {
             throw FileSystem.ioError("cannot write", path: path)
         }
-        guard try !DurabilityHook.run(.fileSync, path: path) || FileSystem.flushToStableStorage(fd) else {
+        guard
+            try !DurabilityHook.run(.fileSync, path: path) || FileSystem.flushToStableStorage(fd, fullFlush: fullFlush)
+        else {
             throw FileSystem.ioError("cannot write (fsync)", path: path)
         }
         guard fstat(fd, &info) == 0 else { throw FileSystem.ioError("cannot read the file's attributes", path: path) }
@@ -120,7 +122,7 @@ package enum AtomicFile {
         descriptorOpen = false
         let directoryFD = FileSystem.openFile(destination.directoryToOpen, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         if directoryFD >= 0, (try? DurabilityHook.run(.folderSync, path: path)) ?? false {
-            _ = FileSystem.flushToStableStorage(directoryFD)
+            _ = FileSystem.flushToStableStorage(directoryFD, fullFlush: fullFlush)
         }
         if directoryFD >= 0 { close(directoryFD) }
         return fingerprint

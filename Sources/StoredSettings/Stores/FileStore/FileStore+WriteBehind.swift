@@ -1,0 +1,123 @@
+import Foundation
+
+extension FileStore {
+    /// When a ``FileStore`` setter returns: after its change is on disk, or as soon as it is in
+    /// memory.
+    public enum WriteMode: Sendable, Equatable {
+        /// ``FileStore/setValue(_:forKey:)`` returns once the file holding the change has been
+        /// written, `fsync`ed and renamed into place: the default.
+        case durable
+        /// ``FileStore/setValue(_:forKey:)`` returns once the change is in memory, where reads
+        /// and ``FileStore/changes()`` see it at once; one background writer per store then
+        /// writes every change made meanwhile as one file, as atomically and durably as a
+        /// durable write. ``FileStore/flush()`` waits for what was set before it. A process that
+        /// ends before the writer caught up (killed, or exiting without ``FileStore/flush()``)
+        /// loses the changes not yet written, never the file: it holds an earlier whole
+        /// version. For app interfaces, whose main thread must not wait for the disk.
+        /// ``FileStore/update(forKey:_:)`` and ``FileStore/batch(_:)`` still write before
+        /// returning, taking every change not yet written with them. The waits a durable
+        /// setter can meet under the store's lock (another writer's turn on the `flock`, up to
+        /// half a second for another program's save to settle, the `fsync`s) happen on the
+        /// background writer instead.
+        case writeBehind
+    }
+
+    /// The changes of a write-behind store that are in memory and not yet in the file.
+    ///
+    /// Lock order: ``FileStore/file``, then ``state``, then the store's ``DictionaryStorage``;
+    /// a setter takes only the last two.
+    final class WriteBehind: Sendable {
+        struct State: Sendable {
+            /// Each key set since the last write that took it, with its newest value (`nil`:
+            /// removed).
+            var pending: [String: StoredValue?] = [:]
+            /// Whether a run of the writer is queued and has not taken the pending changes yet.
+            var scheduled = false
+        }
+
+        let state = Lock(State())
+        /// The one writer: runs queue up, so writes never overlap and later ones coalesce.
+        let queue = DispatchQueue(label: "StoredSettings write-behind")
+    }
+
+    /// Writes every change made in memory and not yet written, and returns once it is on disk.
+    ///
+    /// For a store in ``WriteMode/writeBehind`` mode: call it where the changes must survive
+    /// what follows (before the app is suspended or the tool exits). A durable store has
+    /// nothing to write, and it returns at once.
+    ///
+    /// - Throws: What ``setValue(_:forKey:)`` throws for a failed write; the changes stay in
+    ///   memory and are written by the next write or flush.
+    ///
+    /// Thread-safety: may be called from any thread; it waits for a background write in
+    /// progress, then writes what is left on the calling thread.
+    public func flush() throws {
+        guard let writeBehind, !writeBehind.state.withLock({ $0.pending.isEmpty }) else { return }
+        do {
+            try commitChanges { values in
+                let pending = writeBehind.state.withLock { $0.pending }
+                for (key, value) in pending { values[key] = value }
+                // Published by the setters already; listed so that the file is written.
+                return ((), pending.map { StoredChange(key: $0.key, value: $0.value) })
+            }
+        } catch let error as StorageError {
+            throw error.adding(path: url.path)
+        }
+    }
+
+    /// ``setValue(_:forKey:)`` in write-behind mode: commits in memory, publishing the change,
+    /// and queues the background writer unless a run is queued already.
+    func setBehind(_ value: StoredValue?, forKey key: String, in writeBehind: WriteBehind) throws {
+        let schedule = try writeBehind.state.withLock { state in
+            try storage.setValue(value, forKey: key)
+            state.pending[key] = .some(value)
+            defer { state.scheduled = true }
+            return !state.scheduled
+        }
+        guard schedule else { return }
+        // The run keeps the store alive until its changes are written.
+        writeBehind.queue.async { [self] in
+            writeBehind.state.withLock { $0.scheduled = false }
+            do {
+                try flush()
+            } catch let error as StorageError {
+                StorageErrorReporter.report(error)
+            } catch {
+                StorageErrorReporter.report(StorageError(.io, wrapping: error, path: url.path))
+            }
+        }
+    }
+
+    /// Makes `values`, just read from or written to the file, the values in memory, with the
+    /// changes not yet written on top; publishes what differs from memory. For a durable store
+    /// `changes` (the writes just committed) are published as they are.
+    func install(_ values: [String: StoredValue], publishing changes: [StoredChange]?) {
+        guard let writeBehind else {
+            if let changes {
+                storage.replace(with: values, publishing: changes)
+            } else {
+                storage.replaceAll(with: values)
+            }
+            return
+        }
+        writeBehind.state.withLock { state in
+            // What `values` holds is in the file now (or is what the file holds).
+            if changes != nil { state.pending = state.pending.filter { !values[$0.key].isIdentical(to: $0.value) } }
+            storage.replaceAll(with: Self.overlaying(state.pending, on: values))
+        }
+    }
+
+    /// `values` with the changes not yet written on top (`values` for a durable store).
+    func overlayingPending(_ values: [String: StoredValue]) -> [String: StoredValue] {
+        guard let writeBehind else { return values }
+        return Self.overlaying(writeBehind.state.withLock { $0.pending }, on: values)
+    }
+
+    private static func overlaying(
+        _ pending: [String: StoredValue?], on values: [String: StoredValue]
+    ) -> [String: StoredValue] {
+        var values = values
+        for (key, value) in pending { values[key] = value }
+        return values
+    }
+}
