@@ -266,7 +266,7 @@ public final class FileStore: Storable {
             do {
                 return try setBehind(value, forKey: key, in: writeBehind)
             } catch let error as StorageError {
-                throw error.adding(key: key, path: url.path)
+                throw error.adding(key: key, location: url.path)
             }
         }
         try StorageError.validate(key: key, location: path)
