@@ -8,8 +8,9 @@ import FoundationNetworking
 /// Calls etcd's v3 JSON gateway (`POST /v3/...` with a JSON body; keys and values base64),
 /// trying each endpoint in turn, with the authentication token when a user is configured.
 ///
-/// Requests are synchronous (a `URLSession` data task awaited on a semaphore), because the
-/// ``Storable`` requirements they serve are synchronous.
+/// Requests are synchronous (over ``PlainHTTP``'s kept-alive connections; on Apple platforms a
+/// `URLSession` data task awaited on a semaphore for `https`), because the ``Storable``
+/// requirements they serve are synchronous.
 ///
 /// Thread-safety: `Sendable`; the token and the preferred endpoint are kept under a lock.
 final class EtcdClient: Sendable {
@@ -84,7 +85,8 @@ final class EtcdClient: Sendable {
     /// - Parameter unanswered: Gains each endpoint that may have received the request and gave
     ///   no answer (only a ``Request/compareAndSwap`` goes on past one).
     /// - Throws: ``Failure``: `.unreachable` naming every endpoint when none received it;
-    ///   `.noAnswer` when a write may have reached one (at once for a ``Request/write``).
+    ///   `.noAnswer` when a write may have reached one (at once for a ``Request/write``); `.tls`
+    ///   when no endpoint could be used and one of them failed the TLS handshake.
     func call(_ path: String, _ body: [String: Any], request: Request = .read, unanswered: inout [String]) throws
         -> [String: Any]
     {

@@ -49,8 +49,9 @@ extension EtcdStore {
         public var progressNotifyInterval: TimeInterval?
         /// A PEM file of the CA certificates that sign the members' certificates (etcd's
         /// `--trusted-ca-file`, `etcdctl --cacert`), trusted instead of the system's for
-        /// `https` endpoints; `nil` (the default) trusts the system's. Linux only (see
-        /// ``checkURLSessionTLS()`` for Apple platforms).
+        /// `https` endpoints; `nil` (the default) trusts the system's. Linux only: on Apple
+        /// platforms, where `https` goes through `URLSession`, opening a store with any of the
+        /// four TLS options set throws `StorageError.Code.invalidArgument`.
         public var trustedCAFile: String?
         /// A PEM file of the client certificate (and its chain) presented to members started
         /// with `--client-cert-auth` (`etcdctl --cert`); with ``clientKeyFile``. Linux only.

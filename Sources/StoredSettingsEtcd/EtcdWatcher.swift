@@ -33,7 +33,7 @@ final class EtcdWatcher: Sendable {
         var stopped = false
         var started = false
         var task: URLSessionDataTask?
-        /// The plain-HTTP watch connection, shut down by ``stop()``.
+        /// The socket of the ``PlainHTTP`` watch connection, shut down by ``stop()``.
         var socket: Int32?
     }
     private let state = Lock(State())

@@ -69,10 +69,9 @@ final class FakeHTTPServer: Sendable {
                 }
                 served += 1
                 _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, flags) }
-                // End of answer, then drain until the client closes: no reset cuts the answer short.
-                shutdown(connection, Int32(SHUT_WR))
-                var sink = [UInt8](repeating: 0, count: 4096)
-                while recv(connection, &sink, sink.count, 0) > 0 {}
+                // The request was read to its end, so closing sends an end of stream, never a
+                // reset that would cut the answer short. The client may keep its side open
+                // (keep-alive) and sees the end before its next request.
                 close(connection)
             }
             ended.withLock { $0 = true }
@@ -97,7 +96,7 @@ final class FakeHTTPServer: Sendable {
         for connection in held.withLock({ $0 }) { close(connection) }
     }
 
-    /// Reads up to the end of the request head (the body is not needed).
+    /// Reads the request head, and its body (by `Content-Length`), which is dropped.
     private static func readHead(_ fd: Int32) -> String {
         var head: [UInt8] = []
         var byte: UInt8 = 0
@@ -105,6 +104,16 @@ final class FakeHTTPServer: Sendable {
             head.append(byte)
             if head.count >= 4 && head.suffix(4) == [13, 10, 13, 10] { break }
         }
-        return String(decoding: head, as: UTF8.self)
+        let text = String(decoding: head, as: UTF8.self)
+        var left =
+            text.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+        var sink = [UInt8](repeating: 0, count: 4096)
+        while left > 0 {
+            let count = recv(fd, &sink, min(left, sink.count), 0)
+            guard count > 0 else { break }
+            left -= count
+        }
+        return text
     }
 }

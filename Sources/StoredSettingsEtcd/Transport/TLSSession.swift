@@ -42,6 +42,8 @@ final class TLSContext: @unchecked Sendable {
         serverName = configuration.serverName
         ERR_clear_error()
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        // No passphrase prompt on the terminal for an encrypted key: it fails to load instead.
+        SSL_CTX_set_default_passwd_cb(context) { _, _, _, _ in 0 }
         _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(TLS1_2_VERSION), nil)
         // A member that closes without close_notify ends the stream; HTTP framing says whether
         // the answer was whole.
