@@ -1,7 +1,7 @@
 /// Fans committed changes out to every ``Storable/changes()`` stream of one store.
 ///
 /// Each subscriber gets its own `AsyncStream` with an unbounded buffer, so it sees every change
-/// once, in the order ``publish(_:)`` was called. Stores call `publish` while they still hold
+/// once, in the order `publish(_:)` was called. Stores call `publish` while they still hold
 /// the lock under which they committed, which serialises the calls and fixes the order; `yield`
 /// only enqueues (it resumes a waiting consumer on its own executor, never inline), so no
 /// observer code runs under a store's lock.

@@ -71,6 +71,7 @@ public enum UpdateScope {
     ///   - media: The names of what the store guards (``medium(_:)``, or a file's path, so that
     ///     two instances on one file refuse each other's writes).
     ///   - key: The key being updated, named in the refusal; `nil` for an update of no one key.
+    ///   - body: The `update` body, run once on this thread.
     public static func runBody<R>(ofUpdateOn media: [String], key: String?, _ body: () throws -> R) rethrows -> R {
         let marks: Marks
         if let current = currentMarks {
