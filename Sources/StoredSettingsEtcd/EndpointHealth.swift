@@ -21,12 +21,16 @@ struct EndpointHealth {
         self.count = count
     }
 
-    /// `index` answered; `leading` makes it the one asked first (a race's later answers do not).
+    /// `index` answered; `leading` makes it the one asked first (a race's answers do not: the
+    /// endpoints that answered one are asked in the configured order).
     mutating func answered(_ index: Int, leading: Bool = true) {
         failures[index] = nil
         answered.insert(index)
-        if leading || lastAnswered == nil { lastAnswered = index }
+        if leading { lastAnswered = index }
     }
+
+    /// Whether some endpoint answered and has not failed since.
+    var hasAnswered: Bool { !answered.isEmpty }
 
     /// `index` could not be reached, gave no answer, or had no leader.
     mutating func failed(_ index: Int) {

@@ -6,9 +6,9 @@ extension EtcdClient {
     /// first answer: a process that opens a store while the member listed first is frozen
     /// waits for the fastest member, not for a request timeout.
     ///
-    /// Only for requests that change nothing. The first to answer is asked first from then on;
-    /// the others record their health when their answers come (a frozen member's request
-    /// stays out until its timeout, changing nothing).
+    /// Only for requests that change nothing. Every endpoint that answers is asked before one
+    /// not heard from; each records its health when its answer comes (a frozen member's
+    /// request stays out until its timeout, changing nothing).
     ///
     /// - Throws: ``Failure/refused(code:message:)`` when the first answer refuses (other than
     ///   unavailable); ``Failure/unreachable(_:)`` naming every endpoint when none answered.
@@ -32,8 +32,9 @@ extension EtcdClient {
                     }
                     return true
                 }
-                // Recorded before the caller goes on, so its next request asks the winner first.
-                if case .failed = outcome { forget(endpoint) } else { remember(endpoint, leading: settles) }
+                // Recorded before the caller goes on, so its next request asks one that answered
+                // (those that did in the configured order) before one not heard from.
+                if case .failed = outcome { forget(endpoint) } else { remember(endpoint, leading: false) }
                 if settles { settled.signal() }
             }
         }

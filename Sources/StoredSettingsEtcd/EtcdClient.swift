@@ -74,7 +74,7 @@ final class EtcdClient: Sendable {
     }
 
     /// Whether some endpoint answered and has not failed since.
-    var knowsAnsweringEndpoint: Bool { state.withLock { $0.health.lastAnswered != nil } }
+    var knowsAnsweringEndpoint: Bool { state.withLock { $0.health.hasAnswered } }
 
     /// Sends `body` to `path` on the first endpoint that answers, skipping those that cannot be
     /// reached and, as `request` allows, those that gave no answer. An expired token is renewed
