@@ -8,9 +8,12 @@ extension TargetStore {
     ///
     /// The user and password come from `STORED_ETCD_USER` and `STORED_ETCD_PASSWORD` (never
     /// from the command line, where other users of the machine could read them);
-    /// `STORED_ETCD_CONNECTION_TIMEOUT` sets how many seconds opening waits for an endpoint;
-    /// `STORED_ETCD_CA_FILE`, `STORED_ETCD_CERT_FILE`, `STORED_ETCD_KEY_FILE` and
-    /// `STORED_ETCD_SERVER_NAME` the TLS options of an `etcds://` target.
+    /// `STORED_ETCD_CONNECTION_TIMEOUT` sets how many seconds opening waits for an endpoint,
+    /// `STORED_ETCD_REQUEST_TIMEOUT` how many one request may take, and
+    /// `STORED_ETCD_PROGRESS_NOTIFY_INTERVAL` the members' progress-notification interval
+    /// (``EtcdStore/Configuration/progressNotifyInterval``); each in seconds, ignored unless a
+    /// positive number. `STORED_ETCD_CA_FILE`, `STORED_ETCD_CERT_FILE`, `STORED_ETCD_KEY_FILE`
+    /// and `STORED_ETCD_SERVER_NAME` set the TLS options of an `etcds://` target.
     ///
     /// - Throws: ``CommandFailure``: a usage error (64) quoting the address as typed when it
     ///   does not parse; otherwise the store's error naming the endpoints (74 when none answered).
@@ -28,8 +31,13 @@ extension TargetStore {
             configuration.user = environment["STORED_ETCD_USER"]
             configuration.password = environment["STORED_ETCD_PASSWORD"]
             configuration.setTLSOptions(fromEnvironment: environment, prefix: "STORED_ETCD")
-            if let timeout = environment["STORED_ETCD_CONNECTION_TIMEOUT"].flatMap(TimeInterval.init), timeout > 0 {
-                configuration.connectionTimeout = timeout
+            let seconds = { (name: String) -> TimeInterval? in
+                environment[name].flatMap(TimeInterval.init).flatMap { $0 > 0 ? $0 : nil }
+            }
+            if let timeout = seconds("STORED_ETCD_CONNECTION_TIMEOUT") { configuration.connectionTimeout = timeout }
+            if let timeout = seconds("STORED_ETCD_REQUEST_TIMEOUT") { configuration.requestTimeout = timeout }
+            if let interval = seconds("STORED_ETCD_PROGRESS_NOTIFY_INTERVAL") {
+                configuration.progressNotifyInterval = interval
             }
             return try EtcdStore(configuration: configuration)
         } catch let error as StorageError {
@@ -37,8 +45,8 @@ extension TargetStore {
         }
     }
 
-    /// Sets every key of `values` on etcd, after checking every value encodes; each key is its
-    /// own committed write (etcd has the whole batch or a prefix of it if the cluster fails midway).
+    /// Sets every key of `values` on etcd in one transaction (``EtcdStore/setValues(_:)``),
+    /// after checking every value encodes: etcd holds all of them or none.
     static func mergeIntoEtcd(_ values: [String: StoredValue?], store: EtcdStore) throws {
         for (key, value) in values {
             try StorageError.validate(key: key, location: store.location)
@@ -50,6 +58,6 @@ extension TargetStore {
                 }
             }
         }
-        for (key, value) in values.sorted(by: { $0.key < $1.key }) { try store.setValue(value, forKey: key) }
+        try store.setValues(values)
     }
 }

@@ -12,7 +12,10 @@ import FoundationNetworking
 /// `URLSession` data task awaited on a semaphore for `https`), because the ``Storable``
 /// requirements they serve are synchronous.
 ///
-/// Thread-safety: `Sendable`; the token and the preferred endpoint are kept under a lock.
+/// Endpoints are asked in the order their ``EndpointHealth`` gives; a read while none is known
+/// to answer goes to all at once (``race(_:_:)``).
+///
+/// Thread-safety: `Sendable`; the token and the endpoints' health are kept under a lock.
 final class EtcdClient: Sendable {
     let configuration: EtcdStore.Configuration
     let session: URLSession
@@ -20,13 +23,14 @@ final class EtcdClient: Sendable {
     let connections: ConnectionPool
     private struct State {
         var token: String?
-        var preferred = 0
+        var health: EndpointHealth
     }
-    private let state = Lock(State())
+    private let state: Lock<State>
 
     init(configuration: EtcdStore.Configuration) {
         self.configuration = configuration
         connections = ConnectionPool(configuration: configuration)
+        state = Lock(State(health: EndpointHealth(count: configuration.endpoints.count)))
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.timeoutIntervalForRequest = configuration.requestTimeout
         sessionConfiguration.httpMaximumConnectionsPerHost = 8
@@ -67,16 +71,17 @@ final class EtcdClient: Sendable {
     /// The current token, when a user is configured.
     var token: String? { state.withLock { $0.token } }
 
-    /// The index of the endpoint requests go to first: the last one that answered, or the one
-    /// after the last that failed.
-    var preferredIndex: Int { state.withLock { $0.preferred } }
+    /// The index of the endpoint requests go to first (``EndpointHealth/order``).
+    var preferredIndex: Int { state.withLock { $0.health.order.first ?? 0 } }
 
-    /// The endpoint requests go to first, then the others in order.
+    /// The endpoints in the order the next request asks them (``EndpointHealth/order``).
     var orderedEndpoints: [URL] {
-        let first = preferredIndex
         let all = configuration.endpoints
-        return (0..<all.count).map { all[(first + $0) % all.count] }
+        return state.withLock { $0.health.order }.map { all[$0] }
     }
+
+    /// Whether some endpoint answered and has not failed since.
+    var knowsAnsweringEndpoint: Bool { state.withLock { $0.health.hasAnswered } }
 
     /// Sends `body` to `path` on the first endpoint that answers, skipping those that cannot be
     /// reached and, as `request` allows, those that gave no answer. An expired token is renewed
@@ -113,6 +118,11 @@ final class EtcdClient: Sendable {
     private func callEachEndpoint(_ path: String, _ body: [String: Any], request: Request, unanswered: inout [String])
         throws -> [String: Any]
     {
+        // A read while no endpoint is known to answer asks them all at once: a short-lived
+        // process must not wait out a frozen member listed first.
+        if request == .read && !knowsAnsweringEndpoint && configuration.endpoints.count > 1 {
+            return try race(path, body)
+        }
         var problems: [String] = []
         var refusedTLS = false
         for endpoint in orderedEndpoints {
@@ -133,7 +143,14 @@ final class EtcdClient: Sendable {
             } catch Failure.noAnswer(let text) {
                 forget(endpoint)
                 problem = text
-            } catch Failure.refused(let code, let message) where code == 14 {
+            } catch Failure.refused(let code, let message) where Self.isLeaderless(code: code, message: message) {
+                // Refused before etcd looked at the request (the require-leader header): not applied.
+                forget(endpoint)
+                problems.append("\(EtcdStore.Configuration.hostAndPort(endpoint)): \(message)")
+                continue
+            } catch Failure.refused(let code, let message) where code == 14 || Self.isTimeout(message) {
+                // Unavailable or timed out after etcd took the request: a write may still commit.
+                forget(endpoint)
                 problem = "\(EtcdStore.Configuration.hostAndPort(endpoint)): \(message)"
             }
             problems.append(problem)
@@ -148,19 +165,17 @@ final class EtcdClient: Sendable {
         throw Failure.unreachable(problems.joined(separator: "; "))
     }
 
-    /// Sends the next requests to `endpoint` first: it answered.
-    func remember(_ endpoint: URL) {
+    /// Records that `endpoint` answered; `leading` sends the next requests to it first.
+    func remember(_ endpoint: URL, leading: Bool = true) {
         guard let index = configuration.endpoints.firstIndex(of: endpoint) else { return }
-        state.withLock { $0.preferred = index }
+        state.withLock { $0.health.answered(index, leading: leading) }
     }
 
-    /// Sends the next requests to the endpoint after `endpoint` first, when `endpoint` was the
-    /// preferred one: it could not be reached or gave no answer.
+    /// Records that `endpoint` could not be reached, gave no answer or had no leader: the next
+    /// requests ask it after every other.
     func forget(_ endpoint: URL) {
         guard let index = configuration.endpoints.firstIndex(of: endpoint) else { return }
-        state.withLock { state in
-            if state.preferred == index { state.preferred = (index + 1) % configuration.endpoints.count }
-        }
+        state.withLock { $0.health.failed(index) }
     }
 
     /// Whether requests to `endpoint` go through `URLSession` rather than ``PlainHTTP``:
@@ -177,8 +192,15 @@ final class EtcdClient: Sendable {
     /// One request to one endpoint: over ``PlainHTTP``, or `URLSession` (see
     /// ``usesURLSession(_:)``).
     func send(_ path: String, _ body: [String: Any], to endpoint: URL) throws -> [String: Any] {
+        let (status, data) = try exchange(path, try GatewayJSON.data(body), with: endpoint)
+        return try Self.decode(status: status, data)
+    }
+
+    /// Sends `bytes` to `path` on `endpoint`; the answer's status and body.
+    ///
+    /// - Throws: ``Failure/unreachable(_:)`` or ``Failure/noAnswer(_:)``.
+    func exchange(_ path: String, _ bytes: Data, with endpoint: URL) throws -> (status: Int, body: Data) {
         let name = EtcdStore.Configuration.hostAndPort(endpoint)
-        let bytes = try GatewayJSON.data(body)
         let status: Int
         let data: Data
         if Self.usesURLSession(endpoint) {
@@ -197,6 +219,13 @@ final class EtcdClient: Sendable {
                 throw Failure.tls("\(name): \(problem)")
             }
         }
+        return (status, data)
+    }
+
+    /// The JSON object of a status 200 answer.
+    ///
+    /// - Throws: ``Failure/refused(code:message:)`` with etcd's code and message otherwise.
+    static func decode(status: Int, _ data: Data) throws -> [String: Any] {
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         guard status == 200, let object else {
             let message = object?["message"] as? String ?? object?["error"] as? String ?? "HTTP status \(status)"
@@ -205,9 +234,26 @@ final class EtcdClient: Sendable {
         return object
     }
 
-    /// The headers every request carries besides the content headers: the token, if any.
+    /// The headers every request carries besides the content headers: the token, if any, and
+    /// etcd's require-leader metadata, so a member without a leader refuses at once (code 14,
+    /// "etcdserver: no leader", before it looks at the request) instead of letting a request
+    /// wait for a quorum until etcd's own timeout.
     var headers: [String: String] {
-        token.map { ["Authorization": $0] } ?? [:]
+        var headers = [EtcdWatcher.requireLeader: "true"]
+        if let token { headers["Authorization"] = token }
+        return headers
+    }
+
+    /// Whether etcd refused a request because the member has no leader: the require-leader
+    /// check, made before the request is looked at, so nothing was applied.
+    static func isLeaderless(code: Int, message: String) -> Bool {
+        code == 14 && message.contains("no leader")
+    }
+
+    /// Whether etcd's refusal says the request timed out inside etcd (a proposal that may
+    /// still commit: "request timed out", "context deadline exceeded").
+    static func isTimeout(_ message: String) -> Bool {
+        message.contains("timed out") || message.contains("deadline exceeded")
     }
 
     private func sendWithURLSession(_ path: String, _ bytes: Data, to endpoint: URL) throws -> (Int, Data) {

@@ -55,7 +55,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// holds the revision of the last write it committed. (The state is not empty on purpose:
     /// ThreadSanitizer reports access to a zero-sized state at the object's own address, where
     /// another thread reads the object's header, as a race.)
-    private let writers = Lock<Int64>(0)
+    let writers = Lock<Int64>(0)
 
     /// Opens the store: signs in when a user is configured, reads every setting under the
     /// prefix, and starts the watch.
@@ -289,7 +289,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
 
     // MARK: - Helpers
 
-    private func checkWritable(_ key: String) throws {
+    func checkWritable(_ key: String) throws {
         try StorageError.validate(key: key, location: location)
         do {
             try UpdateScope.checkOutsideUpdateBody(of: [UpdateScope.medium(self)])
@@ -301,7 +301,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         }
     }
 
-    private func encoded(_ value: StoredValue, forKey key: String) throws -> Data {
+    func encoded(_ value: StoredValue, forKey key: String) throws -> Data {
         let bytes: Data
         do {
             bytes = try EtcdValue.encode(value)
@@ -321,7 +321,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     }
 
     /// Runs a request, turning its failure into a `StorageError` naming `key`.
-    private func perform(key: String, _ request: () throws -> [String: Any]) throws -> [String: Any] {
+    func perform(key: String, _ request: () throws -> [String: Any]) throws -> [String: Any] {
         do {
             return try request()
         } catch let error as EtcdClient.Failure {
@@ -331,7 +331,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
 
     /// Waits (at most one request timeout) for the watch to bring the snapshot to `revision`;
     /// reads the prefix itself when the watch is late, so a read after a write sees the write.
-    private func awaitSnapshot(atLeast revision: Int64) {
+    func awaitSnapshot(atLeast revision: Int64) {
         guard revision > 0 else { return }
         if snapshot.wait(forRevision: revision, until: Date(timeIntervalSinceNow: configuration.requestTimeout)) {
             return
@@ -373,7 +373,9 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
             return StorageError(
                 .tlsFailed, key: key, location: path, message: "TLS failed, nothing was sent (\(problem))")
         case .refused(let code, let message):
-            if message.contains("request is too large") || message.contains("larger than max") {
+            if message.contains("request is too large") || message.contains("larger than max")
+                || message.contains("too many operations")
+            {
                 return StorageError(
                     .tooLarge, key: key, location: path, message: "etcd refused the request: \(message)")
             }

@@ -21,7 +21,8 @@ import FoundationNetworking
 /// A watch ends when its member closes it, when the member loses its leader (the
 /// require-leader header), and when it receives nothing for the configured silence limit
 /// (progress notifications keep a healthy idle watch talking), or before it is created, for a
-/// request's time. It then moves straight on to the next endpoint; once every endpoint failed
+/// request's time. It then moves straight on to the healthiest other endpoint
+/// (``EndpointHealth``); once every endpoint failed
 /// in turn, the snapshot is marked disconnected since the first of those failures, and the
 /// watcher pauses 0.05 s, doubling up to the configured maximum, between rounds.
 ///
@@ -75,13 +76,13 @@ final class EtcdWatcher: Sendable {
         let minimumDelay = 0.05
         var delay = minimumDelay
         let endpoints = client.configuration.endpoints
-        var index = client.preferredIndex
         // When the first of the watches lost in a row ended: reported once every endpoint
         // failed in turn, so a watch that fails over to a healthy member reports nothing.
         var lostSince: Date?
         var lostInARow = 0
         while !isStopped {
-            let endpoint = endpoints[index % endpoints.count]
+            // The healthiest endpoint: one that lost a watch goes behind every other.
+            let endpoint = client.orderedEndpoints[0]
             let outcome = watch(endpoint)
             if isStopped { return }
             switch outcome {
@@ -101,7 +102,6 @@ final class EtcdWatcher: Sendable {
             lostSince = lostSince ?? Date()
             lostInARow += 1
             if lostInARow >= endpoints.count, let lostSince { snapshot.setDisconnected(lostSince) }
-            index += 1
             // Straight on to the next endpoint; a pause only once every one failed in turn.
             guard lostInARow >= endpoints.count else { continue }
             _ = wake.wait(timeout: .now() + delay)

@@ -286,6 +286,19 @@ final class EtcdCluster: Sendable {
         throw Failure(description: "no member is the leader: \(status)")
     }
 
+    /// Waits until `member` reports no leader (after its peers stopped, within a few election
+    /// timeouts): a bounded number of `etcdctl endpoint status` checks, each started when the
+    /// previous one answered.
+    func waitUntilLeaderless(_ member: Member) async throws {
+        for _ in 0..<200 {
+            let status = try await etcdctl(["endpoint", "status", "-w", "json"], through: [member])
+            let entries = try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [[String: Any]] ?? []
+            let leader = (entries.first?["Status"] as? [String: Any])?["leader"] as? NSNumber
+            if leader == nil || leader == 0 { return }
+        }
+        throw Failure(description: "etcd \(member.name) kept a leader")
+    }
+
     /// Starts a stopped member again on its data folder and waits until it serves clients
     /// (`user`, `NAME:PASSWORD`, signs the health check in once authentication is on).
     func restart(_ member: Member, user: String? = nil) async throws {

@@ -1,0 +1,82 @@
+import Foundation
+import StoredSettings
+
+extension EtcdClient {
+    /// Sends a read to every endpoint at once, each on a thread of its own, and returns the
+    /// first answer: a process that opens a store while the member listed first is frozen
+    /// waits for the fastest member, not for a request timeout.
+    ///
+    /// Only for requests that change nothing. Every endpoint that answers is asked before one
+    /// not heard from; each records its health when its answer comes (a frozen member's
+    /// request stays out until its timeout, changing nothing).
+    ///
+    /// - Throws: ``Failure/refused(code:message:)`` when the first answer refuses (other than
+    ///   unavailable); ``Failure/unreachable(_:)`` naming every endpoint when none answered.
+    func race(_ path: String, _ body: [String: Any]) throws -> [String: Any] {
+        let bytes = try JSONSerialization.data(withJSONObject: body)
+        let endpoints = configuration.endpoints
+        let race = Lock(RaceState(problems: Array(repeating: nil, count: endpoints.count)))
+        let settled = DispatchSemaphore(value: 0)
+        for (index, endpoint) in endpoints.enumerated() {
+            Thread.detachNewThread { [self] in
+                let outcome = attempt(path, bytes, endpoint)
+                // Settled by the first answer, or by the last failure when every one failed.
+                let settles = race.withLock { state -> Bool in
+                    guard state.first == nil else { return false }
+                    if case .failed(let problem) = outcome {
+                        state.problems[index] = problem
+                        guard state.problems.allSatisfy({ $0 != nil }) else { return false }
+                        state.first = .failed(state.problems.compactMap { $0 }.joined(separator: "; "))
+                    } else {
+                        state.first = outcome
+                    }
+                    return true
+                }
+                // Recorded before the caller goes on, so its next request asks one that answered
+                // (those that did in the configured order) before one not heard from.
+                if case .failed = outcome { forget(endpoint) } else { remember(endpoint, leading: false) }
+                if settles { settled.signal() }
+            }
+        }
+        settled.wait()
+        switch race.withLock({ $0.first }) {
+        case .answer(let status, let data)?: return try Self.decode(status: status, data)
+        case .refusal(let code, let message)?: throw Failure.refused(code: code, message: message)
+        case .failed(let problems)?: throw Failure.unreachable(problems)
+        case nil: throw Failure.unreachable("no endpoint answered")
+        }
+    }
+
+    /// What one endpoint of a race came to.
+    fileprivate enum RaceOutcome: Sendable {
+        /// A status 200 answer, decoded by the caller.
+        case answer(status: Int, data: Data)
+        /// etcd refused the request with a code other than unavailable (14).
+        case refusal(code: Int, message: String)
+        /// Not reached, no answer, or unavailable (no leader): the problem, naming the endpoint.
+        case failed(String)
+    }
+
+    fileprivate struct RaceState: Sendable {
+        var first: RaceOutcome?
+        var problems: [String?]
+    }
+
+    private func attempt(_ path: String, _ bytes: Data, _ endpoint: URL) -> RaceOutcome {
+        let name = EtcdStore.Configuration.hostAndPort(endpoint)
+        do {
+            let (status, data) = try exchange(path, bytes, with: endpoint)
+            guard status != 200 else { return .answer(status: status, data: data) }
+            _ = try Self.decode(status: status, data)
+            return .answer(status: status, data: data)
+        } catch Failure.unreachable(let problem), Failure.noAnswer(let problem) {
+            return .failed(problem)
+        } catch Failure.refused(let code, let message) where code == 14 || Self.isTimeout(message) {
+            return .failed("\(name): \(message)")
+        } catch Failure.refused(let code, let message) {
+            return .refusal(code: code, message: message)
+        } catch {
+            return .failed("\(name): \(error)")
+        }
+    }
+}
