@@ -120,7 +120,9 @@ final class EtcdClient: Sendable {
     {
         // A read while no endpoint is known to answer asks them all at once: a short-lived
         // process must not wait out a frozen member listed first.
-        if request == .read && !knowsAnsweringEndpoint && configuration.endpoints.count > 1 {
+        if request == .read && configuration.racesFirstRead && !knowsAnsweringEndpoint
+            && configuration.endpoints.count > 1
+        {
             return try race(path, body)
         }
         var problems: [String] = []

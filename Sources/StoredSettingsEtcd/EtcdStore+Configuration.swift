@@ -47,6 +47,12 @@ extension EtcdStore {
         /// a path that stopped answering) and resumes on another endpoint. Clamped into
         /// ``timeoutRange`` where it is used, like the timeouts.
         public var progressNotifyInterval: TimeInterval?
+        /// Whether a read made while no endpoint is known to answer (a store's first) goes to
+        /// every endpoint at once, the first answer winning: `true` (the default), so a process
+        /// opened while the first-listed member is frozen does not wait out its timeout. `false`
+        /// asks the endpoints in the listed order, for a fleet that lists a member to prefer
+        /// (a local one) first. Writes are never sent to more than one endpoint.
+        public var racesFirstRead = true
         /// A PEM file of the CA certificates that sign the members' certificates (etcd's
         /// `--trusted-ca-file`, `etcdctl --cacert`), trusted instead of the system's for
         /// `https` endpoints; `nil` (the default) trusts the system's. Linux only: on Apple

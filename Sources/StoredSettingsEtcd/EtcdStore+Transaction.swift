@@ -36,7 +36,7 @@ extension EtcdStore {
             }
             guard size <= configuration.maximumRequestBytes else {
                 throw StorageError(
-                    .tooLarge, path: location,
+                    .tooLarge, location: location,
                     message:
                         "the transaction of \(sorted.count) keys would take \(size) bytes, over the limit of \(configuration.maximumRequestBytes) (etcd's --max-request-bytes)"
                 )
