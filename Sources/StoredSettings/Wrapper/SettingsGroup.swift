@@ -12,7 +12,15 @@
 /// let testSettings = AppSettings(store: InMemoryStore()) // every @Stored uses this store
 /// ```
 ///
-/// Conformers need only an `init()`, which a struct of `@Stored` properties gets for free.
+/// Conformers need only an `init()`, which a struct of `@Stored` properties gets for free. A
+/// `public` group in a library target must declare it, since the free one is internal:
+///
+/// ```swift
+/// public struct SharedSettings: SettingsGroup {
+///     @Stored("theme", default: "system") public var theme: String
+///     public init() {}
+/// }
+/// ```
 ///
 /// A group is `Sendable`, so it can be handed to another task or kept in a `static let`: a
 /// struct of `@Stored` properties is (``Stored`` is `Sendable`, and every copy reads and writes

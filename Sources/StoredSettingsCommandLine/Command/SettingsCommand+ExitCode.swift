@@ -35,6 +35,9 @@ extension SettingsCommand {
         /// a name no setting has, `stored read` or `delete` of a missing key), as
         /// `defaults read` exits when a key does not exist.
         public static let notFound: ExitCode = 1
+        /// 5: `config unset` of a key the settings file does not hold, as `git config --unset`
+        /// exits; nothing is written.
+        public static let notSet: ExitCode = 5
         /// 64 (`EX_USAGE`): the arguments are wrong: an unknown subcommand or type, a missing
         /// value, a target that is neither a `.json`/`.plist` path nor `--domain NAME`.
         public static let usage: ExitCode = 64

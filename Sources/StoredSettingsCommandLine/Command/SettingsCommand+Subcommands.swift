@@ -39,9 +39,12 @@ extension SettingsCommand {
     func get(_ arguments: [String], _ context: inout Context) -> ExitCode {
         var keys: [String] = []
         var showSecret = false
+        var showOrigin = false
         for argument in arguments {
             if argument == "--show-secret" {
                 showSecret = true
+            } else if argument == "--show-origin" {
+                showOrigin = true
             } else if argument.hasPrefix("--") {
                 return context.usage("get does not take '\(argument)'")
             } else {
@@ -59,7 +62,10 @@ extension SettingsCommand {
         guard let value else {
             return context.fail(.notFound, "\(setting.key) is not set")
         }
-        context.print(setting.isSecret && !showSecret ? ValueText.redacted : ValueText.display(value))
+        let text = setting.isSecret && !showSecret ? ValueText.redacted : ValueText.display(value)
+        // As `git config --show-origin`: where the value comes from, a tab, the value.
+        let origin = setting.settingStore.describedOrigin(forKey: setting.key) ?? "default"
+        context.print(showOrigin ? "\(origin)\t\(text)" : text)
         return .success
     }
 
@@ -95,6 +101,14 @@ extension SettingsCommand {
     func unset(_ arguments: [String], _ context: inout Context) -> ExitCode {
         guard arguments.count == 1, let key = arguments.first, !key.hasPrefix("--") else {
             return context.usage("unset needs one KEY")
+        }
+        if let (_, setting) = setting(named: key) {
+            let store = setting.settingStore
+            let target = (store as? LayeredStore)?.writable ?? store
+            if target.value(forKey: setting.key) == nil {
+                let location = (target as? FileStore)?.url.path ?? target.location ?? "the settings"
+                return context.fail(.notSet, "\(setting.key) is not set in \(location)")
+            }
         }
         return remove([key], &context)
     }

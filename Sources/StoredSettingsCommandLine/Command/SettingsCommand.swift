@@ -13,7 +13,7 @@ public import StoredSettings
 ///
 /// ```
 /// daybook config list [--show-origin] [--json]
-/// daybook config get KEY [--show-secret]
+/// daybook config get KEY [--show-secret] [--show-origin]
 /// daybook config set KEY VALUE
 /// daybook config unset KEY
 /// daybook config reset (KEY... | --all)
@@ -31,16 +31,19 @@ public import StoredSettings
 ///   it does not fit: `autoReload expects a Bool (true or false), got "maybe"`. When a higher
 ///   layer of a `LayeredStore` (an environment variable) still overrides the key, a note
 ///   says so.
+/// - `get --show-origin` prints where the value comes from, a tab, and the value, as
+///   `git config --show-origin` does.
 /// - `unset` and `reset` remove stored values, so the defaults apply; `reset --all` removes
-///   every declared setting's value (other keys in the file are left alone).
+///   every declared setting's value (other keys in the file are left alone). `unset` of a key
+///   the file does not hold writes nothing and exits 5, as `git config --unset` does.
 /// - `path` prints the settings file that writes go to.
 /// - `schema` prints a JSON Schema (draft 2020-12) of the settings file, so that an editor
-///   completes and checks it (``SettingsGroup/jsonSchema(title:)`` describes what it says).
+///   completes and checks it (`SettingsGroup.jsonSchema(title:)` describes what it says).
 /// - `--help` (or `-h`) prints the help text after any subcommand, except as the VALUE of
 ///   `set`: `config set title --help` stores the text `--help`.
 ///
 /// Exit status follows sysexits (``ExitCode``): 0 success, 1 no such setting (or an unset
-/// optional for `get`), 64 usage error, 65 a value that does not fit its type or that the store
+/// optional for `get`), 5 `unset` of a key the file does not hold, 64 usage error, 65 a value that does not fit its type or that the store
 /// cannot hold (NaN or an infinity in a JSON file), 74 a write that failed.
 ///
 /// Thread-safety: `SettingsCommand` is an immutable value; `run` may be called from any

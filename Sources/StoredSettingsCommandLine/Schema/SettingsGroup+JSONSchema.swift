@@ -75,7 +75,7 @@ package enum JSONSchemaDocument {
     /// The draft the schema follows.
     package static let dialect = "https://json-schema.org/draft/2020-12/schema"
 
-    /// The schema of a file holding `settings`, as JSON text (see ``SettingsGroup/jsonSchema(title:)``).
+    /// The schema of a file holding `settings`, as JSON text (see `SettingsGroup.jsonSchema(title:)`).
     package static func text(
         for settings: [(name: String, setting: any AnyStoredSetting)], title: String?
     ) -> String {

@@ -229,7 +229,6 @@ struct SettingsCommandTests {
         try tool.file.setValue(.string("kept"), forKey: "unrelated")
         #expect(tool.run("unset", "pageSize").status == 0)
         #expect(tool.file.value(forKey: "pageSize") == nil)
-        #expect(tool.run("unset", "pageSize").status == 0)
         #expect(tool.run("reset", "theme").status == 0)
         #expect(tool.file.value(forKey: "theme") == nil)
         #expect(tool.run("reset", "--all").status == 0)
