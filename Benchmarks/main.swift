@@ -88,7 +88,9 @@ do {
     if json {
         print(try jsonText(bench.report))
     } else {
-        let scored = bench.report.comparisons.filter { ($0.target != nil || $0.limit != nil) && $0.status != .unavailable }
+        let scored = bench.report.comparisons.filter {
+            ($0.target != nil || $0.limit != nil) && $0.status != .unavailable
+        }
         let met = scored.filter { $0.status == .met }.count + bench.report.latency.filter { $0.status == .met }.count
         print("")
         print(
