@@ -77,11 +77,11 @@ struct AdversarialCommandTests {
         #expect(tool.fileBytes == nil)
     }
 
-    @Test func unsetOfAnUnsetKeySucceedsAndWritesNothing() throws {
+    @Test func unsetOfAnUnsetKeyExitsFiveAndWritesNothing() throws {
         let tool = try HostileTool()
         let run = tool.run("unset", "count")
-        #expect(run.status == 0)
-        #expect(run.error == "")
+        #expect(run.status == 5)
+        #expect(run.error.contains("count is not set"), "\(run.error)")
         #expect(tool.fileBytes == nil)
     }
 
