@@ -89,16 +89,18 @@ final class TLSContext: @unchecked Sendable {
     /// A session over the connected socket `fd`, its handshake done: the member's certificate
     /// is trusted and names `host` (or ``serverName``).
     func session(over fd: Int32, host: String) throws(PlainHTTP.Failure) -> TLSSession {
-        guard let ssl = SSL_new(context), let bio = BIO_new(socketMethod) else {
-            throw .connect("OpenSSL cannot create a TLS session")
-        }
-        let session = TLSSession(ssl: ssl, context: self)
+        guard let ssl = SSL_new(context) else { throw .connect("OpenSSL cannot create a TLS session") }
+        let session = TLSSession(ssl: ssl, context: self) // frees `ssl` when it goes
+        guard let bio = BIO_new(socketMethod) else { throw .connect("OpenSSL cannot create a TLS session") }
         BIO_set_data(bio, UnsafeMutableRawPointer(bitPattern: Int(fd) + 1))
         BIO_set_init(bio, 1)
         SSL_set_bio(ssl, bio, bio)
         let name = serverName ?? host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         if isIPAddress(name) {
-            _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), name)
+            // A check that could not be installed would accept any trusted certificate: refuse.
+            guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), name) == 1 else {
+                throw .tls("OpenSSL cannot check the server address \(name)")
+            }
         } else {
             // SSL_set_tlsext_host_name, a macro Swift does not import; OpenSSL copies the name.
             _ = name.withCString {
@@ -106,7 +108,7 @@ final class TLSContext: @unchecked Sendable {
                     ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, Int(TLSEXT_NAMETYPE_host_name),
                     UnsafeMutableRawPointer(mutating: $0))
             }
-            _ = SSL_set1_host(ssl, name)
+            guard SSL_set1_host(ssl, name) == 1 else { throw .tls("OpenSSL cannot check the server name \(name)") }
         }
         try session.handshake(name: name)
         return session
@@ -197,8 +199,11 @@ final class TLSSession {
             return step == "the TLS handshake" ? .tls("\(step) failed: \(text)") : .exchange("TLS: \(text)")
         }
         // bad, unsupported, revoked, expired, unknown certificate; unknown CA; certificate required.
+        // Any other alert once the request may have been written is no answer, never a refusal:
+        // a write it ended may have been applied, so it must not be sent again.
         guard [42, 43, 44, 45, 46, 48, 116].contains(alert) else {
-            return .tls("the member refused the TLS connection (\(text))")
+            return step == "the TLS handshake"
+                ? .tls("the member refused the TLS connection (\(text))") : .exchange("TLS: \(text)")
         }
         return context.hasClientCertificate
             ? .tls("the member rejected the client certificate (\(text))")
