@@ -8,7 +8,9 @@ extension EtcdClient {
     ///
     /// Only for requests that change nothing. Every endpoint that answers is asked before one
     /// not heard from; each records its health when its answer comes (a frozen member's
-    /// request stays out until its timeout, changing nothing).
+    /// request stays out until its timeout, changing nothing). An endpoint refusing as
+    /// unavailable is asked again until the race is settled or one request timeout has passed:
+    /// when the frozen member is the leader, the others answer once they have elected another.
     ///
     /// - Throws: ``Failure/refused(code:message:)`` when the first answer refuses (other than
     ///   unavailable); ``Failure/unreachable(_:)`` naming every endpoint when none answered.
@@ -17,16 +19,17 @@ extension EtcdClient {
         let endpoints = configuration.endpoints
         let race = Lock(RaceState(problems: Array(repeating: nil, count: endpoints.count)))
         let settled = DispatchSemaphore(value: 0)
+        let deadline = Date(timeIntervalSinceNow: configuration.requestTimeout)
         for (index, endpoint) in endpoints.enumerated() {
             Thread.detachNewThread { [self] in
-                let outcome = attempt(path, bytes, endpoint)
+                let outcome = attempt(path, bytes, endpoint, until: deadline) { race.withLock { $0.first != nil } }
                 // Settled by the first answer, or by the last failure when every one failed.
                 let settles = race.withLock { state -> Bool in
                     guard state.first == nil else { return false }
-                    if case .failed(let problem) = outcome {
+                    if case .failed(let problem, _) = outcome {
                         state.problems[index] = problem
                         guard state.problems.allSatisfy({ $0 != nil }) else { return false }
-                        state.first = .failed(state.problems.compactMap { $0 }.joined(separator: "; "))
+                        state.first = .failed(state.problems.compactMap { $0 }.joined(separator: "; "), retry: false)
                     } else {
                         state.first = outcome
                     }
@@ -42,7 +45,7 @@ extension EtcdClient {
         switch race.withLock({ $0.first }) {
         case .answer(let status, let data)?: return try Self.decode(status: status, data)
         case .refusal(let code, let message)?: throw Failure.refused(code: code, message: message)
-        case .failed(let problems)?: throw Failure.unreachable(problems)
+        case .failed(let problems, _)?: throw Failure.unreachable(problems)
         case nil: throw Failure.unreachable("no endpoint answered")
         }
     }
@@ -53,13 +56,32 @@ extension EtcdClient {
         case answer(status: Int, data: Data)
         /// etcd refused the request with a code other than unavailable (14).
         case refusal(code: Int, message: String)
-        /// Not reached, no answer, or unavailable (no leader): the problem, naming the endpoint.
-        case failed(String)
+        /// Not reached, no answer, or unavailable (no leader): the problem, naming the endpoint,
+        /// and whether asking again may answer (unavailable).
+        case failed(String, retry: Bool)
     }
 
     fileprivate struct RaceState: Sendable {
         var first: RaceOutcome?
         var problems: [String?]
+    }
+
+    /// Asks `endpoint`; asks again, after a pause growing from 50 ms to 0.5 s, while it
+    /// refuses as unavailable (no leader yet, a read timed out inside etcd), until an answer, the
+    /// `deadline`, or `isSettled`: members electing a new leader after the old one froze answer
+    /// within an election, and the frozen one not at all.
+    private func attempt(_ path: String, _ bytes: Data, _ endpoint: URL, until deadline: Date, isSettled: () -> Bool)
+        -> RaceOutcome
+    {
+        var delay = 0.05
+        while true {
+            let outcome = attempt(path, bytes, endpoint)
+            guard case .failed(_, let retry) = outcome, retry, !isSettled(),
+                Date(timeIntervalSinceNow: delay) < deadline
+            else { return outcome }
+            Thread.sleep(forTimeInterval: delay)
+            delay = min(delay * 2, 0.5)
+        }
     }
 
     private func attempt(_ path: String, _ bytes: Data, _ endpoint: URL) -> RaceOutcome {
@@ -70,13 +92,13 @@ extension EtcdClient {
             _ = try Self.decode(status: status, data)
             return .answer(status: status, data: data)
         } catch Failure.unreachable(let problem), Failure.noAnswer(let problem) {
-            return .failed(problem)
+            return .failed(problem, retry: false)
         } catch Failure.refused(let code, let message) where code == 14 || Self.isTimeout(message) {
-            return .failed("\(name): \(message)")
+            return .failed("\(name): \(message)", retry: true)
         } catch Failure.refused(let code, let message) {
             return .refusal(code: code, message: message)
         } catch {
-            return .failed("\(name): \(error)")
+            return .failed("\(name): \(error)", retry: false)
         }
     }
 }

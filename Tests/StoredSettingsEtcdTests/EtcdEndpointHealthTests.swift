@@ -33,6 +33,26 @@ struct EtcdEndpointHealthTests {
         cluster.thaw(frozen)
     }
 
+    /// The members left answer "no leader" until they elect one: the store asks them again
+    /// instead of settling for the frozen leader's answer, which never comes.
+    @Test func aStoreOpenedWhileTheLeaderIsFrozenWaitsForTheNextLeaderNotTheFrozenOne() async throws {
+        let cluster = try await EtcdCluster.start(size: 3)
+        defer { cluster.shutDown() }
+        _ = try await cluster.etcdctl(["put", "app/x", "1"])
+        let leader = try await cluster.leader()
+        let others = cluster.members.filter { $0.name != leader.name }
+        cluster.freeze(leader)
+        let store = try await onOwnThread {
+            try EtcdStore(
+                configuration: .init(
+                    endpoints: ([leader] + others).map(\.endpoint), prefix: "app", requestTimeout: Self.day))
+        }
+        #expect(store.value(forKey: "x") == .int(1))
+        try await onOwnThread { try store.setValue(.int(2), forKey: "x") }
+        #expect(try await cluster.etcdctl(["get", "app/x", "--print-value-only"], through: others) == "2\n")
+        cluster.thaw(leader)
+    }
+
     @Test func storedReadAnswersWhileTheFirstListedMemberIsFrozen() async throws {
         let cluster = try await EtcdCluster.start(size: 3)
         defer { cluster.shutDown() }
