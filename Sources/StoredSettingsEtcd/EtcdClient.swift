@@ -28,6 +28,10 @@ final class EtcdClient: Sendable {
     private let state: Lock<State>
 
     init(configuration: EtcdStore.Configuration) {
+        #if canImport(COpenSSL)
+        // Before URLSession, whose libcurl may initialize OpenSSL first (see `TLSContext`).
+        TLSContext.initializeOpenSSL
+        #endif
         self.configuration = configuration
         connections = ConnectionPool(configuration: configuration)
         state = Lock(State(health: EndpointHealth(count: configuration.endpoints.count)))

@@ -33,6 +33,7 @@ final class TLSContext: @unchecked Sendable {
     ///   PEM certificate or key; `StorageError.Code.invalidArgument` for a certificate without
     ///   a key, a key without a certificate, or a key that does not match its certificate.
     init(configuration: EtcdStore.Configuration) throws(StorageError) {
+        Self.initializeOpenSSL
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             throw StorageError(.io, location: "etcd", message: "OpenSSL cannot create a TLS context")
         }
@@ -75,6 +76,13 @@ final class TLSContext: @unchecked Sendable {
     }
 
     deinit { SSL_CTX_free(context) }
+
+    /// Initializes OpenSSL without its `atexit` clean-up (`OPENSSL_INIT_NO_ATEXIT`): a process
+    /// exiting while a watch thread is inside `SSL_read` would otherwise crash in memory the
+    /// clean-up freed. The first initialization decides, so this runs before any other.
+    static let initializeOpenSSL: Void = {
+        _ = OPENSSL_init_ssl(UInt64(OPENSSL_INIT_NO_ATEXIT), nil)
+    }()
 
     /// Runs an OpenSSL loader on `file`; an error naming the file and why when it fails.
     private static func load(_ file: String, role: String, _ loader: (String) -> Int32) throws(StorageError) {
