@@ -1,5 +1,45 @@
 import Foundation
 
+/// What reads last decided for each key: whether the value found was stored or only
+/// registered, so a read copies the defaults' domains only when the value it finds changed.
+struct Provenance: Sendable {
+    /// Counts the forgettings, so a decision made before one is not recorded after it.
+    var generation: UInt64 = 0
+    var decisions: [String: (value: StoredValue, isStored: Bool)] = [:]
+}
+
+extension SuiteState {
+    /// The stored value of `key`: what `object(forKey:)` finds, unless it was only registered
+    /// (`UserDefaults.register(defaults:)`), a default the store does not return (see
+    /// ``DefaultsBox/isOnlyRegistered(_:)``).
+    ///
+    /// The decision is kept per key while the value found stays the same and no store commits
+    /// to the key: a value written or removed behind the stores' back that leaves the value read
+    /// unchanged (a removal uncovering an equal registered value) keeps the old decision until
+    /// the next commit or change notification.
+    func storedValue(forKey key: String) -> StoredValue? {
+        let (generation, known) = provenance.withLock { ($0.generation, $0.decisions[key]) }
+        guard let object = defaults.defaults.object(forKey: key),
+            let value = PropertyListValue.storedValue(from: object)
+        else { return nil }
+        if let known, known.value.isIdentical(to: value) { return known.isStored ? value : nil }
+        let isStored = !defaults.isOnlyRegistered(key)
+        provenance.withLock { provenance in
+            if provenance.generation == generation { provenance.decisions[key] = (value, isStored) }
+        }
+        return isStored ? value : nil
+    }
+
+    /// Drops the decision for `key` (every key when `nil`): a commit or a change notification
+    /// may have changed where the value comes from.
+    func forgetProvenance(forKey key: String?) {
+        provenance.withLock { provenance in
+            provenance.generation &+= 1
+            if let key { provenance.decisions[key] = nil } else { provenance.decisions = [:] }
+        }
+    }
+}
+
 extension DefaultsBox {
     /// Whether `key`'s value, which `object(forKey:)` found, comes from none of the domains
     /// that hold stored values: then it was registered (`UserDefaults.register(defaults:)`), a
@@ -9,15 +49,20 @@ extension DefaultsBox {
     /// The domains asked, cheapest first: the argument domain, the store's persistent domain,
     /// the application's (which a suite's search list includes on Apple platforms) and the
     /// global domain. The registration domain itself is not asked: Foundation on Linux does not
-    /// list it among the volatile domains.
+    /// list it among the volatile domains. `false` when the store's domain is not known (a
+    /// `UserDefaults` instance passed in other than the standard one): a value is then never
+    /// hidden.
     func isOnlyRegistered(_ key: String) -> Bool {
+        guard isDomainKnown else { return false }
         if defaults.volatileDomain(forName: UserDefaults.argumentDomain)[key] != nil { return false }
         return storedDomains.allSatisfy { defaults.persistentDomain(forName: $0)?[key] == nil }
     }
 
     /// Every key some domain holding stored values holds (see ``isOnlyRegistered(_:)``): the
-    /// keys of `dictionaryRepresentation()` that are not registered defaults.
-    func storedKeys() -> Set<String> {
+    /// keys of `dictionaryRepresentation()` that are not registered defaults, or all of them
+    /// when the store's domain is not known.
+    func storedKeys() -> Set<String>? {
+        guard isDomainKnown else { return nil }
         var keys = Set(defaults.volatileDomain(forName: UserDefaults.argumentDomain).keys)
         for name in storedDomains {
             if let domain = defaults.persistentDomain(forName: name) { keys.formUnion(domain.keys) }

@@ -8,6 +8,9 @@ struct DefaultsBox: @unchecked Sendable {
     let defaults: UserDefaults
     /// The name of the persistent domain the store writes (see ``UserDefaultsStore/domainName``).
     let domainName: String
+    /// Whether ``domainName`` is the domain the instance writes: `false` for an instance passed
+    /// in other than `UserDefaults.standard`, whose suite Foundation does not tell.
+    var isDomainKnown = true
 
     /// A notification observer token, which `NotificationCenter` returns as an unannotated
     /// `NSObjectProtocol`.
@@ -28,6 +31,9 @@ final class SuiteState: Sendable {
     let writers = RecursiveLock()
     let broadcaster = ChangeBroadcaster()
     let defaults: DefaultsBox
+    /// Whether the values reads found were stored or only registered (see
+    /// ``storedValue(forKey:)``).
+    let provenance = Lock(Provenance())
 
     /// What the notification watcher knows, while someone is subscribed.
     private struct Watch: Sendable {
@@ -147,6 +153,7 @@ final class SuiteState: Sendable {
     /// reads the defaults with no lock held, and compares under ``watch`` alone. When a
     /// store's commit came in between, it reads again.
     private func defaultsDidChange() {
+        forgetProvenance(forKey: nil)
         for _ in 0..<16 {
             let commits = watch.withLock { $0.commits }
             // Only the keys observers follow, when none follows every key: AppKit changes the
@@ -185,8 +192,7 @@ final class SuiteState: Sendable {
     private func values(forKeys keys: Set<String>) -> [String: StoredValue] {
         var values: [String: StoredValue] = [:]
         for key in keys {
-            guard let object = defaults.defaults.object(forKey: key), !defaults.isOnlyRegistered(key) else { continue }
-            values[key] = PropertyListValue.storedValue(from: object)
+            values[key] = storedValue(forKey: key)
         }
         return values
     }
@@ -197,7 +203,7 @@ final class SuiteState: Sendable {
         notificationReads.withLock { $0 += 1 }
         // Registered defaults are in the representation; the store does not return them.
         let stored = defaults.storedKeys()
-        return defaults.defaults.dictionaryRepresentation().filter { stored.contains($0.key) }
+        return defaults.defaults.dictionaryRepresentation().filter { stored?.contains($0.key) ?? true }
             .compactMapValues(PropertyListValue.storedValue(from:))
     }
 

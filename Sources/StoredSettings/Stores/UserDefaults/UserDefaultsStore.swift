@@ -81,10 +81,27 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// Creates a store on an existing `UserDefaults` instance.
     ///
     /// Every store created on the same instance shares its lock and its change streams.
+    ///
+    /// Foundation does not tell which suite an instance made with `UserDefaults(suiteName:)`
+    /// writes, so for an instance other than `UserDefaults.standard` every value the instance
+    /// finds reads as stored, values registered with `register(defaults:)` included, and
+    /// ``keys()`` lists the application domain. For a suite, ``init(suiteName:)`` knows its
+    /// domain and shares one instance among the stores of the process.
     public init(_ defaults: UserDefaults) {
         self.suiteName = nil
         self.shared = SuiteState.shared(for: ObjectIdentifier(defaults).debugDescription) {
-            DefaultsBox(defaults: defaults, domainName: Self.domainName(suiteName: nil))
+            var box = DefaultsBox(defaults: defaults, domainName: Self.domainName(suiteName: nil))
+            box.isDomainKnown = defaults === UserDefaults.standard
+            return box
+        }
+    }
+
+    /// Creates a store on `defaults`, an instance whose own persistent domain is `domainName`
+    /// (for tests that pass in an instance of a `UserDefaults` subclass).
+    package init(_ defaults: UserDefaults, domainName: String) {
+        self.suiteName = domainName
+        self.shared = SuiteState.shared(for: ObjectIdentifier(defaults).debugDescription) {
+            DefaultsBox(defaults: defaults, domainName: domainName)
         }
     }
 
@@ -142,8 +159,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// only what was stored. An argument-domain value (`-key value` on the command line) is
     /// returned.
     public func value(forKey key: String) -> StoredValue? {
-        guard let object = defaults.object(forKey: key), !box.isOnlyRegistered(key) else { return nil }
-        return PropertyListValue.storedValue(from: object)
+        shared.storedValue(forKey: key)
     }
 
     /// Stores `value` under `key` with `UserDefaults.set(_:forKey:)`, or removes it with
@@ -288,12 +304,14 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         // platforms) finds nothing new for this key and the change is delivered once.
         shared.willCommit(value, forKey: key)
         write(object, forKey: key)
+        shared.forgetProvenance(forKey: key)
         #if !canImport(Darwin)
         // Foundation on Linux keeps writes in memory until `synchronize()`, and never calls it
         // by itself (not at exit either): write the domain file now, so a committed write
         // survives the process as it does on Apple platforms.
         if !defaults.synchronize() {
             write(previous, forKey: key)
+            shared.forgetProvenance(forKey: key)
             throw StorageError(
                 .io, key: key, location: location,
                 message: "UserDefaults could not save the domain file; the change was not saved")

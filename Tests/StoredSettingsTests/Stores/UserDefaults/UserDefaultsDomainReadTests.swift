@@ -1,0 +1,84 @@
+import Foundation
+import StoredSettings
+import Synchronization
+import Testing
+
+/// A read decides whether a value is stored or only registered without copying the defaults'
+/// domains each time: once per key and value, again after a write changes the key.
+@Suite(.timeLimit(TestScale.hangGuard))
+struct UserDefaultsDomainReadTests {
+    @Test func repeatedReadsOfAnUnchangedKeyCopyTheDomainsOnce() throws {
+        let (defaults, store, folder) = try Self.countingStore()
+        _ = folder
+        try store.setValue(.int(3), forKey: "count")
+        // Foundation's own `object(forKey:)` may copy a domain: that is the floor.
+        defaults.domainCopies.withLock { $0 = 0 }
+        for _ in 0..<50 { _ = defaults.object(forKey: "count") }
+        let floor = defaults.domainCopies.withLock { $0 }
+        defaults.domainCopies.withLock { $0 = 0 }
+        for _ in 0..<50 {
+            #expect(store.value(forKey: "count") == .int(3))
+        }
+        // One decision: the argument domain and at most three persistent domains.
+        #expect(defaults.domainCopies.withLock { $0 } <= floor + 4)
+    }
+
+    @Test func aWriteOfTheRegisteredValueIsStoredAfterReadsSawItRegistered() throws {
+        let (defaults, store, folder) = try Self.countingStore()
+        _ = folder
+        defaults.register(defaults: ["count": 1])
+        let count = Stored("count", default: 5, store: store)
+        #expect(!count.hasStoredValue)
+        #expect(count.wrappedValue == 5)
+        count.wrappedValue = 1
+        #expect(count.hasStoredValue)
+        #expect(count.wrappedValue == 1)
+        count.reset()
+        #expect(!count.hasStoredValue)
+        #expect(count.wrappedValue == 5)
+    }
+
+    @Test func aValueChangedBehindTheStoreIsDecidedAgain() throws {
+        let (defaults, store, folder) = try Self.countingStore()
+        _ = folder
+        defaults.register(defaults: ["count": 1])
+        #expect(store.value(forKey: "count") == nil)
+        // Written and removed through the defaults themselves, not the store.
+        defaults.set(2, forKey: "count")
+        #expect(store.value(forKey: "count") == .int(2))
+        defaults.removeObject(forKey: "count")
+        #expect(store.value(forKey: "count") == nil)
+    }
+
+    @Test func aStoreOnASuiteInstancePassedInReadsWhatTheSuiteStores() throws {
+        let folder = try ScratchFolder()
+        let defaults = try #require(UserDefaults(suiteName: folder.url.appendingPathComponent("suite").path))
+        let store = UserDefaultsStore(defaults)
+        try store.setValue(.int(3), forKey: "count")
+        #expect(store.value(forKey: "count") == .int(3))
+        #expect(Stored("count", default: 5, store: store).wrappedValue == 3)
+    }
+
+    /// A store on a suite in a temporary folder whose defaults count the domain copies.
+    private static func countingStore() throws -> (CountingDefaults, UserDefaultsStore, ScratchFolder) {
+        let folder = try ScratchFolder()
+        let name = folder.url.appendingPathComponent("suite").path
+        let defaults = try #require(CountingDefaults(suiteName: name))
+        return (defaults, UserDefaultsStore(defaults, domainName: name), folder)
+    }
+}
+
+/// `UserDefaults` that counts the copies of its domains a caller asks for.
+private final class CountingDefaults: UserDefaults {
+    let domainCopies = Mutex(0)
+
+    override func persistentDomain(forName domainName: String) -> [String: Any]? {
+        domainCopies.withLock { $0 += 1 }
+        return super.persistentDomain(forName: domainName)
+    }
+
+    override func volatileDomain(forName domainName: String) -> [String: Any] {
+        domainCopies.withLock { $0 += 1 }
+        return super.volatileDomain(forName: domainName)
+    }
+}
