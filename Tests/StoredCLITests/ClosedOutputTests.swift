@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import StoredSettingsTestSupport
 import Testing
 
 // Linux only: each `stored` child keeps its suites under a temporary XDG_CONFIG_HOME. On Apple

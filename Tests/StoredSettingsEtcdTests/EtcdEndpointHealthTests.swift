@@ -1,6 +1,7 @@
 import Foundation
 import StoredSettings
 import StoredSettingsEtcd
+import StoredSettingsTestSupport
 import Testing
 
 /// Requests go to members that answer: a store opened while the member listed first is frozen

@@ -1,6 +1,7 @@
 import Foundation
 import StoredSettings
 import StoredSettingsEtcd
+import StoredSettingsTestSupport
 import Testing
 
 /// A frozen member and a cluster without quorum are noticed: the watch, told the members'

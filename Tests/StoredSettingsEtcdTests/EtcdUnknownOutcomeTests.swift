@@ -1,6 +1,7 @@
 import Foundation
 import StoredSettings
 import StoredSettingsEtcd
+import StoredSettingsTestSupport
 import Testing
 
 /// A write that reached a frozen member is never sent to another behind the caller's back: a
@@ -121,13 +122,5 @@ struct EtcdUnknownOutcomeTests {
         let seen = try await onOwnThread { try store.update(forKey: "x") { value in value } }
         #expect(seen == .int(5))
         cluster.thaw(frozen)
-    }
-}
-
-/// Runs `body` on a thread of its own and waits for it: a call that blocks until a frozen
-/// member's request times out then holds no thread of the few that the tests share.
-func onOwnThread<R: Sendable>(_ body: @escaping @Sendable () throws -> R) async throws -> R {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
     }
 }
