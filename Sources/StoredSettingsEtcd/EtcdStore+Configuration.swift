@@ -29,7 +29,8 @@ extension EtcdStore {
         /// ``timeoutRange`` (or NaN) is clamped into it where it is used.
         public var connectionTimeout: TimeInterval
         /// How long one request to one endpoint may take, in seconds, from connecting to the
-        /// last byte of the answer. Default 5. A value set after creation outside
+        /// last byte of the answer, a TLS handshake included, however the member paces its
+        /// bytes. Default 5. A value set after creation outside
         /// ``timeoutRange`` (or NaN) is clamped into it where it is used.
         public var requestTimeout: TimeInterval
         /// The largest request the store sends, in bytes: a write whose key and value need more

@@ -161,17 +161,17 @@ enum PlainHTTP {
         _ connection: HTTPConnection, _ bytes: Data, deadline: Date? = nil, receive: (Data) -> Void
     ) throws(Failure) -> Int {
         connection.reusable = false
+        connection.deadline = deadline
         try connection.send(bytes)
         var buffer = Data()
         var head: Head?
         var body = BodyReader.untilClose
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            if let deadline, !connection.hasBufferedBytes {
-                var poller = pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&poller, 1, milliseconds(max(0, deadline.timeIntervalSinceNow)))
-                if ready < 0, errno == EINTR { continue }
-                if ready == 0 { throw .exchange("no answer in time") }
+            if let deadline, !connection.hasBufferedBytes,
+                !wait(for: Int16(POLLIN), on: connection.descriptor, until: deadline)
+            {
+                throw .exchange("no answer in time")
             }
             let count = try chunk.withUnsafeMutableBytes { buffer in
                 Result { () throws(Failure) in try connection.receive(buffer) }
@@ -298,6 +298,22 @@ enum PlainHTTP {
 }
 
 /// `seconds` as the milliseconds `poll(2)` takes: at least 1 for a positive wait, at most a day.
+extension PlainHTTP {
+    /// Waits (`poll(2)`) until `fd` is ready for `events` or `deadline` passes; `false` when it
+    /// passed first (at once when it has passed already).
+    static func wait(for events: Int16, on fd: Int32, until deadline: Date) -> Bool {
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return false }
+            var poller = pollfd(fd: fd, events: events, revents: 0)
+            let ready = poll(&poller, 1, milliseconds(left))
+            if ready < 0, errno == EINTR { continue }
+            // An error or a hang-up: the call that follows reports it.
+            return ready != 0
+        }
+    }
+}
+
 private func milliseconds(_ seconds: TimeInterval) -> Int32 {
     guard seconds > 0 else { return 0 }
     return Int32(min(max(seconds * 1000, 1), 86_400_000).rounded(.up))

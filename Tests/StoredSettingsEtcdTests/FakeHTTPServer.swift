@@ -31,24 +31,9 @@ final class FakeHTTPServer: Sendable {
     /// Listens and answers the n-th connection with the n-th of `answers` (the last one for
     /// every later connection); `nil` holds a connection open without answering.
     init(answers: [String?]) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw EtcdCluster.Failure(description: "socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0 && listen(fd, 16) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
-            throw EtcdCluster.Failure(description: "bind: \(String(cString: strerror(errno)))")
-        }
+        let (fd, port) = try Self.listeningSocket()
         listener = fd
-        endpoint = "127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        endpoint = "127.0.0.1:\(port)"
         let scripted = answers.map { $0.map { Array($0.utf8) } }
         #if canImport(Darwin)
         let flags: Int32 = 0
@@ -94,6 +79,28 @@ final class FakeHTTPServer: Sendable {
         for connection in held.withLock({ $0 }) { shutdown(connection, Int32(SHUT_RDWR)) }
         // Shut down first, so a client blocked reading one sees end-of-file, then closed.
         for connection in held.withLock({ $0 }) { close(connection) }
+    }
+
+    /// A socket listening on a free loopback port, and the port.
+    static func listeningSocket() throws -> (descriptor: Int32, port: UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw EtcdCluster.Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
+                    && listen(fd, 16) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            throw EtcdCluster.Failure(description: "bind: \(String(cString: strerror(errno)))")
+        }
+        return (fd, UInt16(bigEndian: address.sin_port))
     }
 
     /// Reads the request head, and its body (by `Content-Length`), which is dropped.

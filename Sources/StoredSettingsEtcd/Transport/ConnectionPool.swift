@@ -58,7 +58,8 @@ final class ConnectionPool: Sendable {
         let context = try EtcdStore.Configuration.isTLS(endpoint) ? tlsContext() : nil
         let descriptor = try PlainHTTP.connect(to: endpoint, timeout: timeout, receiveTimeout: receiveTimeout)
         do {
-            let session = try context?.session(over: descriptor, host: endpoint.host ?? "")
+            let deadline = Date(timeIntervalSinceNow: EtcdStore.Configuration.usable(timeout))
+            let session = try context?.session(over: descriptor, host: endpoint.host ?? "", deadline: deadline)
             return HTTPConnection(descriptor: descriptor, tls: session)
         } catch {
             close(descriptor)

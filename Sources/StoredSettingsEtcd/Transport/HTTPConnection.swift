@@ -45,6 +45,24 @@ final class HTTPConnection: @unchecked Sendable {
         _ = systemClose(descriptor)
     }
 
+    /// When the exchange under way must end: a TLS session's every socket wait (inside
+    /// `SSL_read`, `SSL_write`) ends by then, as ``PlainHTTP/exchange(_:_:deadline:receive:)``'s
+    /// own waits do; `nil` leaves only the socket's limits.
+    var deadline: Date? {
+        get {
+            #if canImport(COpenSSL)
+            return tls?.deadline
+            #else
+            return nil
+            #endif
+        }
+        set {
+            #if canImport(COpenSSL)
+            tls?.deadline = newValue
+            #endif
+        }
+    }
+
     /// Whether bytes already received wait to be read (decrypted TLS bytes): a `poll(2)` on
     /// the socket would not see them.
     var hasBufferedBytes: Bool {

@@ -94,13 +94,15 @@ final class TLSContext: @unchecked Sendable {
         throw StorageError(.io, location: file, message: "cannot read the \(role): \(reason)")
     }
 
-    /// A session over the connected socket `fd`, its handshake done: the member's certificate
-    /// is trusted and names `host` (or ``serverName``).
-    func session(over fd: Int32, host: String) throws(PlainHTTP.Failure) -> TLSSession {
+    /// A session over the connected socket `fd`, its handshake done by `deadline`: the member's
+    /// certificate is trusted and names `host` (or ``serverName``).
+    func session(over fd: Int32, host: String, deadline: Date) throws(PlainHTTP.Failure) -> TLSSession {
         guard let ssl = SSL_new(context) else { throw .connect("OpenSSL cannot create a TLS session") }
-        let session = TLSSession(ssl: ssl, context: self) // frees `ssl` when it goes
+        let channel = SocketChannel(descriptor: fd, deadline: deadline)
+        let session = TLSSession(ssl: ssl, channel: channel, context: self) // frees `ssl` when it goes
         guard let bio = BIO_new(socketMethod) else { throw .connect("OpenSSL cannot create a TLS session") }
-        BIO_set_data(bio, UnsafeMutableRawPointer(bitPattern: Int(fd) + 1))
+        // The session keeps the channel alive as long as the BIO, which the SSL session owns.
+        BIO_set_data(bio, Unmanaged.passUnretained(channel).toOpaque())
         BIO_set_init(bio, 1)
         SSL_set_bio(ssl, bio, bio)
         let name = serverName ?? host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
@@ -128,16 +130,25 @@ final class TLSContext: @unchecked Sendable {
 /// Thread-safety: not shared; its ``HTTPConnection`` is used by one thread at a time.
 final class TLSSession {
     private let ssl: OpaquePointer
+    private let channel: SocketChannel
     private let context: TLSContext
     /// Whether any answer byte came: an alert before the first one is a refused handshake.
     private var answered = false
 
-    fileprivate init(ssl: OpaquePointer, context: TLSContext) {
+    fileprivate init(ssl: OpaquePointer, channel: SocketChannel, context: TLSContext) {
         self.ssl = ssl
+        self.channel = channel
         self.context = context
     }
 
     deinit { SSL_free(ssl) }
+
+    /// When every socket wait inside OpenSSL ends, failing as "no answer in time"; `nil`: only
+    /// the socket's own limits.
+    var deadline: Date? {
+        get { channel.deadline }
+        set { channel.deadline = newValue }
+    }
 
     /// Whether OpenSSL holds decrypted bytes not yet read.
     var hasBufferedBytes: Bool { SSL_pending(ssl) > 0 }
@@ -170,7 +181,7 @@ final class TLSSession {
             let error = SSL_get_error(ssl, count)
             if error == SSL_ERROR_ZERO_RETURN { return 0 }
             if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { continue }
-            if error == SSL_ERROR_SYSCALL && errno == 0 { return 0 }
+            if error == SSL_ERROR_SYSCALL && channel.lastError == 0 { return 0 }
             throw failure(error, during: "reading the answer")
         }
     }
@@ -192,9 +203,11 @@ final class TLSSession {
     /// ends), so nothing was processed: ``PlainHTTP/Failure/tls(_:)``.
     private func failure(_ error: Int32, during step: String) -> PlainHTTP.Failure {
         if error == SSL_ERROR_SYSCALL {
-            let timedOut = errno == EAGAIN || errno == EWOULDBLOCK
+            let problem = channel.lastError
+            let timedOut = problem == EAGAIN || problem == EWOULDBLOCK
             let text =
-                timedOut ? "no answer in time" : errno == 0 ? "the connection closed" : String(cString: strerror(errno))
+                timedOut
+                ? "no answer in time" : problem == 0 ? "the connection closed" : String(cString: strerror(problem))
             return answered || step != "the TLS handshake" ? .exchange(text) : .connect("\(step): \(text)")
         }
         let code = ERR_peek_last_error()
@@ -232,32 +245,63 @@ private func isIPAddress(_ name: String) -> Bool {
     return inet_pton(AF_INET, name, &address) == 1 || inet_pton(AF_INET6, name, &address) == 1
 }
 
-/// The socket descriptor a ``socketMethod`` BIO holds (stored plus one, so 0 is not `nil`).
-private func descriptor(of bio: OpaquePointer?) -> Int32 {
-    Int32(truncatingIfNeeded: Int(bitPattern: BIO_get_data(bio)) - 1)
+/// The socket a ``socketMethod`` BIO sends and receives on, the deadline its waits end at, and
+/// the `errno` of its last call, kept before OpenSSL's own calls may change `errno`.
+///
+/// Used by the one thread that uses its ``TLSSession``.
+private final class SocketChannel {
+    let descriptor: Int32
+    var deadline: Date?
+    /// `errno` of the last failed send or receive (`EAGAIN` past the deadline); 0 after one
+    /// that did not fail.
+    var lastError: Int32 = 0
+
+    init(descriptor: Int32, deadline: Date?) {
+        self.descriptor = descriptor
+        self.deadline = deadline
+    }
+
+    /// Runs `call` (a `send(2)` or `recv(2)`) once the socket is ready for `events`, restarting
+    /// it on `EINTR`; -1 with ``lastError`` `EAGAIN` when ``deadline`` passes first.
+    func transfer(waitingFor events: Int32, _ call: () -> Int) -> Int32 {
+        lastError = 0
+        if let deadline, !PlainHTTP.wait(for: Int16(events), on: descriptor, until: deadline) {
+            lastError = EAGAIN
+            return -1
+        }
+        while true {
+            let result = call()
+            if result < 0 && errno == EINTR { continue }
+            if result < 0 { lastError = errno }
+            return Int32(result)
+        }
+    }
 }
 
-/// A BIO that sends on its socket with `MSG_NOSIGNAL` and receives with `recv(2)`. OpenSSL's
-/// own socket BIO writes with `write(2)`, which raises SIGPIPE, stopping the process, when the
-/// member closed the connection.
+/// The ``SocketChannel`` a ``socketMethod`` BIO holds.
+private func channel(of bio: OpaquePointer?) -> SocketChannel {
+    Unmanaged<SocketChannel>.fromOpaque(BIO_get_data(bio)).takeUnretainedValue()
+}
+
+/// A BIO that sends on its socket with `MSG_NOSIGNAL` and receives with `recv(2)`, each by the
+/// channel's deadline. OpenSSL's own socket BIO writes with `write(2)`, which raises SIGPIPE,
+/// stopping the process, when the member closed the connection, and waits only as long as the
+/// socket's limit for each receive, so a member sending a byte at a time could hold a
+/// handshake forever.
 ///
 /// `nonisolated(unsafe)`: made once (a global's initializer runs once, under a lock) and only
 /// read afterwards, by OpenSSL.
 private nonisolated(unsafe) let socketMethod: OpaquePointer? = {
     let method = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "StoredSettingsEtcd socket")
     _ = BIO_meth_set_write(method) { bio, data, length in
-        while true {
-            let sent = send(descriptor(of: bio), data, Int(length), Int32(MSG_NOSIGNAL))
-            if sent < 0 && errno == EINTR { continue }
-            return Int32(sent)
+        let channel = channel(of: bio)
+        return channel.transfer(waitingFor: POLLOUT) {
+            send(channel.descriptor, data, Int(length), Int32(MSG_NOSIGNAL))
         }
     }
     _ = BIO_meth_set_read(method) { bio, data, length in
-        while true {
-            let received = recv(descriptor(of: bio), data, Int(length), 0)
-            if received < 0 && errno == EINTR { continue }
-            return Int32(received)
-        }
+        let channel = channel(of: bio)
+        return channel.transfer(waitingFor: POLLIN) { recv(channel.descriptor, data, Int(length), 0) }
     }
     _ = BIO_meth_set_ctrl(method) { _, command, _, _ in command == BIO_CTRL_FLUSH ? 1 : 0 }
     return method
