@@ -11,12 +11,13 @@ extension TargetStore {
     /// `STORED_ETCD_CONNECTION_TIMEOUT` sets how many seconds opening waits for an endpoint,
     /// `STORED_ETCD_REQUEST_TIMEOUT` how many one request may take, and
     /// `STORED_ETCD_PROGRESS_NOTIFY_INTERVAL` the members' progress-notification interval
-    /// (``EtcdStore/Configuration/progressNotifyInterval``); each in seconds, ignored unless a
-    /// positive number. `STORED_ETCD_CA_FILE`, `STORED_ETCD_CERT_FILE`, `STORED_ETCD_KEY_FILE`
+    /// (``EtcdStore/Configuration/progressNotifyInterval``); each a positive number of seconds,
+    /// unset when empty. `STORED_ETCD_CA_FILE`, `STORED_ETCD_CERT_FILE`, `STORED_ETCD_KEY_FILE`
     /// and `STORED_ETCD_SERVER_NAME` set the TLS options of an `etcds://` target.
     ///
     /// - Throws: ``CommandFailure``: a usage error (64) quoting the address as typed when it
-    ///   does not parse; otherwise the store's error naming the endpoints (74 when none answered).
+    ///   does not parse; bad data (65) naming the variable and its value when a seconds
+    ///   variable is not a positive number; otherwise the store's error naming the endpoints (74 when none answered).
     static func openEtcd(_ address: String, environment: [String: String]) throws -> EtcdStore {
         var configuration: EtcdStore.Configuration
         do {
@@ -27,18 +28,23 @@ extension TargetStore {
                 "stored: \(UsageError("'\(address)' is not an etcd target: \(error.message ?? error.code.name)", verb: nil))"
             )
         }
+        let seconds = { (name: String) throws(CommandFailure) -> TimeInterval? in
+            guard let text = environment[name], !text.isEmpty else { return nil }
+            guard let value = TimeInterval(text), value > 0, value.isFinite else {
+                throw CommandFailure(
+                    .dataError, "stored: \(name) must be a positive number of seconds, got \"\(text)\"")
+            }
+            return value
+        }
+        if let timeout = try seconds("STORED_ETCD_CONNECTION_TIMEOUT") { configuration.connectionTimeout = timeout }
+        if let timeout = try seconds("STORED_ETCD_REQUEST_TIMEOUT") { configuration.requestTimeout = timeout }
+        if let interval = try seconds("STORED_ETCD_PROGRESS_NOTIFY_INTERVAL") {
+            configuration.progressNotifyInterval = interval
+        }
         do {
             configuration.user = environment["STORED_ETCD_USER"]
             configuration.password = environment["STORED_ETCD_PASSWORD"]
             configuration.setTLSOptions(fromEnvironment: environment, prefix: "STORED_ETCD")
-            let seconds = { (name: String) -> TimeInterval? in
-                environment[name].flatMap(TimeInterval.init).flatMap { $0 > 0 ? $0 : nil }
-            }
-            if let timeout = seconds("STORED_ETCD_CONNECTION_TIMEOUT") { configuration.connectionTimeout = timeout }
-            if let timeout = seconds("STORED_ETCD_REQUEST_TIMEOUT") { configuration.requestTimeout = timeout }
-            if let interval = seconds("STORED_ETCD_PROGRESS_NOTIFY_INTERVAL") {
-                configuration.progressNotifyInterval = interval
-            }
             return try EtcdStore(configuration: configuration)
         } catch let error as StorageError {
             throw CommandFailure(error)

@@ -26,8 +26,16 @@ struct HelpTextTests {
                                    created with its folders on the first write.
           --domain NAME            A UserDefaults suite of this user.
           etcd://HOST:PORT[,HOST:PORT...]/PREFIX
-                                   Keys under PREFIX/ on an etcd cluster; user and
-                                   password from STORED_ETCD_USER, STORED_ETCD_PASSWORD.
+                                   Keys under PREFIX/ on an etcd cluster; etcds:// for
+                                   TLS. Set from the environment:
+            STORED_ETCD_USER, STORED_ETCD_PASSWORD   the etcd user and password
+            STORED_ETCD_CA_FILE      PEM file of the CAs members' certificates need
+            STORED_ETCD_CERT_FILE, STORED_ETCD_KEY_FILE
+                                     the client certificate and key (PEM)
+            STORED_ETCD_SERVER_NAME  the name members' certificates must carry
+            STORED_ETCD_CONNECTION_TIMEOUT, STORED_ETCD_REQUEST_TIMEOUT,
+            STORED_ETCD_PROGRESS_NOTIFY_INTERVAL
+                                     seconds (default 5, 5, and none)
 
         EXIT STATUS:
           0 success, 1 key not found, 64 usage error, 65 bad data,
@@ -57,8 +65,16 @@ struct HelpTextTests {
                                    created with its folders on the first write.
           --domain NAME            A UserDefaults suite of this user.
           etcd://HOST:PORT[,HOST:PORT...]/PREFIX
-                                   Keys under PREFIX/ on an etcd cluster; user and
-                                   password from STORED_ETCD_USER, STORED_ETCD_PASSWORD.
+                                   Keys under PREFIX/ on an etcd cluster; etcds:// for
+                                   TLS. Set from the environment:
+            STORED_ETCD_USER, STORED_ETCD_PASSWORD   the etcd user and password
+            STORED_ETCD_CA_FILE      PEM file of the CAs members' certificates need
+            STORED_ETCD_CERT_FILE, STORED_ETCD_KEY_FILE
+                                     the client certificate and key (PEM)
+            STORED_ETCD_SERVER_NAME  the name members' certificates must carry
+            STORED_ETCD_CONNECTION_TIMEOUT, STORED_ETCD_REQUEST_TIMEOUT,
+            STORED_ETCD_PROGRESS_NOTIFY_INTERVAL
+                                     seconds (default 5, 5, and none)
 
         A VALUE that does not fit TYPE exits with 65 and changes nothing.
 
@@ -83,8 +99,16 @@ struct HelpTextTests {
                                    created with its folders on the first write.
           --domain NAME            A UserDefaults suite of this user.
           etcd://HOST:PORT[,HOST:PORT...]/PREFIX
-                                   Keys under PREFIX/ on an etcd cluster; user and
-                                   password from STORED_ETCD_USER, STORED_ETCD_PASSWORD.
+                                   Keys under PREFIX/ on an etcd cluster; etcds:// for
+                                   TLS. Set from the environment:
+            STORED_ETCD_USER, STORED_ETCD_PASSWORD   the etcd user and password
+            STORED_ETCD_CA_FILE      PEM file of the CAs members' certificates need
+            STORED_ETCD_CERT_FILE, STORED_ETCD_KEY_FILE
+                                     the client certificate and key (PEM)
+            STORED_ETCD_SERVER_NAME  the name members' certificates must carry
+            STORED_ETCD_CONNECTION_TIMEOUT, STORED_ETCD_REQUEST_TIMEOUT,
+            STORED_ETCD_PROGRESS_NOTIFY_INTERVAL
+                                     seconds (default 5, 5, and none)
 
         Exits with 1 when KEY holds no value.
 

@@ -33,6 +33,21 @@ struct StoredEtcdTargetTests {
         #expect(!run.errors.contains("http://"), "\(run.errors)")
     }
 
+    @Test(arguments: [
+        ("STORED_ETCD_CONNECTION_TIMEOUT", "soon"), ("STORED_ETCD_REQUEST_TIMEOUT", "-1"),
+        ("STORED_ETCD_PROGRESS_NOTIFY_INTERVAL", "nan"),
+    ])
+    func aBadSecondsVariableIsBadDataNamingTheVariableAndTheValue(_ name: String, _ value: String) async throws {
+        let port = try EtcdCluster.freePort()
+        // A cluster that is not there: the variable is refused before any connection.
+        var environment = ["STORED_ETCD_CONNECTION_TIMEOUT": "0.2"]
+        environment[name] = value
+        let run = try await EtcdProgram.run(
+            try EtcdProgram.built("stored"), ["read", "etcd://127.0.0.1:\(port)/daybook"], environment: environment)
+        #expect(run.exitCode == 65, "\(run.errors)")
+        #expect(run.errors.contains(name) && run.errors.contains("\"\(value)\""), "\(run.errors)")
+    }
+
     @Test func anUnreachableClusterIsAnIOErrorNamingTheEndpoint() async throws {
         let port = try EtcdCluster.freePort()
         let run = try await EtcdProgram.run(
