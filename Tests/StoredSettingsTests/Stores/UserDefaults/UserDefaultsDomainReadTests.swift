@@ -9,7 +9,7 @@ import Testing
 struct UserDefaultsDomainReadTests {
     @Test func repeatedReadsOfAnUnchangedKeyCopyTheDomainsOnce() throws {
         let (defaults, store, folder) = try Self.countingStore()
-        _ = folder
+        defer { withExtendedLifetime(folder) {} }
         try store.setValue(.int(3), forKey: "count")
         // Foundation's own `object(forKey:)` may copy a domain: that is the floor.
         defaults.domainCopies.withLock { $0 = 0 }
@@ -25,9 +25,11 @@ struct UserDefaultsDomainReadTests {
 
     @Test func aWriteOfTheRegisteredValueIsStoredAfterReadsSawItRegistered() throws {
         let (defaults, store, folder) = try Self.countingStore()
-        _ = folder
-        defaults.register(defaults: ["count": 1])
-        let count = Stored("count", default: 5, store: store)
+        defer { withExtendedLifetime(folder) {} }
+        // A name no other test uses: the registration domain may be the process's.
+        let key = "registered-\(UUID().uuidString)"
+        defaults.register(defaults: [key: 1])
+        let count = Stored(key, default: 5, store: store)
         #expect(!count.hasStoredValue)
         #expect(count.wrappedValue == 5)
         count.wrappedValue = 1
@@ -40,18 +42,21 @@ struct UserDefaultsDomainReadTests {
 
     @Test func aValueChangedBehindTheStoreIsDecidedAgain() throws {
         let (defaults, store, folder) = try Self.countingStore()
-        _ = folder
-        defaults.register(defaults: ["count": 1])
-        #expect(store.value(forKey: "count") == nil)
+        defer { withExtendedLifetime(folder) {} }
+        // A name no other test uses: the registration domain may be the process's.
+        let key = "registered-\(UUID().uuidString)"
+        defaults.register(defaults: [key: 1])
+        #expect(store.value(forKey: key) == nil)
         // Written and removed through the defaults themselves, not the store.
-        defaults.set(2, forKey: "count")
-        #expect(store.value(forKey: "count") == .int(2))
-        defaults.removeObject(forKey: "count")
-        #expect(store.value(forKey: "count") == nil)
+        defaults.set(2, forKey: key)
+        #expect(store.value(forKey: key) == .int(2))
+        defaults.removeObject(forKey: key)
+        #expect(store.value(forKey: key) == nil)
     }
 
     @Test func aStoreOnASuiteInstancePassedInReadsWhatTheSuiteStores() throws {
         let folder = try ScratchFolder()
+        defer { withExtendedLifetime(folder) {} }
         let defaults = try #require(UserDefaults(suiteName: folder.url.appendingPathComponent("suite").path))
         let store = UserDefaultsStore(defaults)
         try store.setValue(.int(3), forKey: "count")
