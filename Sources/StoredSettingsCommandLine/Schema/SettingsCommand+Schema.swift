@@ -2,11 +2,19 @@ import Foundation
 import StoredSettings
 
 extension SettingsCommand {
-    /// `config schema`: prints the JSON Schema of the settings file
-    /// (`SettingsGroup.jsonSchema(title:)`), titled `<tool> settings`.
+    /// `config schema [--strict]`: prints the JSON Schema of the settings file
+    /// (`SettingsGroup.jsonSchema(title:strict:)`), titled `<tool> settings`; `--strict` for a
+    /// file that serves these settings only, so keys no setting declares are refused.
     func schema(_ arguments: [String], _ context: inout Context) -> ExitCode {
-        guard arguments.isEmpty else { return context.usage("schema takes no arguments") }
-        context.output += JSONSchemaDocument.text(for: settings, title: "\(toolName) settings")
+        var strict = false
+        for argument in arguments {
+            guard argument == "--strict" else {
+                return context.usage(
+                    argument.hasPrefix("-") ? "schema does not take '\(argument)'" : "schema takes no arguments")
+            }
+            strict = true
+        }
+        context.output += JSONSchemaDocument.text(for: settings, title: "\(toolName) settings", strict: strict)
         return .success
     }
 }
