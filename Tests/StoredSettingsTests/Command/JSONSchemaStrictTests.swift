@@ -33,15 +33,15 @@ struct JSONSchemaStrictTests {
         #expect(lenient["additionalProperties"] as? NSDictionary == JSONSchemaTests.anyValue)
     }
 
-    @Test func configSchemaStrictPrintsTheStrictSchema() throws {
-        let run = try ToolStores().run("schema", "--strict")
+    @Test func configSchemaDeclaredOnlyPrintsTheStrictSchema() throws {
+        let run = try ToolStores().run("schema", "--declared-only")
         #expect(run.status == 0)
         #expect(run.error == "")
         #expect(run.output == ToolSettings.jsonSchema(title: "tool settings", strict: true))
     }
 
-    @Test func configSchemaStrictIsListedInTheHelp() throws {
+    @Test func configSchemaDeclaredOnlyIsListedInTheHelp() throws {
         let help = try ToolStores().run("--help").output
-        #expect(help.contains("schema [--strict]"), "\(help)")
+        #expect(help.contains("schema [--declared-only]"), "\(help)")
     }
 }

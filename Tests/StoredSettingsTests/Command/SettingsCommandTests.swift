@@ -59,7 +59,7 @@ struct SettingsCommandTests {
                   unset KEY                                Remove the stored value, so the default applies.
                   reset (KEY... | --all)                   Remove the stored values of the given settings, or of all.
                   path                                     Print the path of the settings file.
-                  schema [--strict]                        Print a JSON Schema of the settings file, for editors.
+                  schema [--declared-only]                 Print a JSON Schema of the settings file, for editors.
 
                 SETTINGS:
                   autoReload  Bool       Reload files when they change.
