@@ -1,6 +1,7 @@
 import Foundation
 import StoredSettings
 import StoredSettingsCommandLine
+import StoredSettingsEtcd
 
 /// The daybook tool: a small journal that keeps its settings with StoredSettings.
 ///
@@ -48,9 +49,18 @@ enum Daybook {
         let strict = arguments.prefix { $0 != "--" }.contains("--strict")
         if strict, let index = arguments.firstIndex(of: "--strict") { arguments.remove(at: index) }
         let daybookArguments = arguments
+        // A DAYBOOK_ETCD that is no etcd address is bad input (65); a cluster that does not
+        // answer is an I/O error (74).
+        let fleetConfiguration: EtcdStore.Configuration?
+        do {
+            fleetConfiguration = try DaybookFleet.configuration(environment: environment)
+        } catch let problem {
+            error.write("daybook: environment variable \(DaybookFleet.variable): \(problem)\n")
+            return .dataError
+        }
         let fleet: [any Storable]
         do {
-            fleet = try DaybookFleet.layers(environment: environment)
+            fleet = try DaybookFleet.layers(configuration: fleetConfiguration)
         } catch let problem {
             error.write("daybook: \(problem)\n")
             return .ioError

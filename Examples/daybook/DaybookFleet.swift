@@ -14,13 +14,22 @@ enum DaybookFleet {
     /// TLS options.
     static let variables = Set([variable] + EtcdStore.Configuration.tlsVariables(prefix: variable))
 
-    /// The etcd layer `DAYBOOK_ETCD` names, or none when it is unset or empty.
+    /// The cluster `DAYBOOK_ETCD` names, or none when it is unset or empty.
     ///
-    /// - Throws: `StorageError` (`.io` naming the endpoints when none answers).
-    static func layers(environment: [String: String]) throws -> [any Storable] {
-        guard let address = environment[variable], !address.isEmpty else { return [] }
+    /// - Throws: `StorageError` for a value that is not an etcd address: bad input (65),
+    ///   found before anything is connected to.
+    static func configuration(environment: [String: String]) throws -> EtcdStore.Configuration? {
+        guard let address = environment[variable], !address.isEmpty else { return nil }
         var configuration = try EtcdStore.Configuration(address: address)
         configuration.setTLSOptions(fromEnvironment: environment, prefix: variable)
+        return configuration
+    }
+
+    /// The etcd layer of `configuration`, or none without one.
+    ///
+    /// - Throws: `StorageError` (`.io` naming the endpoints when none answers).
+    static func layers(configuration: EtcdStore.Configuration?) throws -> [any Storable] {
+        guard let configuration else { return [] }
         return [try EtcdStore(configuration: configuration)]
     }
 }

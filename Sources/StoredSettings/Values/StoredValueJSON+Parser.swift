@@ -12,6 +12,10 @@ extension StoredValueJSON {
         /// Where each member value of the root object starts and ends, when asked for.
         private let recordsSource: Bool
         private(set) var sourceRanges: [String: Range<Int>] = [:]
+        /// Keys given twice in one object, when the source is recorded; the first few only.
+        private(set) var duplicateKeys: [DuplicateKey] = []
+        /// The keys from the root to the value being parsed, when the source is recorded.
+        private var path: [String] = []
 
         init(bytes: UnsafeRawBufferPointer, recordingSource: Bool = false) {
             self.bytes = bytes
@@ -61,6 +65,7 @@ extension StoredValueJSON {
         private mutating func parseObject() throws -> StoredValue {
             try enterContainer()
             var result: [String: StoredValue] = [:]
+            var keyStarts: [String: Int] = [:]
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
@@ -77,6 +82,7 @@ extension StoredValueJSON {
                 if let existing = canonicallyEquivalentKey(to: key, in: result) {
                     throw corrupted(canonicallyEquivalentKeysMessage(existing, key), at: keyStart)
                 }
+                if recordsSource { noteKey(key, at: keyStart, in: &keyStarts) }
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                     throw corrupted("expected ':' after the key")
@@ -85,7 +91,9 @@ extension StoredValueJSON {
                 do {
                     skipWhitespace()
                     let valueStart = index
+                    if recordsSource { path.append(key) }
                     let value = try parseValue()
+                    if recordsSource { path.removeLast() }
                     result[key] = value
                     if recordsSource, depth == 1 { sourceRanges[key] = valueStart..<index }
                 } catch var error as StorageError {
@@ -106,6 +114,16 @@ extension StoredValueJSON {
             }
             depth -= 1
             return .dictionary(result)
+        }
+
+        /// Records where `key` starts in its object, or that it was given before there.
+        private mutating func noteKey(_ key: String, at start: Int, in starts: inout [String: Int]) {
+            guard let first = starts[key] else {
+                starts[key] = start
+                return
+            }
+            guard duplicateKeys.count < DuplicateKey.maximumReported else { return }
+            duplicateKeys.append(DuplicateKey(path: path + [key], firstOffset: first, laterOffset: start, in: bytes))
         }
 
         private mutating func parseArray() throws -> StoredValue {

@@ -334,13 +334,13 @@ package enum StoredValueJSON {
     ///
     /// - Throws: As ``parse(_:)``.
     package static func parseKeepingSource(_ data: Data) throws -> (value: StoredValue, source: SourceText) {
-        let (value, ranges) = try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+        let (value, ranges, duplicates) = try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var parser = Parser(bytes: buffer, recordingSource: true)
             let value = try parser.parseDocument()
-            return (value, parser.sourceRanges)
+            return (value, parser.sourceRanges, parser.duplicateKeys)
         }
         guard case .dictionary(let items) = value else { return (value, SourceText()) }
-        return (value, SourceText(data: data, ranges: ranges, values: items))
+        return (value, SourceText(data: data, ranges: ranges, values: items, duplicateKeys: duplicates))
     }
 
     /// The text of each member of a JSON file's root object as the file spelled it, with the
@@ -351,15 +351,21 @@ package enum StoredValueJSON {
     package struct SourceText: Sendable {
         private let data: Data
         private let members: [String: (range: Range<Int>, value: StoredValue)]
+        /// The keys the file gave twice in one object (the first few).
+        package let duplicateKeys: [DuplicateKey]
 
         /// No source: every member is written from the tree.
         package init() {
             data = Data()
             members = [:]
+            duplicateKeys = []
         }
 
-        fileprivate init(data: Data, ranges: [String: Range<Int>], values: [String: StoredValue]) {
+        fileprivate init(
+            data: Data, ranges: [String: Range<Int>], values: [String: StoredValue], duplicateKeys: [DuplicateKey]
+        ) {
             self.data = data
+            self.duplicateKeys = duplicateKeys
             var members: [String: (range: Range<Int>, value: StoredValue)] = [:]
             members.reserveCapacity(ranges.count)
             for (key, range) in ranges {

@@ -54,7 +54,7 @@ public import StoredSettings
 /// Option names follow the words of `EnvironmentStore`'s mapping, in lowercase joined by `-`
 /// (`editor.fontSize` → `--editor-font-size`, `httpURL` → `--http-url`). A setting whose option
 /// would be a reserved name (`set`, the store's own, and with `declaredBy:` `help` and the flags
-/// of the `config` subcommand: `json`, `show-origin`, `show-secret`, `all`), or such a name with
+/// of the `config` subcommand: `json`, `show-origin`, `show-secret`, `all`, `declared-only`), or such a name with
 /// `no-` in front, gets no option of its own: give it with `--set all=…`. Those arguments keep
 /// their meaning and are left in ``remainingArguments``, so `config list --json` works whatever
 /// the tool's settings are named. When two keys map to the same option, the first declared gets

@@ -14,7 +14,7 @@ extension CommandLineStore {
     /// would ever read. Use ``init(arguments:)`` to accept every key.
     ///
     /// `--help` and the flags of ``SettingsCommand`` (`--json`, `--show-origin`,
-    /// `--show-secret`, `--all`) stay the tool's: a setting whose option would be one of them
+    /// `--show-secret`, `--all`, `--declared-only`) stay the tool's: a setting whose option would be one of them
     /// is read from `--set key=value` only.
     ///
     /// The group's settings are found with `Mirror` on an instance created on a throwaway
@@ -47,5 +47,7 @@ extension SettingsCommand {
     /// reserved.)
     ///
     /// Not public: tools never need the list; the help text and the articles name the flags.
-    package static let reservedOptionNames: Set<String> = ["help", "json", "show-origin", "show-secret", "all"]
+    package static let reservedOptionNames: Set<String> = [
+        "help", "json", "show-origin", "show-secret", "all", "declared-only",
+    ]
 }

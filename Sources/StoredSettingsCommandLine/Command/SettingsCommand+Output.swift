@@ -14,12 +14,12 @@ extension SettingsCommand {
             """
         text += Self.table([
             ["  list [--show-origin] [--json]", "Show every setting, its value and where the value comes from."],
-            ["  get KEY [--show-secret]", "Print the value of one setting."],
+            ["  get KEY [--show-origin] [--show-secret]", "Print the value of one setting."],
             ["  set KEY VALUE", "Store a value, checked against the setting's type."],
             ["  unset KEY", "Remove the stored value, so the default applies."],
             ["  reset (KEY... | --all)", "Remove the stored values of the given settings, or of all."],
             ["  path", "Print the path of the settings file."],
-            ["  schema", "Print a JSON Schema of the settings file, for editors."],
+            ["  schema [--declared-only]", "Print a JSON Schema of the settings file, for editors."],
         ])
         if !settings.isEmpty {
             text += "\nSETTINGS:\n"

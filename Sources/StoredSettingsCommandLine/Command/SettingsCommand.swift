@@ -18,7 +18,7 @@ public import StoredSettings
 /// daybook config unset KEY
 /// daybook config reset (KEY... | --all)
 /// daybook config path
-/// daybook config schema
+/// daybook config schema [--declared-only]
 /// ```
 ///
 /// - `list` prints an aligned table for people (`KEY TYPE VALUE`, plus `ORIGIN` with
@@ -38,7 +38,9 @@ public import StoredSettings
 ///   the file does not hold writes nothing and exits 5, as `git config --unset` does.
 /// - `path` prints the settings file that writes go to.
 /// - `schema` prints a JSON Schema (draft 2020-12) of the settings file, so that an editor
-///   completes and checks it (`SettingsGroup.jsonSchema(title:)` describes what it says).
+///   completes and checks it (`SettingsGroup.jsonSchema(title:strict:)` describes what it says);
+///   `--declared-only` prints the strict schema, which refuses keys no setting declares, for a
+///   file that serves these settings only.
 /// - `--help` (or `-h`) prints the help text after any subcommand, except as the VALUE of
 ///   `set`: `config set title --help` stores the text `--help`.
 ///

@@ -20,7 +20,11 @@ extension SettingsGroup {
     ///   `contentEncoding` `base64` for `Data`, and a pattern of decimal text for `Decimal`;
     ///   `enum` of the raw values for a `RawRepresentable` type that is `CaseIterable` (the
     ///   raw value's type otherwise); `array` with `items` for arrays, plus `uniqueItems` for
-    ///   sets; `object` with `additionalProperties` for `[String: V]`;
+    ///   sets; `object` with `additionalProperties` for a dictionary with `String` keys, with
+    ///   `propertyNames` too for `Int` keys (decimal text) and for `CodingKeyRepresentable`
+    ///   keys of a `CaseIterable` type (their key texts), and for any other key type (which
+    ///   `Codable` writes as a list alternating keys and values) `array` whose items are keys
+    ///   or values;
     /// - for a `Codable` structure, `object` with its fields as `properties`, the non-optional
     ///   ones `required`, and no other fields (`additionalProperties: false`). The fields are
     ///   found by running the type's `init(from:)` against a decoder that records every field
@@ -37,12 +41,15 @@ extension SettingsGroup {
     ///
     /// No property is required, and no value may be `null` at any depth: an absent key takes
     /// its default, an unset optional is absent from the file, and the file's parser refuses
-    /// `null` (`FileStore` reads no stored value as null). Keys that no setting declares are
-    /// allowed, with any value but `null` (`additionalProperties` refers to the `storedValue`
-    /// definition, which allows no `null` inside and no number beyond `Double`'s range, such
-    /// as `1e400`): one file may serve several groups, an older or newer version of the tool
-    /// may keep keys this one does not declare, and the library may keep bookkeeping keys of
-    /// its own there.
+    /// `null` (`FileStore` reads no stored value as null). Unless `strict`, keys that no
+    /// setting declares are allowed, with any value but `null` (`additionalProperties` refers
+    /// to the `storedValue` definition, which allows no `null` inside and no number beyond
+    /// `Double`'s range, such as `1e400`): one file may serve several groups, an older or
+    /// newer version of the tool may keep keys this one does not declare, and the library may
+    /// keep bookkeeping keys of its own there. A `strict` schema, for a file that serves this
+    /// group only, refuses any other key (`additionalProperties: false`), so an editor flags a
+    /// misspelt key; it still allows the library's bookkeeping key
+    /// (`MigratingStore.versionKey`, an integer).
     ///
     /// The file may be nested at most 64 levels deep, the file itself counted, as the reader
     /// allows: JSON Schema has no depth keyword, so the root refers to a chain of definitions
@@ -61,12 +68,14 @@ extension SettingsGroup {
     /// The settings are found as `settingDescriptions()` finds them, on an instance created
     /// on a throwaway in-memory store: no store is read.
     ///
-    /// - Parameter title: The schema's `title`, such as `daybook settings`; none when `nil`.
-    /// - Returns: The schema as JSON text with sorted keys, two-space indentation and a
-    ///   trailing newline.
+    /// - Parameters:
+    ///   - title: The schema's `title`, such as `daybook settings`; none when `nil`.
+    ///   - strict: Whether keys no setting declares are refused; `false` allows them.
+    /// - Returns: The schema as JSON text with sorted keys, two-space indentation, empty
+    ///   lists and objects as `[]` and `{}`, and a trailing newline.
     /// - Note: Safe to call from any thread.
-    public static func jsonSchema(title: String? = nil) -> String {
-        JSONSchemaDocument.text(for: declaredSettings(), title: title)
+    public static func jsonSchema(title: String? = nil, strict: Bool = false) -> String {
+        JSONSchemaDocument.text(for: declaredSettings(), title: title, strict: strict)
     }
 }
 
@@ -75,16 +84,27 @@ package enum JSONSchemaDocument {
     /// The draft the schema follows.
     package static let dialect = "https://json-schema.org/draft/2020-12/schema"
 
-    /// The schema of a file holding `settings`, as JSON text (see `SettingsGroup.jsonSchema(title:)`).
+    /// The schema of a file holding `settings`, as JSON text (see
+    /// `SettingsGroup.jsonSchema(title:strict:)`).
     package static func text(
-        for settings: [(name: String, setting: any AnyStoredSetting)], title: String?
+        for settings: [(name: String, setting: any AnyStoredSetting)], title: String?, strict: Bool = false
     ) -> String {
+        var properties = properties(of: settings)
+        if strict {
+            for key in LayeredStore.reservedKeys where properties[key] == nil {
+                properties[key] = [
+                    "type": "integer",
+                    "description":
+                        "Bookkeeping of the library: the version of the settings' layout migrations reached.",
+                ]
+            }
+        }
         var document: [String: Any] = [
             "$schema": dialect,
             "type": "object",
-            "description": description,
-            "properties": properties(of: settings),
-            "additionalProperties": anyValueReference,
+            "description": strict ? strictDescription : description,
+            "properties": properties,
+            "additionalProperties": strict ? false : anyValueReference,
             "$ref": depthReference(StoredValueJSON.maximumDepth),
             "$defs": depthDefinitions.merging([anyValueName: anyValue]) { $1 },
         ]
@@ -101,6 +121,12 @@ package enum JSONSchemaDocument {
         + "cannot check: text holding a lone "
         + "UTF-16 surrogate (\\ud800 without its pair), two keys of one object that are canonically "
         + "equivalent (the same text in different Unicode forms), and a file larger than \(FileStore.Options.defaultMaximumFileSize / 1024 / 1024) MiB."
+
+    /// The strict root's description: as ``description``, but keys no setting declares are
+    /// refused.
+    static let strictDescription = description.replacingOccurrences(
+        of: "keys no setting declares are allowed, holding any value but null,",
+        with: "keys no setting declares are refused,")
 
     /// A reference to the definition of a value holding containers at most `levels` deep,
     /// itself counted.
@@ -189,7 +215,8 @@ package enum JSONSchemaDocument {
         }
     }
 
-    /// Pretty JSON text with sorted keys, from `JSONSerialization`.
+    /// Pretty JSON text with sorted keys, from `JSONSerialization`, with empty lists and
+    /// objects as `[]` and `{}` (Foundation on Linux spreads them over lines).
     static func json(_ object: [String: Any]) -> String {
         // The objects are built from strings, numbers, Booleans, arrays and dictionaries only,
         // with finite numbers (NaN and infinities have no stored JSON form, and defaults that
@@ -199,7 +226,11 @@ package enum JSONSchemaDocument {
             let data = try? JSONSerialization.data(
                 withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        // A line break is never inside JSON text (strings escape it), so each match is an
+        // empty container.
+        return String(decoding: data, as: UTF8.self)
+            .replacing(#/\[\n[ \n]*\]/#, with: "[]")
+            .replacing(#/\{\n[ \n]*\}/#, with: "{}") + "\n"
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import StoredSettings
 
 /// Builds the JSON Schema of one setting's value from its Swift type (see
-/// `SettingsGroup.jsonSchema(title:)` for the rules), as `JSONSerialization` objects.
+/// `SettingsGroup.jsonSchema(title:strict:)` for the rules), as `JSONSerialization` objects.
 struct JSONSchemaBuilder {
     /// The deepest nesting of types described; deeper types are described as any value but
     /// `null`.
@@ -22,11 +22,8 @@ struct JSONSchemaBuilder {
             if sequence.schemaHasUniqueElements { schema["uniqueItems"] = true }
             return schema
         }
-        if let dictionary = type as? any JSONSchemaStringKeyedDictionary.Type {
-            var schema: [String: Any] = ["type": "object"]
-            let values = nested(dictionary.schemaValueType, default: nil)
-            if !values.isEmpty { schema["additionalProperties"] = values }
-            return schema
+        if let dictionary = type as? any JSONSchemaDictionary.Type {
+            return self.dictionary(key: dictionary.schemaKeyType, value: dictionary.schemaValueType)
         }
         if let raw = type as? any RawRepresentable.Type {
             if let cases = type as? any CaseIterable.Type, let values = Self.rawValues(of: cases) {
@@ -72,6 +69,44 @@ struct JSONSchemaBuilder {
         describing.insert(identifier)
         defer { describing.remove(identifier) }
         return schema(for: type, default: defaultValue)
+    }
+
+    /// A dictionary as `Codable` writes it: an object for `String`, `Int` and
+    /// `CodingKeyRepresentable` keys (an `Int` key as its decimal text, an enum's keys among its
+    /// cases' key texts), and for any other key type a list alternating keys and values.
+    private mutating func dictionary(key: Any.Type, value: Any.Type) -> [String: Any] {
+        let values = nested(value, default: nil)
+        var names: [String: Any]?
+        if key == String.self {
+            names = [:]
+        } else if key == Int.self {
+            names = ["pattern": "^-?[0-9]+$"]
+        } else if let representable = key as? any CodingKeyRepresentable.Type {
+            names = Self.codingKeyTexts(of: representable).map { ["enum": $0] } ?? [:]
+        }
+        guard let names else {
+            let keys = nested(key, default: nil)
+            return ["type": "array", "items": ["anyOf": [keys, values]]]
+        }
+        var schema: [String: Any] = ["type": "object"]
+        if !names.isEmpty { schema["propertyNames"] = names }
+        if !values.isEmpty { schema["additionalProperties"] = values }
+        return schema
+    }
+
+    /// The key texts of every case of a `CaseIterable` key type; `nil` for other key types.
+    private static func codingKeyTexts(of type: any CodingKeyRepresentable.Type) -> [String]? {
+        guard let cases = type as? any CaseIterable.Type else { return nil }
+        return codingKeyTexts(ofCases: cases)
+    }
+
+    private static func codingKeyTexts<T: CaseIterable>(ofCases _: T.Type) -> [String]? {
+        var texts: [String] = []
+        for value in T.allCases {
+            guard let key = value as? any CodingKeyRepresentable else { return nil }
+            texts.append(key.codingKey.stringValue)
+        }
+        return texts
     }
 
     /// An object with the probed fields of a `Codable` structure.
@@ -176,12 +211,15 @@ extension Set: JSONSchemaSequence {
     static var schemaHasUniqueElements: Bool { true }
 }
 
-/// A `[String: V]`, whose value type the schema names.
-protocol JSONSchemaStringKeyedDictionary {
+/// A dictionary, whose key and value types the schema names.
+protocol JSONSchemaDictionary {
+    /// The key type.
+    static var schemaKeyType: Any.Type { get }
     /// The value type.
     static var schemaValueType: Any.Type { get }
 }
 
-extension Dictionary: JSONSchemaStringKeyedDictionary where Key == String {
+extension Dictionary: JSONSchemaDictionary {
+    static var schemaKeyType: Any.Type { Key.self }
     static var schemaValueType: Any.Type { Value.self }
 }

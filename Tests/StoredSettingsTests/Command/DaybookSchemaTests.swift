@@ -37,4 +37,17 @@ struct DaybookSchemaTests {
             edited.errors
                 == "format: 'html' is not one of ['plain', 'markdown']\nlayout: 'indent' is a required property\n")
     }
+
+    @Test func daybookSchemaDeclaredOnlyRefusesAKeyNoSettingDeclares() async throws {
+        let folder = try ScratchFolder()
+        let environment = ["HOME": folder.path, "XDG_CONFIG_HOME": folder.file("config").path]
+        let daybook = try TranscriptTests.daybookPath()
+        let schema = try await ProgramRun.run(
+            daybook, ["config", "schema", "--declared-only"], environment: environment)
+        #expect(schema.exitCode == 0)
+        #expect(schema.errors == "")
+        let verdict = try await SchemaValidator.validate(
+            text: #"{"pageSize": 3, "pageSise": 3}"#, against: schema.output, in: folder)
+        #expect(verdict.errors == ": Additional properties are not allowed ('pageSise' was unexpected)\n")
+    }
 }

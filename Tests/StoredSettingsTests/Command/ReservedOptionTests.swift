@@ -8,7 +8,7 @@ import Testing
 @Suite(.timeLimit(TestScale.hangGuard))
 struct ReservedOptionTests {
     enum Key: String, StorageKey {
-        case json, showOrigin, showSecret, all, help
+        case json, showOrigin, showSecret, all, help, declaredOnly
         case noAll = "no.all"
     }
 
@@ -18,12 +18,13 @@ struct ReservedOptionTests {
         @Stored(Key.showSecret, default: "") var showSecret: String
         @Stored(Key.all, default: 0) var all: Int
         @Stored(Key.help, default: false) var help: Bool
+        @Stored(Key.declaredOnly, default: false) var declaredOnly: Bool
         @Stored(Key.noAll, default: false) var noAll: Bool
     }
 
     @Test(arguments: [
         ["--json"], ["--show-origin"], ["--show-secret"], ["--all"], ["--help"], ["--no-json"], ["--no-all"],
-        ["--json=true"], ["--show-secret", "x"], ["--all", "3"],
+        ["--json=true"], ["--show-secret", "x"], ["--all", "3"], ["--declared-only"],
     ])
     func reservedFlagIsLeftForTheTool(arguments: [String]) {
         let store = CommandLineStore(arguments: ["config", "list"] + arguments, declaredBy: FlagNamedSettings.self)

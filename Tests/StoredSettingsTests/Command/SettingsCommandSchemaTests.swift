@@ -33,7 +33,8 @@ struct SettingsCommandSchemaTests {
     @Test func schemaIsListedInTheHelp() throws {
         let help = try ToolStores().run("--help").output
         #expect(
-            help.contains("\n  schema                         Print a JSON Schema of the settings file, for editors.\n")
+            help.contains(
+                "\n  schema [--declared-only]                 Print a JSON Schema of the settings file, for editors.\n")
         )
     }
 }

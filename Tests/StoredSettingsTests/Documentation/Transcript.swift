@@ -17,16 +17,13 @@ import Darwin
 /// - A line starting with `$ ` is a command; the lines after it, up to the next command or the
 ///   end of the block, are what it prints (standard output and standard error, as one stream,
 ///   in the order written).
-/// - A command is `daybook` with its arguments, after optional `NAME=value` words that set
-///   environment variables for that command only. Words split as a POSIX shell splits them:
-///   at spaces, with `'…'`, `"…"` and `\` quoting; a word starting with `~/` is a path in the
-///   block's home folder.
-/// - `echo $?` prints the exit status of the command before it; `echo TEXT > FILE` writes TEXT
-///   and a newline to FILE (relative to the home folder), for example a secret file.
-/// - Each block runs in a fresh, empty home folder: `HOME`, `XDG_CONFIG_HOME` (`~/.config`) and
-///   `XDG_DATA_HOME` (`~/.local/share`), so the settings file prints as
-///   `~/.config/daybook/settings.json`. No `DAYBOOK_*` variable of the test's environment reaches
-///   the commands.
+/// - A block is a script a person can paste into an empty home folder: its commands run, in
+///   order, in one `bash` (without start-up files) whose working folder is a fresh, empty
+///   `HOME`, with the built `daybook` first on `PATH`, so a command creates the folders it
+///   writes into (`mkdir -p .config/daybook`) as a person has to. No `DAYBOOK_*` or `XDG_*`
+///   variable of the test's environment reaches the script, so the settings file is
+///   `~/.config/daybook/settings.json`.
+/// - `echo $?` prints the exit status of the command before it, as in any shell.
 /// - Output must match exactly, except that every ISO 8601 time in UTC
 ///   (`2026-11-30T02:38:15Z`, with or without a fraction of a second) stands for any other:
 ///   `daybook write` stores the time it runs.
@@ -112,50 +109,25 @@ struct TranscriptBlock: Sendable, CustomTestStringConvertible {
         return result
     }
 
+    /// What the script prints after each step's output: a record separator (U+001E) and a
+    /// line break, which no transcript shows.
+    static let stepEnd = "\u{1E}\n"
+
+    /// The `bash` script of `steps`: each command with its standard error joined to its
+    /// output, then ``stepEnd``, leaving `$?` as the command left it.
+    static func script(of steps: [Step]) -> String {
+        var script = "cd || exit 70\n"
+        for step in steps {
+            script += "{\n\(step.command)\n} 2>&1; transcript_status=$?; printf '\\036\\n'; (exit $transcript_status)\n"
+        }
+        return script
+    }
+
     /// `text` with every ISO 8601 UTC time replaced by `<time>`.
     static func normalized(_ text: String) -> String {
         text.replacingOccurrences(
             of: #"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z"#, with: "<time>",
             options: .regularExpression)
-    }
-
-    /// The words of a command line, split as a POSIX shell splits them (no expansions).
-    static func words(_ line: String) throws -> [String] {
-        var words: [String] = []
-        var current = ""
-        var inWord = false
-        var quote: Character?
-        var escaped = false
-        for character in line {
-            if escaped {
-                current.append(character)
-                escaped = false
-            } else if let open = quote {
-                if character == open {
-                    quote = nil
-                } else if character == "\\" && open == "\"" {
-                    escaped = true
-                } else {
-                    current.append(character)
-                }
-            } else if character == "\\" {
-                escaped = true
-                inWord = true
-            } else if character == "'" || character == "\"" {
-                quote = character
-                inWord = true
-            } else if character == " " || character == "\t" {
-                if inWord { words.append(current) }
-                current = ""
-                inWord = false
-            } else {
-                current.append(character)
-                inWord = true
-            }
-        }
-        guard quote == nil, !escaped else { throw Malformed(description: "unbalanced quotes in '\(line)'") }
-        if inWord { words.append(current) }
-        return words
     }
 
     /// Expected and actual lines as a diff: `-` expected only, `+` printed only, ` ` both.

@@ -19,45 +19,26 @@ struct TranscriptTests {
         let folder = try ScratchFolder()
         let home = folder.url.appendingPathComponent("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("DAYBOOK_") }
+        let daybookFolder = URL(fileURLWithPath: try Self.daybookPath()).deletingLastPathComponent().path
+        // What a person has after `export HOME=$(mktemp -d); cd`: no DAYBOOK_* or XDG_*
+        // variables, no start-up files, the built daybook first on PATH.
+        var environment = ProcessInfo.processInfo.environment.filter { name, _ in
+            !name.hasPrefix("DAYBOOK_") && !name.hasPrefix("XDG_") && !["ENV", "BASH_ENV", "CDPATH"].contains(name)
+        }
         environment["HOME"] = home.path
-        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
-        environment["XDG_DATA_HOME"] = home.appendingPathComponent(".local/share").path
-        let daybook = try Self.daybookPath()
-        let expand = { (word: String) in word.hasPrefix("~/") ? home.path + word.dropFirst() : word }
-
-        var lastStatus: Int32 = 0
-        for step in block.steps {
+        environment["PATH"] = daybookFolder + ":/usr/bin:/bin"
+        let run = try await runCombiningOutput(
+            "/bin/bash", ["--noprofile", "--norc", "-c", TranscriptBlock.script(of: block.steps)],
+            environment: environment)
+        let printed = run.output.components(separatedBy: TranscriptBlock.stepEnd)
+        #expect(printed.last == "", "\(block.file), transcript at line \(block.line): the script stopped early")
+        for (index, step) in block.steps.enumerated() {
             let place = "\(block.file), transcript at line \(block.line): '$ \(step.command)'"
-            var words = try TranscriptBlock.words(step.command)
-            var variables = environment
-            while let first = words.first, let equals = first.firstIndex(of: "="), Self.isName(first[..<equals]) {
-                variables[String(first[..<equals])] = expand(String(first[first.index(after: equals)...]))
-                words.removeFirst()
-            }
-            words = words.map(expand)
-            let printed: String
-            if words.first == "daybook" {
-                let run = try await runCombiningOutput(daybook, Array(words.dropFirst()), environment: variables)
-                printed = run.output
-                lastStatus = run.status
-            } else if words == ["echo", "$?"] {
-                printed = "\(lastStatus)\n"
-            } else if words.count >= 3, words.first == "echo", words[words.count - 2] == ">" {
-                let text = words.dropFirst().dropLast(2).joined(separator: " ") + "\n"
-                let target = words[words.count - 1]
-                let file =
-                    target.hasPrefix("/") ? URL(fileURLWithPath: target) : home.appendingPathComponent(target)
-                try FileManager.default.createDirectory(
-                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(text.utf8).write(to: file)
-                printed = ""
-                lastStatus = 0
-            } else {
-                Issue.record("\(place): a transcript runs only daybook, 'echo $?' and 'echo TEXT > FILE'")
+            guard index < printed.count else {
+                Issue.record("\(place) did not run")
                 return
             }
-            var actual = TranscriptBlock.normalized(printed).components(separatedBy: "\n")
+            var actual = TranscriptBlock.normalized(printed[index]).components(separatedBy: "\n")
             if actual.last == "" { actual.removeLast() }
             let expected = step.expected.map(TranscriptBlock.normalized)
             guard actual == expected else {
@@ -68,14 +49,14 @@ struct TranscriptTests {
         }
     }
 
-    @Test func splitsWordsAsAShellDoes() throws {
-        #expect(
-            try TranscriptBlock.words(#"A=1 daybook write 'a b' "c \"d\"" e\ f"#) == [
-                "A=1", "daybook", "write", "a b", #"c "d""#, "e f",
-            ])
-        #expect(try TranscriptBlock.words("  daybook   config  ") == ["daybook", "config"])
-        #expect(try TranscriptBlock.words("daybook ''") == ["daybook", ""])
-        #expect(throws: TranscriptBlock.Malformed.self) { try TranscriptBlock.words("daybook 'open") }
+    @Test func aScriptEndsEachStepWithAMarkThatKeepsTheExitStatus() async throws {
+        let script = TranscriptBlock.script(of: [
+            .init(command: "(exit 3)", expected: []), .init(command: "echo $?", expected: ["3"]),
+        ])
+        let folder = try ScratchFolder()
+        let run = try await runCombiningOutput(
+            "/bin/bash", ["--noprofile", "--norc", "-c", script], environment: ["HOME": folder.path])
+        #expect(run.output == TranscriptBlock.stepEnd + "3\n" + TranscriptBlock.stepEnd)
     }
 
     @Test func findsOnlyMarkedBlocks() throws {
@@ -126,12 +107,5 @@ struct TranscriptTests {
                 description: "daybook is not built at \(path): run 'swift build --build-tests'")
         }
         return path
-    }
-
-    /// Whether `text` is an environment variable's name: a letter or `_`, then letters, digits
-    /// and `_`.
-    static func isName(_ text: Substring) -> Bool {
-        guard let first = text.first, first == "_" || (first.isASCII && first.isLetter) else { return false }
-        return text.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
     }
 }

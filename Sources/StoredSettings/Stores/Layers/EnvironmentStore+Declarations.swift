@@ -23,7 +23,8 @@ package struct EnvironmentDeclarations: Sendable {
     package var servingVariables: Set<String> = []
     /// Secret files that cannot be read, conflicts, undecodable field variables.
     package var errors: [StorageError] = []
-    /// Secret files every user may read, unknown variables, ambiguous field variables.
+    /// Secret files every user may read, empty secret files, unknown variables, ambiguous
+    /// field variables.
     package var warnings: [StorageError] = []
 
     /// Works out the variables of `declarations` among `variables` (the set ones, by name).
@@ -37,7 +38,8 @@ package struct EnvironmentDeclarations: Sendable {
     ///   - declarations: The declared settings.
     package init(
         prefix: String, variables: [String: String], names: Set<String>, undecodable: Set<String>,
-        declarations: [SettingDeclaration], otherVariables: Set<String> = []
+        declarations: [SettingDeclaration], otherVariables: Set<String> = [],
+        emptyValues: EnvironmentStore.EmptyValues = .unset
     ) {
         var owners: [(variable: String, declaration: SettingDeclaration)] = []
         for declaration in declarations {
@@ -51,13 +53,19 @@ package struct EnvironmentDeclarations: Sendable {
             if !ownVariables.contains(companion) { companions.insert(companion) }
             guard secretFiles[variable] == nil,
                 let outcome = EnvironmentStore.secretFileOutcome(
-                    forVariable: variable, key: declaration.key, variables: variables, ownVariables: ownVariables)
+                    forVariable: variable, key: declaration.key, variables: variables, ownVariables: ownVariables,
+                    isSecret: declaration.isSecret)
             else { continue }
             secretFiles[variable] = outcome
             switch outcome {
             case .failed(let error):
                 errors.append(error)
-            case .read(_, let path, let fileVariable, let othersMayRead):
+            case .read(let text, let path, let fileVariable, let othersMayRead):
+                if text.isEmpty, emptyValues == .unset {
+                    warnings.append(
+                        EnvironmentStore.emptyFileWarning(
+                            key: declaration.key, path: path, variable: fileVariable, isSecret: declaration.isSecret))
+                }
                 if declaration.isSecret, othersMayRead {
                     warnings.append(
                         EnvironmentStore.insecureFileWarning(key: declaration.key, path: path, variable: fileVariable))

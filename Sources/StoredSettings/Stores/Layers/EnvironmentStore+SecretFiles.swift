@@ -35,27 +35,31 @@ extension EnvironmentStore {
     /// an error at once, never a wait or an endless read; so is a file larger than
     /// ``maximumSecretFileSize``. The bytes must be valid UTF-8. One trailing line break
     /// (`\n` or `\r\n`) is removed, as `echo` and editors add one; any other is kept.
-    package static func readSecretFile(atPath path: String, variable: String, key: String) -> SecretFileOutcome {
+    /// Messages call the file a "secret file" when `isSecret`, else "the file".
+    package static func readSecretFile(
+        atPath path: String, variable: String, key: String, isSecret: Bool = true
+    ) -> SecretFileOutcome {
         let origin = secretFileOrigin(path: path, variable: variable)
+        let file = fileWords(isSecret: isSecret)
         func failure(_ code: StorageError.Code, _ message: String) -> SecretFileOutcome {
             .failed(StorageError(code, key: key, location: origin, message: message))
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
-            return failure(code == ENOENT ? .notFound : .io, "cannot open the secret file: \(errnoText(code))")
+            return failure(code == ENOENT ? .notFound : .io, "cannot open the \(file): \(errnoText(code))")
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            return failure(.io, "cannot read the secret file's attributes: \(errnoText(errno))")
+            return failure(.io, "cannot read the attributes of the \(file): \(errnoText(errno))")
         }
         if let kind = FileSystem.kindOfSpecialFile(info) {
-            return failure(.io, "the secret file is not a regular file but \(kind)")
+            return failure(.io, "the \(file) is not a regular file but \(kind)")
         }
         let limit = maximumSecretFileSize
         guard Int(info.st_size) <= limit else {
-            return failure(.tooLarge, "the secret file has \(info.st_size) bytes, more than the limit of \(limit)")
+            return failure(.tooLarge, "the \(file) has \(info.st_size) bytes, more than the limit of \(limit)")
         }
         // Read one byte past the limit, so a file that grew after `fstat` is still refused.
         var bytes = [UInt8](repeating: 0, count: limit + 1)
@@ -74,13 +78,13 @@ extension EnvironmentStore {
                 total += count
             }
         }
-        if readError != 0 { return failure(.io, "cannot read the secret file: \(errnoText(readError))") }
+        if readError != 0 { return failure(.io, "cannot read the \(file): \(errnoText(readError))") }
         guard total <= limit else {
-            return failure(.tooLarge, "the secret file has more than the limit of \(limit) bytes")
+            return failure(.tooLarge, "the \(file) has more than the limit of \(limit) bytes")
         }
         var content = bytes[..<total]
         guard content.withUnsafeBytes({ StoredValueJSON.Parser.isValidUTF8($0) }) else {
-            return failure(.dataCorrupted, "the secret file is not valid UTF-8 text")
+            return failure(.dataCorrupted, "the \(file) is not valid UTF-8 text")
         }
         if content.last == UInt8(ascii: "\n") {
             content = content.dropLast()
@@ -96,14 +100,15 @@ extension EnvironmentStore {
     /// plain meaning); a ``StorageError/Code/ambiguousVariable`` failure when `name` is set to
     /// a non-empty text as well; else the file's outcome, read now.
     package static func secretFileOutcome(
-        forVariable name: String, key: String, variables: [String: String], ownVariables: Set<String>
+        forVariable name: String, key: String, variables: [String: String], ownVariables: Set<String>,
+        isSecret: Bool = true
     ) -> SecretFileOutcome? {
         let fileVariable = name + "_FILE"
         guard let path = variables[fileVariable], !path.isEmpty, !ownVariables.contains(fileVariable) else {
             return nil
         }
         if let text = variables[name], !text.isEmpty { return .failed(conflictError(key: key, variable: name)) }
-        return readSecretFile(atPath: path, variable: fileVariable, key: key)
+        return readSecretFile(atPath: path, variable: fileVariable, key: key, isSecret: isSecret)
     }
 
     /// The error for a setting given both by its variable and by a secret file.
@@ -111,6 +116,19 @@ extension EnvironmentStore {
         StorageError(
             .ambiguousVariable, key: key, location: "environment variable \(variable)",
             message: "both \(variable) and \(variable)_FILE are set; set only one of them"
+        )
+    }
+
+    /// How messages name the file of a `NAME_FILE` variable: "secret file" for a secret
+    /// setting's, "file" for another's.
+    static func fileWords(isSecret: Bool) -> String { isSecret ? "secret file" : "file" }
+
+    /// The warning for an empty file named by a `NAME_FILE` variable: the setting counts as
+    /// unset (as an empty variable does), which is probably not what was meant.
+    package static func emptyFileWarning(key: String, path: String, variable: String, isSecret: Bool) -> StorageError {
+        StorageError(
+            .dataCorrupted, key: key, location: secretFileOrigin(path: path, variable: variable),
+            message: "the \(fileWords(isSecret: isSecret)) is empty, so the setting counts as unset"
         )
     }
 

@@ -68,7 +68,10 @@ import Foundation
 ///   ``init(prefix:environment:declaredBy:emptyValues:otherVariables:)`` reads the files of the declared
 ///   keys at creation, collects failures in ``errors`` (``validate()`` throws the first) and
 ///   warns in ``warnings`` when a secret setting's file can be read by every user (mode bit
-///   `0o004`; group access is left to the administrator, as Kubernetes' `fsGroup` uses it).
+///   `0o004`; group access is left to the administrator, as Kubernetes' `fsGroup` uses it),
+///   and when a file is empty: its key then counts as unset, as an empty variable does
+///   (unless ``emptyValues`` is ``EmptyValues/empty``). Messages call the file of a setting
+///   that is not secret "the file", a secret setting's "the secret file".
 /// - A declared key whose own variable ends in `_FILE` (`configFile`, `APP_CONFIG_FILE`)
 ///   keeps its plain meaning: that variable is never a secret file for `config`.
 /// - ``origin(forKey:)`` says `file /run/secrets/token (environment variable APP_TOKEN_FILE)`.
@@ -210,7 +213,8 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
         if let declarations {
             let declared = EnvironmentDeclarations(
                 prefix: normalized, variables: variables, names: Set(prefixed.keys).union(undecodable),
-                undecodable: undecodable, declarations: declarations, otherVariables: otherVariables)
+                undecodable: undecodable, declarations: declarations, otherVariables: otherVariables,
+                emptyValues: emptyValues)
             self.declared = declared
             self.errors = declared.errors
             self.warnings = declared.warnings

@@ -1,0 +1,40 @@
+extension StoredValueJSON {
+    /// A key given twice in one object of a JSON file. The parser keeps the later value, as
+    /// JSON parsers do, but the earlier one is probably a mistake, so ``FileStore`` warns.
+    package struct DuplicateKey: Sendable, Equatable {
+        /// The most a file's warnings name: a file with more repeated keys is named by its first
+        /// ones, so finding their lines stays cheap however large the file.
+        static let maximumReported = 16
+
+        /// The key's path from the root object, outermost first: `["layout", "indent"]`.
+        package var path: [String]
+        /// The line (from 1) of the key's first occurrence.
+        package var firstLine: Int
+        /// The line (from 1) of the later occurrence, whose value is kept.
+        package var laterLine: Int
+
+        /// A repeated key found at the byte offsets `firstOffset` and `laterOffset` of `bytes`.
+        init(path: [String], firstOffset: Int, laterOffset: Int, in bytes: UnsafeRawBufferPointer) {
+            self.path = path
+            var line = 1
+            var firstLine = 1
+            for offset in 0..<min(laterOffset, bytes.count) {
+                if offset == firstOffset { firstLine = line }
+                if bytes[offset] == 0x0A { line += 1 }
+            }
+            self.firstLine = firstLine
+            self.laterLine = line
+        }
+
+        /// The warning, naming the setting (the root object's key), the path below it and both
+        /// lines: `Setting 'pageSize' in file ~/settings.json: the key is given twice, on lines 2
+        /// and 4; the later value is used.`
+        package func warning(location: String) -> StorageError {
+            let lines = firstLine == laterLine ? "on line \(firstLine)" : "on lines \(firstLine) and \(laterLine)"
+            let subject = path.count == 1 ? "the key" : "the key '\(path.joined(separator: "."))'"
+            return StorageError(
+                .dataCorrupted, key: path.first, location: location,
+                message: "\(subject) is given twice, \(lines); the later value is used")
+        }
+    }
+}
