@@ -66,7 +66,7 @@ public enum StoreContext {
     }
 
     /// The store for a wrapper created now without a `store:` argument.
-    static var resolvedStore: any Storable {
+    @usableFromInline static var resolvedStore: any Storable {
         boundStore ?? defaultStore
     }
 

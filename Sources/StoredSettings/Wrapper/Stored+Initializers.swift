@@ -26,6 +26,7 @@ extension Stored where Value: StoredValueConvertible {
     ///   - secret: Whether to hide the value in listings and messages (a token, a password).
     ///   - store: The store to use; `nil` resolves it from ``StoreContext`` when the wrapper is
     ///     created.
+    @inlinable
     public init(
         _ key: some StorageKey, default defaultValue: Value, help: String? = nil, secret: Bool = false,
         store: (any Storable)? = nil
@@ -70,6 +71,7 @@ extension Stored {
     ///   - secret: Whether to hide the value in listings and messages (a token, a password).
     ///   - store: The store to use; `nil` resolves it from ``StoreContext`` when the wrapper is
     ///     created.
+    @inlinable
     public init<Wrapped: StoredValueConvertible>(
         _ key: some StorageKey, help: String? = nil, secret: Bool = false, store: (any Storable)? = nil
     ) where Value == Wrapped? {

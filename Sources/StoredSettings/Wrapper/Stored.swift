@@ -58,7 +58,7 @@ public struct Stored<Value: Sendable>: Sendable {
     /// module copies the generic wrapper, and this keeps that copy to three reference counts
     /// (the key and the store, which every read and write use directly, and this) instead of
     /// one per field.
-    let setting: StoredSetting<Value>
+    @usableFromInline let setting: StoredSetting<Value>
 
     /// The value returned while the key holds nothing (`nil` for optional settings).
     public var defaultValue: Value { setting.defaultValue }
@@ -77,6 +77,9 @@ public struct Stored<Value: Sendable>: Sendable {
 
     var cache: DecodedCache<Value> { setting.cache }
 
+    // Inlinable, as the public initializers and the codecs are: a wrapper is then made by code
+    // specialized for `Value` (closures without contexts, no generic metadata look-ups).
+    @inlinable
     init(
         key: String, defaultValue: Value, store: (any Storable)?, codec: StoredCodec<Value>,
         help: String? = nil, isSecret: Bool = false
@@ -282,6 +285,7 @@ public struct Stored<Value: Sendable>: Sendable {
     }
 
     /// `error` as a ``StorageError`` naming this setting's key, expected type and store.
+    @usableFromInline
     func storageError(_ error: any Error) -> StorageError {
         guard var storageError = error as? StorageError else {
             return StorageError(
@@ -302,6 +306,7 @@ public struct Stored<Value: Sendable>: Sendable {
 /// What one ``Stored`` wrapper holds besides its key and store, fixed when it is created: its
 /// default, documentation and conversions; the decoded-value cache is its superclass, so a
 /// wrapper allocates one object.
+@usableFromInline
 final class StoredSetting<Value: Sendable>: DecodedCache<Value>, @unchecked Sendable {
     // Safe because every stored property here is a `let` of a `Sendable` type; the mutable
     // state is the superclass's, guarded by its lock.
@@ -325,6 +330,7 @@ final class StoredSetting<Value: Sendable>: DecodedCache<Value>, @unchecked Send
             + MemoryLayout<(Value, String?, Bool, StoredCodec<Value>)>.size
     }
 
+    @usableFromInline
     init(defaultValue: Value, codec: StoredCodec<Value>, help: String?, isSecret: Bool) {
         self.defaultValue = defaultValue
         self.codec = codec

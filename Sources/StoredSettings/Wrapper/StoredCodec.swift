@@ -8,29 +8,44 @@ import Foundation
 /// A class is refused (``refusal``): an edit made through its reference
 /// (`settings.box.name = "x"`) changes the object and never reaches the store, so it would be
 /// lost silently. Such a codec decodes and encodes nothing; it throws the refusal instead.
+@usableFromInline
 struct StoredCodec<Value: Sendable>: Sendable {
-    let decode: @Sendable (StoredValue) throws -> Value
-    let encode: @Sendable (Value) throws -> StoredValue?
+    @usableFromInline let decode: @Sendable (StoredValue) throws -> Value
+    @usableFromInline let encode: @Sendable (Value) throws -> StoredValue?
     /// The Swift type named in error messages (the wrapped type for optionals).
-    let type: Any.Type
+    @usableFromInline let type: Any.Type
     /// Why `Value` cannot be a setting's type, when it cannot; boxed, as ``DecodedCache``'s
     /// failures are.
-    private var refusalBox: Boxed<StorageError>? = nil
+    @usableFromInline let refusalBox: Boxed<StorageError>?
     /// Why `Value` cannot be a setting's type, when it cannot.
-    var refusal: StorageError? { refusalBox?.value }
+    @usableFromInline var refusal: StorageError? { refusalBox?.value }
+
+    /// Creates a codec; inlinable code builds it, so the conversions are closures of code
+    /// specialized for `Value`, with no context to allocate.
+    @usableFromInline
+    init(
+        decode: @escaping @Sendable (StoredValue) throws -> Value,
+        encode: @escaping @Sendable (Value) throws -> StoredValue?, type: Any.Type,
+        refusalBox: Boxed<StorageError>? = nil
+    ) {
+        self.decode = decode
+        self.encode = encode
+        self.type = type
+        self.refusalBox = refusalBox
+    }
 
     /// The name of ``type``, spelt only when a message needs it (spelling it costs more than
     /// creating a wrapper).
     var typeName: String { StoredSettings.typeName(type) }
 
     /// A codec for `type` that throws `refusal` from every decode and encode.
-    static func refusing(_ type: Any.Type, _ refusal: StorageError) -> StoredCodec {
+    @usableFromInline static func refusing(_ type: Any.Type, _ refusal: StorageError) -> StoredCodec {
         StoredCodec(
             decode: { _ in throw refusal }, encode: { _ in throw refusal }, type: type, refusalBox: Boxed(refusal))
     }
 
     /// The refusal for `type` when it is a class; `nil` for value types.
-    static func referenceTypeRefusal(_ type: Any.Type) -> StorageError? {
+    @usableFromInline static func referenceTypeRefusal(_ type: Any.Type) -> StorageError? {
         guard type is AnyObject.Type else { return nil }
         let name = StoredSettings.typeName(type)
         return StorageError(
@@ -50,14 +65,14 @@ struct StoredCodec<Value: Sendable>: Sendable {
 }
 
 extension StoredCodec where Value: StoredValueConvertible {
-    static var convertible: StoredCodec {
+    @inlinable static var convertible: StoredCodec {
         if let refusal = referenceTypeRefusal(Value.self) { return .refusing(Value.self, refusal) }
         return StoredCodec(decode: { try Value(storedValue: $0) }, encode: { try $0.storedValue() }, type: Value.self)
     }
 }
 
 extension StoredCodec {
-    static func optional<Wrapped: StoredValueConvertible>(_: Wrapped.Type) -> StoredCodec
+    @inlinable static func optional<Wrapped: StoredValueConvertible>(_: Wrapped.Type) -> StoredCodec
     where Value == Wrapped? {
         if let refusal = referenceTypeRefusal(Wrapped.self) { return .refusing(Wrapped.self, refusal) }
         return StoredCodec(
@@ -81,6 +96,7 @@ enum DecodedCacheLookup {
 /// Built for the read path of unspecialized generic code: no member returns or stores a
 /// generic wrapper type (`Optional<Value>`, `Result<Value, _>`), whose metadata the runtime
 /// would look up on every read; the value is copied out through an `inout` parameter.
+@usableFromInline
 class DecodedCache<Value: Sendable>: @unchecked Sendable {
     // Safe because every stored `var` is private, read and written only between
     // `mutex.lock()` and `mutex.unlock()`; the one subclass, ``StoredSetting``, adds only `let`s.
@@ -187,9 +203,11 @@ final class MutationStart<Value: Sendable>: Sendable {
 }
 
 /// A value kept behind a reference: one word where the value is large and rarely present.
+@usableFromInline
 final class Boxed<Value: Sendable>: Sendable {
     let value: Value
 
+    @usableFromInline
     init(_ value: Value) {
         self.value = value
     }

@@ -174,15 +174,25 @@ public final class FileStore: Storable {
         medium = UpdateScope.medium(file)
         options.afterOpeningForTesting?.body()
         if let interval = options.changeCheckInterval {
-            let watcher = FileWatcher(path: self.url.path, interval: interval) { [weak self] in
-                self?.checkForExternalChange()
-            }
-            self.watcher.withLock { $0 = watcher }
-            // A write that landed between the read above and the watch's start sent no event the
-            // watch could see: look once more, now that any later write will be seen.
+            // A write that landed after the read above is seen before the open returns.
             checkForExternalChange(counted: false)
+            // Off the caller's path: placing watches costs the kernel a walk of each watched
+            // folder's cached entries (milliseconds for a busy /tmp), which no read needs; a
+            // store released first is never watched.
+            ChangeCheckScheduler.shared.runOnce { [weak self] in self?.startWatching(interval: interval) }
         }
         for report in reports { StorageErrorReporter.report(report) }
+    }
+
+    /// Starts watching the file for changes by other processes.
+    private func startWatching(interval: Duration) {
+        let watcher = FileWatcher(path: url.path, interval: interval) { [weak self] in
+            self?.checkForExternalChange()
+        }
+        self.watcher.withLock { $0 = watcher }
+        // A write that landed between the open's check and the watch's start sent no event the
+        // watch could see: look once more, now that any later write will be seen.
+        checkForExternalChange(counted: false)
     }
 
     /// Opens `settings.json` of `application` in the user's configuration folder.

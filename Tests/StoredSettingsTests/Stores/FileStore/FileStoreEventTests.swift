@@ -40,6 +40,19 @@ struct FileStoreEventTests {
         #expect(busy.changeCheckCount > 0)
     }
 
+    /// The watch is placed after the open returns: a file replaced at once, likely before the
+    /// watch exists, is still seen (by the look the store takes once it watches).
+    @Test func fileReplacedRightAfterOpenIsSeen() async throws {
+        let folder = try ScratchFolder()
+        let url = folder.file("settings.json")
+        try Data(#"{"k": 1}"#.utf8).write(to: url)
+        let reader = try FileStore(url: url)
+        var events = reader.changes().makeAsyncIterator()
+
+        try Data(#"{"k": 2}"#.utf8).write(to: url, options: .atomic)
+        #expect(await events.next() == StoredChange(key: "k", value: .int(2)))
+    }
+
     @Test func storeOpenedBeforeItsFolderExistsSeesTheFirstWrite() async throws {
         let folder = try ScratchFolder()
         let url = folder.url.appendingPathComponent("a/b/settings.json")

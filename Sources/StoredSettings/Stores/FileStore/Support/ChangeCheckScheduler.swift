@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
 
-/// Runs every ``FileStore``'s periodic check for external changes from one thread.
+/// Runs every ``FileStore``'s periodic check for external changes from one thread, and places
+/// each store's watch (``runOnce(_:)``) after the open returned.
 ///
 /// The thread sleeps on a semaphore until the earliest check is due (or a new check is added),
 /// then runs the due checks one after another. It uses no file descriptor, and no Dispatch
@@ -26,6 +27,7 @@ package final class ChangeCheckScheduler: Sendable {
     }
 
     private struct Check {
+        /// 0 for a check that runs once (``runOnce(_:)``).
         var interval: UInt64
         var due: UInt64
         let handler: @Sendable () -> Void
@@ -60,6 +62,11 @@ package final class ChangeCheckScheduler: Sendable {
         return Entry(id: id)
     }
 
+    /// Runs `handler` once on the scheduler's thread, as soon as it gets to it.
+    package func runOnce(_ handler: @escaping @Sendable () -> Void) {
+        _ = add(everyNanoseconds: 0, handler)
+    }
+
     /// Stops the check; a run in progress finishes.
     package func remove(_ entry: Entry) {
         state.withLock { _ = $0.checks.removeValue(forKey: entry.id) }
@@ -72,6 +79,10 @@ package final class ChangeCheckScheduler: Sendable {
                 var due: [@Sendable () -> Void] = []
                 for (id, var check) in state.checks where check.due <= now {
                     due.append(check.handler)
+                    guard check.interval > 0 else {
+                        state.checks[id] = nil
+                        continue
+                    }
                     check.due = now &+ check.interval
                     state.checks[id] = check
                 }
