@@ -20,6 +20,9 @@ let package = Package(
         .library(name: "StoredSettingsCommandLine", targets: ["StoredSettingsCommandLine"]),
         // Test doubles for apps that swap stores in their tests and previews.
         .library(name: "StoredSettingsTestSupport", targets: ["StoredSettingsTestSupport"]),
+        // `@LiveSetting`: a SwiftUI view that follows a setting; its own product, so a mistake in
+        // its Apple-only code cannot break the library.
+        .library(name: "StoredSettingsSwiftUI", targets: ["StoredSettingsSwiftUI"]),
         // Settings on an etcd cluster; its own product so other apps never link FoundationNetworking.
         .library(name: "StoredSettingsEtcd", targets: ["StoredSettingsEtcd"]),
         // The `stored` command: read and write settings files and UserDefaults suites.
@@ -29,6 +32,7 @@ let package = Package(
     targets: [
         .target(name: "StoredSettings"),
         .target(name: "StoredSettingsCommandLine", dependencies: ["StoredSettings"]),
+        .target(name: "StoredSettingsSwiftUI", dependencies: ["StoredSettings"]),
         .target(
             name: "StoredSettingsTestSupport",
             dependencies: ["StoredSettings"],
@@ -73,7 +77,9 @@ let package = Package(
         ),
         .testTarget(
             name: "StoredSettingsTests",
-            dependencies: ["StoredSettings", "StoredSettingsCommandLine", "StoredSettingsTestSupport"]
+            dependencies: [
+                "StoredSettings", "StoredSettingsCommandLine", "StoredSettingsSwiftUI", "StoredSettingsTestSupport",
+            ]
         ),
         .testTarget(
             name: "StoredSettingsTestSupportTests",

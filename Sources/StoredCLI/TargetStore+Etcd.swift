@@ -32,7 +32,7 @@ extension TargetStore {
             guard let text = environment[name], !text.isEmpty else { return nil }
             guard let value = TimeInterval(text), value > 0, value.isFinite else {
                 throw CommandFailure(
-                    .dataError, "stored: \(name) must be a positive number of seconds, got \"\(text)\"")
+                    .dataError, "stored: \(name) must be a positive number of seconds, got \(text.debugDescription)")
             }
             return value
         }

@@ -138,7 +138,7 @@ enum PlainHTTP {
     ) throws -> Response {
         let deadline = Date(timeIntervalSinceNow: EtcdStore.Configuration.usable(timeout))
         let bytes = request(path, on: endpoint, headers: headers, body: body)
-        let connection = try pool.take(endpoint) ?? pool.open(endpoint, timeout: timeout)
+        let connection = try pool.take(endpoint) ?? pool.open(endpoint, timeout: timeout, deadline: deadline)
         var collected = Data()
         do {
             let status = try exchange(connection, bytes, deadline: deadline) { collected.append($0) }
@@ -300,7 +300,8 @@ enum PlainHTTP {
 /// `seconds` as the milliseconds `poll(2)` takes: at least 1 for a positive wait, at most a day.
 extension PlainHTTP {
     /// Waits (`poll(2)`) until `fd` is ready for `events` or `deadline` passes; `false` when it
-    /// passed first (at once when it has passed already).
+    /// passed first, at once when it has passed already: an answer still streaming in past the
+    /// deadline is not read on, so no member can stretch a request's time.
     static func wait(for events: Int16, on fd: Int32, until deadline: Date) -> Bool {
         while true {
             let left = deadline.timeIntervalSinceNow

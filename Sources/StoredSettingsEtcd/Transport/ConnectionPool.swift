@@ -48,18 +48,21 @@ final class ConnectionPool: Sendable {
         if !kept { connection.close() }
     }
 
-    /// A new connection to `endpoint`, its TLS handshake done for `https` (see
-    /// ``PlainHTTP/connect(to:timeout:receiveTimeout:)`` for the limits).
+    /// A new connection to `endpoint`, its TLS handshake done for `https` by `deadline` and
+    /// within `timeout` (see ``PlainHTTP/connect(to:timeout:receiveTimeout:)`` for the limits).
     ///
     /// - Throws: ``PlainHTTP/Failure``; a `StorageError` naming the file when the TLS settings
     ///   cannot be loaded, or saying that the TLS options need Linux.
-    func open(_ endpoint: URL, timeout: TimeInterval, receiveTimeout: TimeInterval? = nil) throws -> HTTPConnection {
+    func open(_ endpoint: URL, timeout: TimeInterval, receiveTimeout: TimeInterval? = nil, deadline: Date? = nil)
+        throws -> HTTPConnection
+    {
         #if canImport(COpenSSL)
         let context = try EtcdStore.Configuration.isTLS(endpoint) ? tlsContext() : nil
         let descriptor = try PlainHTTP.connect(to: endpoint, timeout: timeout, receiveTimeout: receiveTimeout)
         do {
-            let deadline = Date(timeIntervalSinceNow: EtcdStore.Configuration.usable(timeout))
-            let session = try context?.session(over: descriptor, host: endpoint.host ?? "", deadline: deadline)
+            let limit = Date(timeIntervalSinceNow: EtcdStore.Configuration.usable(timeout))
+            let session = try context?.session(
+                over: descriptor, host: endpoint.host ?? "", deadline: min(limit, deadline ?? limit))
             return HTTPConnection(descriptor: descriptor, tls: session)
         } catch {
             close(descriptor)

@@ -14,9 +14,10 @@ extension SuiteState {
     /// ``DefaultsBox/isOnlyRegistered(_:)``).
     ///
     /// The decision is kept per key while the value found stays the same and no store commits
-    /// to the key: a value written or removed behind the stores' back that leaves the value read
-    /// unchanged (a removal uncovering an equal registered value) keeps the old decision until
-    /// the next commit or change notification.
+    /// to or updates the key: a value written or removed behind the stores' back that leaves the
+    /// value read unchanged (the registered value stored directly, or a removal uncovering an
+    /// equal registered value) keeps the old decision for reads until the next write, `update`
+    /// or change notification, each of which decides afresh.
     func storedValue(forKey key: String) -> StoredValue? {
         let (generation, known) = provenance.withLock { ($0.generation, $0.decisions[key]) }
         guard let object = defaults.defaults.object(forKey: key),

@@ -333,6 +333,8 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// argument domain does not hold the key; otherwise the value in this store's persistent
     /// domain, else `nil` (a registered default is not a stored value).
     private func persistentValue(forKey key: String) -> StoredValue? {
+        // Decided afresh: a write behind the stores' back may have stored the registered value.
+        shared.forgetProvenance(forKey: key)
         guard defaults.volatileDomain(forName: UserDefaults.argumentDomain)[key] != nil else {
             return value(forKey: key)
         }

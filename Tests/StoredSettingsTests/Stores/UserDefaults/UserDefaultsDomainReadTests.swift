@@ -64,6 +64,20 @@ struct UserDefaultsDomainReadTests {
         #expect(Stored("count", default: 5, store: store).wrappedValue == 3)
     }
 
+    @Test func aRegisteredValueStoredBehindTheStoreIsRemovedByReset() throws {
+        let (defaults, store, folder) = try Self.countingStore()
+        defer { withExtendedLifetime(folder) {} }
+        let key = "registered-\(UUID().uuidString)"
+        defaults.register(defaults: [key: 1])
+        let count = Stored(key, default: 5, store: store)
+        #expect(count.wrappedValue == 5)
+        // The registered value itself, stored through the defaults (no notification on Linux).
+        defaults.set(1, forKey: key)
+        count.reset()
+        #expect(defaults.persistentDomain(forName: store.suiteName ?? "")?[key] == nil)
+        #expect(!count.hasStoredValue)
+    }
+
     /// A store on a suite in a temporary folder whose defaults count the domain copies.
     private static func countingStore() throws -> (CountingDefaults, UserDefaultsStore, ScratchFolder) {
         let folder = try ScratchFolder()
