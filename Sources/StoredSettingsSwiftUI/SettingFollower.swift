@@ -19,7 +19,9 @@ package final class SettingFollower<Value: Sendable>: Sendable {
     }
 
     private let onChange: @Sendable (StoredValue?) -> Void
-    private let following = Lock<(identity: Identity, task: Task<Void, Never>)?>(nil)
+    /// The setting followed (kept, so no other store can take its store's identifier) and the
+    /// task that reads its changes.
+    private let following = Lock<(identity: Identity, setting: Stored<Value>, task: Task<Void, Never>)?>(nil)
 
     /// A follower of `setting`.
     package init(_ setting: Stored<Value>, onChange: @escaping @Sendable (StoredValue?) -> Void) {
@@ -38,7 +40,7 @@ package final class SettingFollower<Value: Sendable>: Sendable {
             let changes = setting.store.changes()
             let onChange = onChange
             following = (
-                identity,
+                identity, setting,
                 Task {
                     // A cancelled stream may still hand out what it holds: nothing after `follow`.
                     for await change in changes where change.key == identity.key && !Task.isCancelled {
