@@ -324,21 +324,9 @@ final class EtcdCluster: Sendable {
 
     /// A TCP port on 127.0.0.1 that was free a moment ago: bound with port 0, read, closed.
     static func freePort() throws -> Int {
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketFD >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
-        defer { close(socketFD) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(socketFD, generic, length) == 0 && getsockname(socketFD, generic, &length) == 0
-            }
-        }
-        guard bound else { throw Failure(description: "bind: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        let (socketFD, port) = try FakeHTTPServer.listeningSocket()
+        close(socketFD)
+        return Int(port)
     }
 
     /// Runs `etcdctl` against the cluster to its end; its standard output.
