@@ -42,7 +42,7 @@ struct FileStoreChangeTests {
         #expect(reopened.value(forKey: "b") == .int(3))
     }
 
-    @Test func releasedStoreStopsWatching() throws {
+    @Test func releasedStoreStopsWatching() async throws {
         let folder = try ScratchFolder()
         weak var released: FileStore?
         do {
@@ -54,6 +54,9 @@ struct FileStoreChangeTests {
                 url: folder.file("settings.json"), options: FileStore.Options(changeCheckInterval: .seconds(3_600)))
             released = store
             #expect(store.value(forKey: "k") == .int(1))
+            // The watch is placed on the scheduler's thread, which holds the store while it
+            // does: wait for a run queued after it, so the watch is in place and let go of.
+            await withCheckedContinuation { done in ChangeCheckScheduler.shared.runOnce { done.resume() } }
         }
         #expect(released == nil)
     }

@@ -62,7 +62,8 @@ package final class ChangeCheckScheduler: Sendable {
         return Entry(id: id)
     }
 
-    /// Runs `handler` once on the scheduler's thread, as soon as it gets to it.
+    /// Runs `handler` once on the scheduler's thread, as soon as it gets to it, after every
+    /// run added before it.
     package func runOnce(_ handler: @escaping @Sendable () -> Void) {
         _ = add(everyNanoseconds: 0, handler)
     }
@@ -75,10 +76,10 @@ package final class ChangeCheckScheduler: Sendable {
     private func run() {
         while true {
             let now = DispatchTime.now().uptimeNanoseconds
-            let due = state.withLock { state -> [@Sendable () -> Void] in
-                var due: [@Sendable () -> Void] = []
+            let due = state.withLock { state -> [(id: UInt64, handler: @Sendable () -> Void)] in
+                var due: [(id: UInt64, handler: @Sendable () -> Void)] = []
                 for (id, var check) in state.checks where check.due <= now {
-                    due.append(check.handler)
+                    due.append((id, check.handler))
                     guard check.interval > 0 else {
                         state.checks[id] = nil
                         continue
@@ -88,7 +89,8 @@ package final class ChangeCheckScheduler: Sendable {
                 }
                 return due
             }
-            for handler in due { handler() }
+            // In the order they were added, so a run added after another starts after it ends.
+            for (_, handler) in due.sorted(by: { $0.id < $1.id }) { handler() }
             // Checks added or removed while the handlers ran count from here.
             let next = state.withLock { $0.checks.values.map(\.due).min() }
             if let next {
