@@ -40,7 +40,38 @@ final class EtcdSnapshotCache: Sendable {
         self.url = url
         endpoints = configuration.endpoints.map(\.absoluteString)
         prefix = configuration.prefix
-        written = Lock(Written(bytes: try? Data(contentsOf: url)))
+        written = Lock(Written(bytes: try? Self.read(url)))
+        removeTemporaryFilesOfEndedWriters()
+    }
+
+    /// The bytes of the file at `url`; `nil` when it is missing.
+    ///
+    /// - Throws: An error for a file that is not regular (a FIFO or device would block or
+    ///   never end) or is over ``maximumFileSize``, or cannot be read.
+    private static func read(_ url: URL) throws -> Data? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        guard attributes[.type] as? FileAttributeType == .typeRegular,
+            (attributes[.size] as? NSNumber)?.intValue ?? 0 <= maximumFileSize
+        else {
+            throw StorageError(
+                .io, location: url.path, message: "not a regular file of at most \(maximumFileSize) bytes")
+        }
+        return try Data(contentsOf: url)
+    }
+
+    /// Removes the temporary files (`<name>.tmp-<pid>-<n>`) of writers killed before their
+    /// `rename`: those whose process no longer exists.
+    private func removeTemporaryFilesOfEndedWriters() {
+        let folder = url.deletingLastPathComponent()
+        let stem = url.lastPathComponent + ".tmp-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where name.hasPrefix(stem) {
+            guard let pid = Int32(name.dropFirst(stem.count).prefix { $0 != "-" }),
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            unlink(folder.appendingPathComponent(name).path)
+        }
     }
 
     /// The cached values and their revision; `nil` when the file is missing, and `nil` with a
@@ -49,15 +80,10 @@ final class EtcdSnapshotCache: Sendable {
     func load() -> (entries: [String: StoredValue], revision: Int64)? {
         let bytes: Data
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-            // A FIFO or device would block or never end: only a regular file is read.
-            guard attributes[.type] as? FileAttributeType == .typeRegular,
-                (attributes[.size] as? NSNumber)?.intValue ?? 0 <= Self.maximumFileSize
-            else { return ignored("it is not a regular file of at most \(Self.maximumFileSize) bytes") }
-            bytes = try Data(contentsOf: url)
+            guard let read = try Self.read(url) else { return nil }
+            bytes = read
         } catch {
-            if !FileManager.default.fileExists(atPath: url.path) { return nil }
-            return ignored("it cannot be read (\(error.localizedDescription))")
+            return ignored("it cannot be read (\(error))")
         }
         let root: StoredValue
         do {

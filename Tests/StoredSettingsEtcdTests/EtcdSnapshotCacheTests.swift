@@ -4,6 +4,12 @@ import StoredSettingsEtcd
 import StoredSettingsTestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `EtcdStore` with a snapshot cache: opened with the cluster down it serves the cached values,
 /// refuses writes and refreshes when the cluster answers; a bad cache is ignored, never trusted.
 @Suite(.timeLimit(.hangGuard))
@@ -180,6 +186,33 @@ struct EtcdSnapshotCacheTests {
         let cached = try StoredValue(jsonData: Data(contentsOf: file))
         guard case .dictionary(let fields) = cached else { throw EtcdCluster.Failure(description: "\(cached)") }
         #expect(fields["revision"] == .int(store.revision))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["cache.json"])
+    }
+
+    @Test func writerKilledWhileSavingLeavesAWholeCacheAndTheNextOpenRemovesItsTemporaryFile() async throws {
+        let cluster = try await EtcdCluster.start()
+        defer { cluster.shutDown() }
+        let folder = Self.cacheFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("cache.json")
+        let child = try EtcdProgram.launch(
+            try EtcdProgram.built("etcd-test-helper"), ["cache", cluster.address(prefix: "app"), file.path])
+        // Each write changes the snapshot, so the child saves the cache all the time it runs.
+        for _ in 0..<40 { _ = await child.nextLine() }
+        kill(child.pid, SIGKILL)
+        _ = await child.finish()
+        let cached = try StoredValue(jsonData: Data(contentsOf: file))
+        guard case .dictionary(let fields) = cached else { throw EtcdCluster.Failure(description: "\(cached)") }
+        #expect(fields["prefix"] == .string("app"))
+        guard case .dictionary(let values)? = fields["values"], case .string(let text)? = values["k"],
+            let written = Int(text)
+        else { throw EtcdCluster.Failure(description: "\(cached)") }
+        #expect(written >= 1)
+        // Whether or not the kill left one, a temporary file of the ended writer is removed.
+        try Data("{\"endpoints\": [".utf8).write(to: folder.appendingPathComponent("cache.json.tmp-\(child.pid)-0"))
+
+        let store = try EtcdStore(configuration: try Self.configuration(cluster.endpoints, cache: file))
+        store.flushSnapshotCache()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["cache.json"])
     }
 }
