@@ -94,6 +94,30 @@ struct EtcdSnapshotCacheTests {
         #expect(fields["revision"] == .int(store.revision))
     }
 
+    @Test func storeOpenedWhileTheMemberIsFrozenServesTheCacheAndRefreshesWhenItThaws() async throws {
+        let cluster = try await EtcdCluster.start()
+        defer { cluster.shutDown() }
+        let member = cluster.members[0]
+        let folder = Self.cacheFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = try Self.configuration(
+            cluster.endpoints, cache: folder.appendingPathComponent("cache.json"))
+        configuration.requestTimeout = 0.5
+        _ = try await cluster.etcdctl(["put", "app/a", "1"])
+        try EtcdStore(configuration: configuration).flushSnapshotCache()
+        _ = try await cluster.etcdctl(["put", "app/a", "2"])
+        cluster.freeze(member)
+
+        let store = try ReportedErrors().capture { try EtcdStore(configuration: configuration) }
+        let changes = store.changes()
+        #expect(store.value(forKey: "a") == .int(1))
+        #expect(store.disconnectedSince != nil)
+        cluster.thaw(member)
+        #expect(await firstChanges(1, of: changes) == [StoredChange(key: "a", value: .int(2))])
+        await store.waitUntilConnected(true)
+        #expect(store.disconnectedSince == nil)
+    }
+
     /// A cache file that is not a usable snapshot, and what it holds.
     struct BadCache: CustomTestStringConvertible, Sendable {
         var testDescription: String
