@@ -32,8 +32,8 @@ final class EtcdSnapshotCache: Sendable {
     /// The newest snapshot waiting for the queue, if any: saves of a busy watch coalesce.
     private let pending = Lock<(entries: [String: EtcdSnapshot.Entry], revision: Int64)?>(nil)
 
-    /// The largest cache file read: 64 MiB, well above etcd's default 2 GiB quota spread over
-    /// settings; a larger one is reported and ignored.
+    /// The largest cache file read, in bytes: 64 MiB, far more than a prefix of settings
+    /// holds; a larger file is reported and ignored.
     static let maximumFileSize = 64 * 1024 * 1024
 
     init(url: URL, configuration: EtcdStore.Configuration) {
@@ -139,7 +139,7 @@ final class EtcdSnapshotCache: Sendable {
     /// Writes `entries` at `revision` now, unless a newer revision was written or the bytes
     /// would be the file's own; a failure is reported to `StorageErrorReporter`, never thrown:
     /// the cache only helps a later open.
-    func save(_ entries: [String: EtcdSnapshot.Entry], revision: Int64) {
+    private func save(_ entries: [String: EtcdSnapshot.Entry], revision: Int64) {
         var texts: [String: StoredValue] = [:]
         for (key, value) in entries {
             guard let bytes = try? EtcdValue.encode(value.value) else { continue }
