@@ -50,7 +50,7 @@ enum Daybook {
         if strict, let index = arguments.firstIndex(of: "--strict") { arguments.remove(at: index) }
         let daybookArguments = arguments
         // A DAYBOOK_ETCD that is no etcd address is bad input (65); a cluster that does not
-        // answer is an I/O error (74).
+        // answer is an I/O error (74), unless the fleet values cached last time serve (a warning).
         let fleetConfiguration: EtcdStore.Configuration?
         do {
             fleetConfiguration = try DaybookFleet.configuration(environment: environment)

@@ -1,3 +1,4 @@
+import Foundation
 import StoredSettings
 import StoredSettingsEtcd
 
@@ -5,7 +6,9 @@ import StoredSettingsEtcd
 /// `etcd://HOST:PORT[,HOST:PORT…]/PREFIX` address, daybook reads the settings under that
 /// prefix below its own file (the file's values win; writes go to the file). An `etcds://`
 /// address takes its TLS options from `DAYBOOK_ETCD_CA_FILE`, `DAYBOOK_ETCD_CERT_FILE`,
-/// `DAYBOOK_ETCD_KEY_FILE` and `DAYBOOK_ETCD_SERVER_NAME`.
+/// `DAYBOOK_ETCD_KEY_FILE` and `DAYBOOK_ETCD_SERVER_NAME`. The last fleet values seen are kept
+/// in `etcd-cache.json` beside the settings file, and serve (with a warning) while no member
+/// answers.
 enum DaybookFleet {
     /// The variable naming the cluster: daybook's own, no setting.
     static let variable = "DAYBOOK_ETCD"
@@ -22,6 +25,9 @@ enum DaybookFleet {
         guard let address = environment[variable], !address.isEmpty else { return nil }
         var configuration = try EtcdStore.Configuration(address: address)
         configuration.setTLSOptions(fromEnvironment: environment, prefix: variable)
+        // Without a settings folder (no home), no cache: the fleet must answer, as before.
+        configuration.snapshotCacheFile = try? FileStore.defaultURL(application: "daybook", environment: environment)
+            .deletingLastPathComponent().appendingPathComponent("etcd-cache.json")
         return configuration
     }
 

@@ -20,6 +20,9 @@ final class EtcdSnapshot: @unchecked Sendable {
     struct State {
         var entries: [String: Entry] = [:]
         var revision: Int64 = 0
+        /// Whether the entries come from the snapshot cache, not yet from etcd: writes are
+        /// refused, and the next range read replaces them whatever its revision.
+        var fromCache = false
     }
 
     private let condition = NSCondition()
@@ -29,9 +32,12 @@ final class EtcdSnapshot: @unchecked Sendable {
     let connection = EtcdConnectionState()
     /// `<prefix>/`: what etcd keys start with.
     let keyPrefix: String
+    /// Where each new revision is saved, when the store keeps a snapshot cache.
+    let cache: EtcdSnapshotCache?
 
-    init(keyPrefix: String) {
+    init(keyPrefix: String, cache: EtcdSnapshotCache?) {
         self.keyPrefix = keyPrefix
+        self.cache = cache
     }
 
     func withState<R>(_ body: (inout State) throws -> R) rethrows -> R {
@@ -63,15 +69,18 @@ final class EtcdSnapshot: @unchecked Sendable {
                 }
             }
             if !changes.isEmpty { broadcaster.publish(changes) }
+            if state.revision > before { cache?.saveLater(state.entries, revision: state.revision) }
             condition.broadcast()
         }
     }
 
     /// Replaces every entry with a range read's key-values at `revision`, publishing the
-    /// differences; ignored when the snapshot is already at or past `revision`.
+    /// differences; ignored when the snapshot is already at or past `revision`, unless it
+    /// comes from the cache (which may hold another incarnation's higher revision).
     func replace(with keyValues: [Gateway.KeyValue], revision: Int64) {
         withState { state in
-            guard revision > state.revision else { return }
+            guard revision > state.revision || state.fromCache else { return }
+            state.fromCache = false
             var seen: Set<String> = []
             var changes: [StoredChange] = []
             for kv in keyValues {
@@ -89,7 +98,17 @@ final class EtcdSnapshot: @unchecked Sendable {
             }
             state.revision = revision
             if !changes.isEmpty { broadcaster.publish(changes) }
+            cache?.saveLater(state.entries, revision: revision)
             condition.broadcast()
+        }
+    }
+
+    /// Serves the cache's `entries` at `revision` until a range read replaces them.
+    func serveCached(_ entries: [String: StoredValue], revision: Int64) {
+        withState { state in
+            state.entries = entries.mapValues { Entry(value: $0, modRevision: 0) }
+            state.revision = revision
+            state.fromCache = true
         }
     }
 

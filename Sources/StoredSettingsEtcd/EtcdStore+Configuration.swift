@@ -68,6 +68,24 @@ extension EtcdStore {
         /// The name every member's certificate must carry (a DNS name or IP address), sent as
         /// the TLS server name; `nil` (the default) checks each endpoint's own host. Linux only.
         public var serverName: String?
+        /// A file where the store keeps its last snapshot of the prefix (the values and the
+        /// etcd revision, as JSON), so that it can open while no endpoint answers; `nil` (the
+        /// default) keeps none, and opening then throws as without it.
+        ///
+        /// After each open and each change the watch or a write brings, the snapshot is saved
+        /// off the caller's path (the open's before it returns), only when it changed: a
+        /// temporary file in the same folder (created, mode 0700, when missing) is written and
+        /// `fsync`ed, `rename`d over the file, and the folder `fsync`ed, so a crash leaves the
+        /// old or the new whole cache. When an open's first round reaches no endpoint, the store
+        /// serves the cached values instead of throwing: ``EtcdStore/disconnectedSince`` is
+        /// set, the fact is reported to `StorageErrorReporter`, writes throw
+        /// `StorageError.Code.io` and change nothing, and the watch keeps trying; once an
+        /// endpoint answers, the store reads the prefix, delivers the keys that differ through
+        /// ``EtcdStore/changes()`` and saves the cache again. A missing file opens as without
+        /// it; a file that does not parse, or holds another prefix's or other endpoints'
+        /// snapshot, is reported (`StorageError.Code.dataCorrupted`) and ignored. The file holds
+        /// every value under the prefix in clear: keep it where the settings file is.
+        public var snapshotCacheFile: URL?
 
         /// How many progress-notification intervals of silence end a watch: 3 (etcd sends one
         /// every one or two intervals when no event came).
@@ -96,6 +114,7 @@ extension EtcdStore {
         ///   - clientCertificateFile: The client certificate's PEM file.
         ///   - clientKeyFile: The client key's PEM file.
         ///   - serverName: The name members' certificates must carry.
+        ///   - snapshotCacheFile: The file of the last snapshot, served while no endpoint answers.
         /// - Throws: `StorageError.Code.invalidKey` for an empty prefix or one with control
         ///   characters; `StorageError.Code.io` for no endpoint, or one that is not an
         ///   `http`/`https` URL with a host and a port (the scheme in any case; it is kept in
@@ -114,7 +133,8 @@ extension EtcdStore {
             trustedCAFile: String? = nil,
             clientCertificateFile: String? = nil,
             clientKeyFile: String? = nil,
-            serverName: String? = nil
+            serverName: String? = nil,
+            snapshotCacheFile: URL? = nil
         ) throws {
             let trimmed = prefix.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
             try StorageError.validate(key: trimmed, location: "etcd")
@@ -145,6 +165,7 @@ extension EtcdStore {
             self.clientCertificateFile = clientCertificateFile
             self.clientKeyFile = clientKeyFile
             self.serverName = serverName
+            self.snapshotCacheFile = snapshotCacheFile
         }
 
         /// Reads an `etcd://HOST:PORT[,HOST:PORT…]/PREFIX` address (the `stored` tool's target);

@@ -17,6 +17,7 @@ extension EtcdStore.Configuration: CustomStringConvertible, CustomDebugStringCon
         if let clientCertificateFile { parts.append("clientCertificateFile: \(clientCertificateFile)") }
         if let clientKeyFile { parts.append("clientKeyFile: \(clientKeyFile)") }
         if let serverName { parts.append("serverName: \(serverName)") }
+        if let snapshotCacheFile { parts.append("snapshotCacheFile: \(snapshotCacheFile.path)") }
         return "EtcdStore.Configuration(" + parts.joined(separator: ", ") + ")"
     }
 
@@ -43,6 +44,7 @@ extension EtcdStore.Configuration: CustomStringConvertible, CustomDebugStringCon
                 "clientCertificateFile": clientCertificateFile as Any,
                 "clientKeyFile": clientKeyFile as Any,
                 "serverName": serverName as Any,
+                "snapshotCacheFile": snapshotCacheFile as Any,
             ],
             displayStyle: .struct
         )

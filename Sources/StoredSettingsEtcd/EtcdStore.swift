@@ -38,6 +38,9 @@ import FoundationNetworking
 /// - While no endpoint can be reached, reads serve the last snapshot (``disconnectedSince``
 ///   says since when), writes throw `StorageError.Code.io` and change nothing, and the watch
 ///   reconnects on its own, to any endpoint, with backoff.
+/// - With ``Configuration/snapshotCacheFile`` set, the store keeps its last snapshot in that
+///   file, and an open that reaches no endpoint serves it the same way instead of throwing,
+///   until the cluster answers.
 ///
 /// Limitations: NaN and infinities (JSON has no form for them); a write whose request exceeds
 /// ``Configuration/maximumRequestBytes`` throws `StorageError.Code.tooLarge`.
@@ -50,7 +53,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     public let configuration: EtcdStore.Configuration
     let client: EtcdClient
     let snapshot: EtcdSnapshot
-    private let watcher: EtcdWatcher
+    let watcher: EtcdWatcher
     /// Serialises this store's own writes, so its updates do not race each other to etcd, and
     /// holds the revision of the last write it committed. (The state is not empty on purpose:
     /// ThreadSanitizer reports access to a zero-sized state at the object's own address, where
@@ -61,10 +64,15 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// prefix, and starts the watch.
     ///
     /// It tries the endpoints in turn, pausing briefly between rounds, for at most
-    /// ``Configuration/connectionTimeout`` seconds.
+    /// ``Configuration/connectionTimeout`` seconds. With ``Configuration/snapshotCacheFile``
+    /// set, the snapshot is saved there before the open returns; and when the first round
+    /// reaches no endpoint and the file holds a snapshot of the same endpoints and prefix, the
+    /// store serves it at once instead (``disconnectedSince`` set, writes refused, a report to
+    /// `StorageErrorReporter`) and reads etcd's once an endpoint answers.
     ///
     /// - Parameter configuration: Endpoints, prefix, user and limits.
-    /// - Throws: `StorageError.Code.io` naming every endpoint when none answered in time;
+    /// - Throws: `StorageError.Code.io` naming every endpoint when none answered in time (and
+    ///   no cached snapshot serves);
     ///   `StorageError.Code.authenticationFailed` naming the user when etcd refuses the
     ///   name or password, or when the cluster has authentication enabled and no user is
     ///   configured.
@@ -72,13 +80,16 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         let configuration = configuration.clamped()
         self.configuration = configuration
         client = EtcdClient(configuration: configuration)
-        snapshot = EtcdSnapshot(keyPrefix: configuration.prefix + "/")
+        let cache = configuration.snapshotCacheFile.map { EtcdSnapshotCache(url: $0, configuration: configuration) }
+        snapshot = EtcdSnapshot(keyPrefix: configuration.prefix + "/", cache: cache)
         watcher = EtcdWatcher(client: client, snapshot: snapshot)
+        let openedAt = Date()
         let deadline = Date(timeIntervalSinceNow: configuration.connectionTimeout)
         var delay = 0.05
         // Each different problem, in the order seen: a round cut short by the deadline ("no
         // answer in time") must not hide what the rounds before it found.
         var problems: [String] = []
+        var untriedCache = cache
         while true {
             do {
                 try client.authenticate()
@@ -90,6 +101,11 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
             } catch let error as EtcdClient.Failure {
                 throw Self.storageError(error, key: nil, configuration: configuration)
             }
+            // After the first round in which no endpoint answered, a usable cache serves.
+            if let cache = untriedCache {
+                untriedCache = nil
+                if servesCache(cache, since: openedAt, problems: problems) { return }
+            }
             guard Date(timeIntervalSinceNow: delay) < deadline else {
                 throw StorageError(
                     .io, location: "etcd \(configuration.endpointList)",
@@ -100,6 +116,8 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
             Thread.sleep(forTimeInterval: delay)
             delay = min(delay * 2, 0.5)
         }
+        // The open's snapshot is on disk before the open returns: a short-lived tool's run counts.
+        cache?.flush()
         watcher.start()
     }
 
@@ -173,7 +191,8 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     ///   characters; `StorageError.Code.encodingFailed` for NaN or an infinity;
     ///   `StorageError.Code.tooLarge` over ``Configuration/maximumRequestBytes`` or etcd's
     ///   own limit; `StorageError.Code.io` when no endpoint could be reached (nothing was
-    ///   changed) or etcd refused the write; `StorageError.Code.outcomeUnknown` when the
+    ///   changed), none has answered since the store opened from its snapshot cache, or etcd
+    ///   refused the write; `StorageError.Code.outcomeUnknown` when the
     ///   request reached a member and no answer came in ``Configuration/requestTimeout``
     ///   (the write may or may not have been committed); `StorageError.Code.reentrantWrite`
     ///   from inside an update body of this store.
@@ -297,6 +316,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
             throw error.adding(key: key, location: location)
         }
         try snapshot.withState { state in
+            if state.fromCache { throw cachedSnapshotWriteError(key) }
             try StorageError.validate(key: key, writingInto: state.entries, location: location)
         }
     }
@@ -354,44 +374,6 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
             throw EtcdClient.Failure.invalidAnswer("etcd answered revision \(revision), which has no next revision")
         }
         return (Gateway.keyValues(of: answer), revision)
-    }
-
-    static func storageError(_ failure: EtcdClient.Failure, key: String?, configuration: Configuration) -> StorageError
-    {
-        let path = "etcd \(configuration.endpointList)"
-        switch failure {
-        case .unreachable(let problem):
-            return StorageError(
-                .io, key: key, location: path, message: "no endpoint answered, nothing was changed (\(problem))")
-        case .noAnswer(let problem):
-            return StorageError(
-                .outcomeUnknown, key: key, location: path,
-                message: "no answer; the write may or may not have been committed (\(problem))")
-        case .invalidAnswer(let problem):
-            return StorageError(.io, key: key, location: path, message: problem)
-        case .tls(let problem):
-            return StorageError(
-                .tlsFailed, key: key, location: path, message: "TLS failed, nothing was sent (\(problem))")
-        case .refused(let code, let message):
-            if message.contains("request is too large") || message.contains("larger than max")
-                || message.contains("too many operations")
-            {
-                return StorageError(
-                    .tooLarge, key: key, location: path, message: "etcd refused the request: \(message)")
-            }
-            if configuration.user == nil && message.contains("user name is empty") {
-                return StorageError(
-                    .authenticationFailed, key: key, location: path,
-                    message: "etcd has authentication enabled and no user is configured (\(message))")
-            }
-            if code == 16 || message.contains("permission denied") || message.contains("authentication") {
-                let user = configuration.user.map { " for user '\($0)'" } ?? ""
-                return StorageError(
-                    .authenticationFailed, key: key, location: path,
-                    message: "etcd refused the request\(user): \(message)")
-            }
-            return StorageError(.io, key: key, location: path, message: "etcd refused the request: \(message)")
-        }
     }
 
     static func seconds(_ interval: TimeInterval) -> String {

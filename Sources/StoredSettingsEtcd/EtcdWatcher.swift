@@ -46,9 +46,14 @@ final class EtcdWatcher: Sendable {
         self.snapshot = snapshot
     }
 
-    func start() {
+    /// Starts the watch thread; with `fromCache`, it first signs in and reads the whole prefix
+    /// (retrying until an endpoint answers), since the snapshot came from the cache.
+    func start(fromCache: Bool = false) {
         state.withLock { $0.started = true }
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            if fromCache { resynchronize(signingIn: true) }
+            run()
+        }
         thread.name = "EtcdStore watch"
         thread.start()
     }
@@ -119,11 +124,14 @@ final class EtcdWatcher: Sendable {
         case renewToken
     }
 
-    /// Reads the whole prefix again after a compaction, until it succeeds or the watcher stops.
-    private func resynchronize() {
+    /// Reads the whole prefix again (after a compaction, or over a cached snapshot), until it
+    /// succeeds or the watcher stops; `signingIn` signs in first on each attempt.
+    private func resynchronize(signingIn: Bool = false) {
         var delay = 0.05
         while !isStopped {
-            if let (keyValues, revision) = try? EtcdStore.readPrefix(client: client, keyPrefix: snapshot.keyPrefix) {
+            if !signingIn || (try? client.authenticate()) != nil,
+                let (keyValues, revision) = try? EtcdStore.readPrefix(client: client, keyPrefix: snapshot.keyPrefix)
+            {
                 snapshot.replace(with: keyValues, revision: revision)
                 return
             }

@@ -8,6 +8,8 @@
 //   write ADDRESS KEY VALUE   sets KEY to the integer VALUE; prints `wrote`
 //   watch ADDRESS COUNT       prints `ready` once subscribed, then `change KEY VALUE` for each
 //                             of the next COUNT changes
+//   cache ADDRESS FILE        with FILE as the snapshot cache, sets `k` to 1, 2, 3, … until
+//                             killed; prints `wrote N` after each
 
 import Foundation
 import StoredSettings
@@ -29,9 +31,11 @@ func fail(_ message: String) -> Never {
     exit(64)
 }
 
-func open(_ address: String) -> EtcdStore {
+func open(_ address: String, cache: String? = nil) -> EtcdStore {
     do {
-        return try EtcdStore(configuration: EtcdStore.Configuration(address: address))
+        var configuration = try EtcdStore.Configuration(address: address)
+        configuration.snapshotCacheFile = cache.map { URL(fileURLWithPath: $0) }
+        return try EtcdStore(configuration: configuration)
     } catch {
         fail("cannot open \(address): \(error)")
     }
@@ -81,6 +85,17 @@ case "watch" where arguments.count == 3:
         done.signal()
     }
     done.wait()
+case "cache" where arguments.count == 3:
+    let store = open(arguments[1], cache: arguments[2])
+    for number in Int64(1)... {
+        do {
+            try store.setValue(.int(number), forKey: "k")
+            say("wrote \(number)")
+        } catch {
+            say("error \(error)")
+            exit(1)
+        }
+    }
 default:
-    fail("usage: increment ADDRESS KEY N | write ADDRESS KEY VALUE | watch ADDRESS COUNT")
+    fail("usage: increment ADDRESS KEY N | write ADDRESS KEY VALUE | watch ADDRESS COUNT | cache ADDRESS FILE")
 }

@@ -40,4 +40,25 @@ struct DaybookFleetTests {
         #expect(fleet.output == "25\n", "\(fleet.errors)")
         #expect(fleet.errors.isEmpty, "\(fleet.errors)")
     }
+
+    @Test func daybookStartedWithTheClusterDownPrintsTheCachedFleetDefaultAndAWarning() async throws {
+        let cluster = try await EtcdCluster.start()
+        defer { cluster.shutDown() }
+        _ = try await cluster.etcdctl(["put", "daybook/pageSize", "25"])
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-fleet-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: config) }
+        let environment = ["XDG_CONFIG_HOME": config.path, "DAYBOOK_ETCD": cluster.address(prefix: "daybook")]
+        let daybook = try EtcdProgram.built("daybook")
+        let connected = try await EtcdProgram.run(daybook, ["config", "get", "pageSize"], environment: environment)
+        #expect(connected.output == "25\n", "\(connected.errors)")
+        #expect(connected.errors.isEmpty, "\(connected.errors)")
+        #expect(FileManager.default.fileExists(atPath: config.appendingPathComponent("daybook/etcd-cache.json").path))
+
+        cluster.stop(cluster.members[0])
+        let cached = try await EtcdProgram.run(daybook, ["config", "get", "pageSize"], environment: environment)
+        #expect(cached.exitCode == 0, "\(cached.errors)")
+        #expect(cached.output == "25\n", "\(cached.errors)")
+        #expect(cached.errors.hasPrefix("daybook: warning: "), "\(cached.errors)")
+        #expect(cached.errors.contains("etcd-cache.json"), "\(cached.errors)")
+    }
 }
