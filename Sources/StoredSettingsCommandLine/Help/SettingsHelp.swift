@@ -36,16 +36,13 @@ struct SettingsHelp {
     static func entry(
         for setting: any AnyStoredSetting, option: CommandLineStore.Option?, environment: EnvironmentStore
     ) -> Entry {
-        let placeholder = setting.valuePlaceholder
-        var names = ["--set \(setting.key)=\(placeholder)"]
+        var names = [spelling(of: setting, option: option)]
         var hint = setting.valueHint.map { " (\($0))" } ?? ""
         var fieldVariables: [String] = []
         let variable = environment.variableName(forKey: setting.key)
         if let option {
-            names = ["--\(option.name) \(placeholder)"]
             switch option.shape {
             case .boolean:
-                names = ["--[no-]\(option.name)"]
                 hint = ""
             case .list:
                 hint = " (items separated by commas, or the option repeated)"
@@ -76,6 +73,13 @@ struct SettingsHelp {
             paragraphs.append(variables)
         }
         return Entry(names: names, paragraphs: paragraphs)
+    }
+
+    /// How the option of `setting` is written: `--[no-]dry-run`, `--jobs N`, or `--set all=VALUE`
+    /// for a setting without an option of its own.
+    static func spelling(of setting: any AnyStoredSetting, option: CommandLineStore.Option?) -> String {
+        guard let option else { return "--set \(setting.key)=\(setting.valuePlaceholder)" }
+        return option.isFlag ? "--[no-]\(option.name)" : "--\(option.name) \(setting.valuePlaceholder)"
     }
 
     /// How the field at `path` of `value` is named after its option: `N`, `TEXT`, `JSON`.
