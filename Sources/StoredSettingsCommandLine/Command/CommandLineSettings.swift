@@ -74,7 +74,8 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
     /// earlier in the process included).
     public let warnings: [StorageError]
     /// Whether ``arguments`` hold `--help` or `-h` before any `--`: the tool should then print
-    /// its ``helpText(toolName:environmentPrefix:overview:width:)`` and exit 0.
+    /// its ``helpText(toolName:environmentPrefix:overview:width:)`` and exit 0. Bad input
+    /// stops the run before: the initializer throws whether or not help was asked for.
     public let helpRequested: Bool
 
     /// What to do with keys, variables and options that no declared setting uses.
