@@ -9,33 +9,27 @@ import StoredSettingsEtcd
 /// `--no-show-dates`, `--set format=markdown`), `DAYBOOK_*` environment variables, the settings
 /// file (`$XDG_CONFIG_HOME/daybook/settings.json`), and the defaults in ``DaybookSettings``.
 enum Daybook {
-    static let help = """
-        OVERVIEW: A tiny journal for the terminal.
+    /// What `--help` prints: daybook's own overview, commands and options, then the settings
+    /// section written from ``DaybookSettings``.
+    static let help = CommandLineSettings<DaybookSettings>.helpText(
+        toolName: "daybook",
+        overview: """
+            OVERVIEW: A tiny journal for the terminal.
 
-        USAGE: daybook [options] [<command>]
+            USAGE: daybook [options] [<command>]
 
-        COMMANDS:
-          status           Show the settings and how often daybook has run (the default).
-          write TEXT...    Add an entry to the journal.
-          show             Print the latest entries.
-          follow           Print each settings change; re-read the file on SIGHUP.
-          config ...       Show and change the settings ('daybook config --help').
+            COMMANDS:
+              status           Show the settings and how often daybook has run (default).
+              write TEXT...    Add an entry to the journal.
+              show             Print the latest entries.
+              follow           Print each settings change; re-read the file on SIGHUP.
+              config ...       Show and change the settings ('daybook config --help').
 
-        OPTIONS (for this run only):
-          --show-dates, --no-show-dates   Print dates in front of entries, or not.
-          --page-size N                   How many entries 'show' prints.
-          --format plain|markdown         How entries are printed.
-          --tags garden --tags tomatoes   Tags (repeat the option, or --tags garden,tomatoes).
-          --layout.indent N               One field of the layout; the others stay.
-          --strict                        Stop on settings, variables and options no setting uses.
-          --set KEY=VALUE                 Any setting, such as --set layout='{"wrapColumn":60,"indent":4}'.
-
-        Settings can also be given as DAYBOOK_* environment variables (DAYBOOK_PAGE_SIZE=3,
-        DAYBOOK_TAGS=garden,tomatoes, DAYBOOK_LAYOUT_INDENT=4), and secrets from a file
-        (DAYBOOK_TOKEN_FILE=/run/secrets/token). Options win over environment variables, which
-        win over the settings file.
-
-        """
+            OPTIONS:
+              --strict                Stop on settings, variables and options no setting
+                                      uses.
+              -h, --help              Show this help.
+            """)
 
     /// Runs daybook and returns its exit status.
     static func run(
@@ -81,7 +75,6 @@ enum Daybook {
         arguments = daybook.arguments
         // `--` only ends the options: what follows is taken as it is (`daybook write -- --text`).
         let terminator = arguments.firstIndex(of: "--")
-        let options = arguments[..<(terminator ?? arguments.endIndex)]
         if let terminator { arguments.remove(at: terminator) }
         let command = arguments.isEmpty ? "status" : arguments.removeFirst()
         if command == "follow" {
@@ -93,7 +86,7 @@ enum Daybook {
             return SettingsCommand(settings, toolName: "daybook")
                 .run(arguments: arguments, output: &output, error: &error)
         }
-        if command == "help" || options.contains("--help") || options.contains("-h") {
+        if command == "help" || daybook.helpRequested {
             output.write(help)
             return 0
         }

@@ -24,6 +24,9 @@ package protocol AnyStoredSetting: Sendable {
     var defaultStoredValue: StoredValue? { get }
     /// What values look like, for messages: `true or false`, `one of: plain, markdown`.
     var valueHint: String? { get }
+    /// How help text names a value after the setting's option: `N`, `DATE`, `plain|markdown`,
+    /// `TEXT...` for a list of texts.
+    var valuePlaceholder: String { get }
     /// The current value decoded and encoded again (so `"yes"` from the environment reads as
     /// `true`); `nil` when the key holds nothing (the default applies).
     ///
@@ -57,6 +60,10 @@ extension Stored: AnyStoredSetting {
 
     package var valueHint: String? {
         ValueTypeInfo.hint(for: ValueTypeInfo.unwrapped(Value.self))
+    }
+
+    package var valuePlaceholder: String {
+        ValueTypeInfo.placeholder(for: ValueTypeInfo.unwrapped(Value.self))
     }
 
     package func currentStoredValue() throws -> StoredValue? {

@@ -56,9 +56,16 @@ extension SettingDeclaration.Shape {
 
 /// Arrays and sets: the list types, which lists from the environment and the command line
 /// fill.
-package protocol ListValue {}
-extension Array: ListValue {}
-extension Set: ListValue {}
+package protocol ListValue {
+    /// The type of the items.
+    static var elementType: Any.Type { get }
+}
+extension Array: ListValue {
+    package static var elementType: Any.Type { Element.self }
+}
+extension Set: ListValue {
+    package static var elementType: Any.Type { Element.self }
+}
 
 /// Dictionaries with open keys (`[String: V]`), which have no fixed fields.
 package protocol DictionaryValue {}

@@ -30,6 +30,26 @@ package enum ValueTypeInfo {
         return nil
     }
 
+    /// How help text names a value of `type` after its option: `N` for numbers, `DATE`,
+    /// `TEXT`, `true|false`, the cases of an enum (`plain|markdown`), `JSON` for structures, else `VALUE`.
+    package static func placeholder(for type: Any.Type) -> String {
+        if type == Bool.self { return "true|false" }
+        if type is any FixedWidthInteger.Type || type is any BinaryFloatingPoint.Type || type == Decimal.self {
+            return "N"
+        }
+        if type == Date.self { return "DATE" }
+        if type == URL.self { return "URL" }
+        if type == UUID.self { return "UUID" }
+        if type == String.self { return "TEXT" }
+        if type == Data.self { return "BASE64" }
+        if let list = type as? any ListValue.Type { return placeholder(for: list.elementType) + "..." }
+        if let cases = type as? any CaseIterable.Type, let names = caseNames(cases), !names.isEmpty {
+            return names.joined(separator: "|")
+        }
+        if type is any DictionaryValue.Type || type is any Decodable.Type { return "JSON" }
+        return "VALUE"
+    }
+
     /// A type name as Swift code spells it: `[String]` for `Array<String>`, `[String: Int]`
     /// for `Dictionary<String, Int>`, `Int?` for `Optional<Int>`.
     package static func sugared(_ name: String) -> String {

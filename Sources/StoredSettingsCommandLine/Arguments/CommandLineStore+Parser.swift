@@ -42,6 +42,12 @@ struct CommandLineParser {
         self.reservedNames = reserved
     }
 
+    /// The option that gives `key`, or `nil` when the key has none (its name is reserved, taken
+    /// by an earlier key, or has characters no option name can hold): `--set` gives it then.
+    func option(forKey key: String) -> CommandLineStore.Option? {
+        options.values.first { $0.key == key }
+    }
+
     /// The error for a `--set` key the group does not declare, naming the declared key it is
     /// another spelling of (`page-size`, `PAGE_SIZE`, `pagesize` for `pageSize`).
     private func undeclaredKeyError(_ key: String) -> StorageError? {

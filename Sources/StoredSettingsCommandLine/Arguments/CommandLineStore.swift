@@ -145,10 +145,16 @@ public final class CommandLineStore: OriginDescribingStore, FieldOverridingStore
     ///     and a reserved name) is left out, and of two options with one name the first wins.
     ///   - declaredKeys: The keys `--set` accepts, or `nil` for any key.
     ///   - reservedNames: Option names (without `--`) that stay the tool's, besides `set`.
-    package init(
+    package convenience init(
         arguments: [String], options: [Option], declaredKeys: [String]? = nil, reservedNames: Set<String> = []
     ) {
-        let parser = CommandLineParser(options: options, declaredKeys: declaredKeys, reservedNames: reservedNames)
+        self.init(
+            arguments: arguments,
+            parser: CommandLineParser(options: options, declaredKeys: declaredKeys, reservedNames: reservedNames))
+    }
+
+    /// Reads `arguments` with `parser`.
+    init(arguments: [String], parser: CommandLineParser) {
         let parsed = parser.parse(arguments)
         self.entries = parsed.entries
         self.fields = parsed.fields

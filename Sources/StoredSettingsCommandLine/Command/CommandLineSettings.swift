@@ -53,6 +53,10 @@ public import StoredSettings
 /// `notes: warning: …` lines, each once per process: the `config` subcommand does not repeat
 /// them.
 ///
+/// `--help` and `-h` are left in ``arguments`` and set ``helpRequested``; the tool then prints
+/// ``helpText(toolName:environmentPrefix:overview:width:)``, which lists every setting's option
+/// and variable, and exits 0.
+///
 /// Values from options and environment variables are for this run: they never reach the
 /// settings file through an update or an in-place change (see `LayeredStore`).
 ///
@@ -69,6 +73,10 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
     /// The warnings written to `messages` when the settings were read (those already reported
     /// earlier in the process included).
     public let warnings: [StorageError]
+    /// Whether ``arguments`` hold `--help` or `-h` before any `--`: the tool should then print
+    /// its ``helpText(toolName:environmentPrefix:overview:width:)`` and exit 0. Bad input
+    /// stops the run before: the initializer throws whether or not help was asked for.
+    public let helpRequested: Bool
 
     /// What to do with keys, variables and options that no declared setting uses.
     public enum UnknownKeys: Sendable {
@@ -187,6 +195,7 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
         self.arguments = remaining
         self.store = store
         self.warnings = printed
+        self.helpRequested = remaining.prefix { $0 != "--" }.contains { $0 == "--help" || $0 == "-h" }
     }
 
     /// Reads and checks the settings of a tool like ``init(toolName:arguments:environment:environmentPrefix:file:fallbacks:unknownKeys:otherVariables:configCommand:messages:)``,

@@ -27,16 +27,16 @@ extension CommandLineStore {
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         declaredBy group: any SettingsGroup.Type
     ) {
-        let declarations = group.declarations()
+        self.init(arguments: arguments, parser: Self.parser(for: group.declarations()))
+    }
+
+    /// The parser of the options of `declarations`: what the store reads and the help lists.
+    static func parser(for declarations: [SettingDeclaration]) -> CommandLineParser {
         let options = declarations.compactMap { declaration in
             KeyWords.kebabCase(declaration.key).map { Option(name: $0, key: declaration.key, shape: declaration.shape) }
         }
-        self.init(
-            arguments: arguments,
-            options: options,
-            declaredKeys: declarations.map(\.key),
-            reservedNames: SettingsCommand.reservedOptionNames
-        )
+        return CommandLineParser(
+            options: options, declaredKeys: declarations.map(\.key), reservedNames: SettingsCommand.reservedOptionNames)
     }
 }
 

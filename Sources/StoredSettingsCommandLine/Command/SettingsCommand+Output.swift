@@ -1,7 +1,9 @@
 import StoredSettings
 
 extension SettingsCommand {
-    /// The help text `--help` prints, listing the subcommands and the declared settings.
+    /// The help text `--help` prints, listing the subcommands and the declared settings: each
+    /// setting's key, type, option for one run (`--page-size N`, `--[no-]show-dates`) and help
+    /// sentence.
     public var helpText: String {
         let invocation = "\(toolName) \(commandName)"
         var text = """
@@ -23,9 +25,11 @@ extension SettingsCommand {
         ])
         if !settings.isEmpty {
             text += "\nSETTINGS:\n"
+            let parser = CommandLineStore.parser(for: settings.map(\.setting.declaration))
             text += Self.table(
                 settings.map { _, setting in
-                    ["  " + setting.key, setting.declaredTypeName, setting.help ?? ""]
+                    let option = SettingsHelp.spelling(of: setting, option: parser.option(forKey: setting.key))
+                    return ["  " + setting.key, setting.declaredTypeName, option, setting.help ?? ""]
                 })
         }
         text += """

@@ -62,13 +62,13 @@ struct SettingsCommandTests {
                   schema [--declared-only]                 Print a JSON Schema of the settings file, for editors.
 
                 SETTINGS:
-                  autoReload  Bool       Reload files when they change.
-                  pageSize    Int        Entries per page.
-                  theme       ToolTheme
-                  lastOpened  Date?      When the tool was last opened.
-                  tags        [String]
-                  apiToken    String     Token for the sync service.
-                  pin         Int?
+                  autoReload  Bool       --[no-]auto-reload         Reload files when they change.
+                  pageSize    Int        --page-size N              Entries per page.
+                  theme       ToolTheme  --theme system|light|dark
+                  lastOpened  Date?      --last-opened DATE         When the tool was last opened.
+                  tags        [String]   --tags TEXT...
+                  apiToken    String     --api-token TEXT           Token for the sync service.
+                  pin         Int?       --pin N
 
                 EXIT STATUS: 0 success, 1 no such setting, 64 usage error, 65 invalid value,
                 74 the settings could not be written.

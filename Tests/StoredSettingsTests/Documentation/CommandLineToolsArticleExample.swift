@@ -32,6 +32,12 @@ struct NotesSettings: SettingsGroup {
     var lastSync: Date?
 }
 
+let notesOverview = """
+    OVERVIEW: Open a note in your editor.
+
+    USAGE: notes [options] [config <subcommand> | <note>]
+    """
+
 func runNotes(
     arguments: [String],
     environment: [String: String],
@@ -53,6 +59,10 @@ func runNotes(
     if rest.first == "config" {
         return SettingsCommand(settings, toolName: "notes")
             .run(arguments: Array(rest.dropFirst()), output: &output, error: &error)
+    }
+    if notes.helpRequested {
+        output.write(CommandLineSettings<NotesSettings>.helpText(toolName: "notes", overview: notesOverview))
+        return .success
     }
 
     print("Opening \(rest.first ?? "today.md") in \(settings.editor), wrapped at \(settings.wrapColumn).", to: &output)
@@ -119,6 +129,54 @@ struct CommandLineToolsArticleExample {
                 """)
         #expect(
             notes("today.md", environment: ["NOTES_EDITOR": "nano"]).1 == "Opening today.md in nano, wrapped at 100.\n")
+    }
+
+    @Test func theArticlesHelpTranscriptHolds() throws {
+        let file = try TemporaryFileStore()
+        for flag in ["--help", "-h"] {
+            var output = ""
+            var error = ""
+            let status = runNotes(
+                arguments: [flag], environment: [:], file: file.fileStore, output: &output, error: &error)
+            #expect(status == 0)
+            #expect(error == "")
+            #expect(
+                output == """
+                    OVERVIEW: Open a note in your editor.
+
+                    USAGE: notes [options] [config <subcommand> | <note>]
+
+                    SETTINGS:
+                      --set KEY=VALUE         Any setting, by its key.
+                      --editor TEXT           The editor that opens notes.
+                                              String; default: vi
+                                              Environment: NOTES_EDITOR
+                      --wrap-column N         Where long lines wrap.
+                                              Int (a whole number); default: 80
+                                              Environment: NOTES_WRAP_COLUMN
+                      --theme plain|color     How notes are printed.
+                                              NotesTheme (one of: plain, color); default: plain
+                                              Environment: NOTES_THEME
+                      --[no-]auto-reload      Reload notes changed on disk.
+                                              Bool; default: true
+                                              Environment: NOTES_AUTO_RELOAD
+                      --tags TEXT...          Tags for new notes.
+                                              [String] (items separated by commas, or the option
+                                              repeated); default: []
+                                              Environment: NOTES_TAGS
+                      --sync-token TEXT       Token for the sync service.
+                                              String?; secret, its value is never shown
+                                              Environment: NOTES_SYNC_TOKEN, or
+                                              NOTES_SYNC_TOKEN_FILE naming a file that holds it
+                      --last-sync DATE        When the notes were last synced.
+                                              Date? (an ISO 8601 date such as 2025-01-31T09:30:00Z)
+                                              Environment: NOTES_LAST_SYNC
+
+                    Options are for this run only; they win over environment variables, which win
+                    over the settings file.
+
+                    """)
+        }
     }
 
     @Test func badInputStopsTheRun() throws {

@@ -103,9 +103,7 @@ package struct EnvironmentDeclarations: Sendable {
             guard case .structure(let fields) = declaration.shape else { continue }
             let keyWords = KeyWords.words(of: declaration.key)?.count ?? 0
             for path in Self.fieldPaths(fields) {
-                let words = path.compactMap(KeyWords.screamingSnakeCase)
-                guard words.count == path.count else { continue }
-                let name = variable + "_" + words.joined(separator: "_")
+                guard let name = Self.fieldVariable(variable, path: path) else { continue }
                 candidates[name, default: []].append(Candidate(key: declaration.key, path: path, keyWords: keyWords))
             }
         }
@@ -146,9 +144,18 @@ package struct EnvironmentDeclarations: Sendable {
         return names
     }
 
+    /// The variable that gives the field at `path` of the key whose own variable is
+    /// `variable`: `APP_LAYOUT_WRAP_COLUMN` for `wrapColumn` of `APP_LAYOUT`; `nil` when a field
+    /// name has characters no variable name can hold.
+    package static func fieldVariable(_ variable: String, path: [String]) -> String? {
+        let words = path.compactMap(KeyWords.screamingSnakeCase)
+        guard words.count == path.count else { return nil }
+        return variable + "_" + words.joined(separator: "_")
+    }
+
     /// Every path to a field of a structure, its inner structures' fields included, each
     /// structure before its fields, in name order.
-    static func fieldPaths(_ fields: [String: SettingDeclaration.Shape]) -> [[String]] {
+    package static func fieldPaths(_ fields: [String: SettingDeclaration.Shape]) -> [[String]] {
         fields.sorted { $0.key < $1.key }.flatMap { name, shape -> [[String]] in
             guard case .structure(let inner) = shape else { return [[name]] }
             return [[name]] + fieldPaths(inner).map { [name] + $0 }
