@@ -44,10 +44,13 @@ struct DaybookHelpTests {
                                           Date? (an ISO 8601 date such as 2025-01-31T09:30:00Z)
                                           Environment: DAYBOOK_LAST_ENTRY
                   --layout JSON           Wrap column and indent of entries.
-                  --layout.indent N       Layout (a JSON object); default:
-                  --layout.wrap-column N  {"indent":2,"wrapColumn":72}
-                                          Environment: DAYBOOK_LAYOUT, or one field:
-                                          DAYBOOK_LAYOUT_INDENT, DAYBOOK_LAYOUT_WRAP_COLUMN
+                                          Layout (a JSON object); default:
+                                          {"indent":2,"wrapColumn":72}
+                                          Environment: DAYBOOK_LAYOUT
+                  --layout.indent N       One field of layout; the others stay.
+                                          Environment: DAYBOOK_LAYOUT_INDENT
+                  --layout.wrap-column N  One field of layout; the others stay.
+                                          Environment: DAYBOOK_LAYOUT_WRAP_COLUMN
                   --launch-count N        How many times daybook has run.
                                           Int (a whole number); default: 0
                                           Environment: DAYBOOK_LAUNCH_COUNT

@@ -14,19 +14,22 @@ extension SettingsCommand {
             SUBCOMMANDS:
 
             """
-        text += Self.table([
-            ["  list [--show-origin] [--json]", "Show every setting, its value and where the value comes from."],
-            ["  get KEY [--show-origin] [--show-secret]", "Print the value of one setting."],
-            ["  set KEY VALUE", "Store a value, checked against the setting's type."],
-            ["  unset KEY", "Remove the stored value, so the default applies."],
-            ["  reset (KEY... | --all)", "Remove the stored values of the given settings, or of all."],
-            ["  path", "Print the path of the settings file."],
-            ["  schema [--declared-only]", "Print a JSON Schema of the settings file, for editors."],
-        ])
+        text += Self.table(
+            wrappingAt: 80,
+            [
+                ["  list [--show-origin] [--json]", "Show every setting, its value and where the value comes from."],
+                ["  get KEY [--show-origin] [--show-secret]", "Print the value of one setting."],
+                ["  set KEY VALUE", "Store a value, checked against the setting's type."],
+                ["  unset KEY", "Remove the stored value, so the default applies."],
+                ["  reset (KEY... | --all)", "Remove the stored values of the given settings, or of all."],
+                ["  path", "Print the path of the settings file."],
+                ["  schema [--declared-only]", "Print a JSON Schema of the settings file, for editors."],
+            ])
         if !settings.isEmpty {
             text += "\nSETTINGS:\n"
             let parser = CommandLineStore.parser(for: settings.map(\.setting.declaration))
             text += Self.table(
+                wrappingAt: 80,
                 settings.map { _, setting in
                     let option = SettingsHelp.spelling(of: setting, option: parser.option(forKey: setting.key))
                     return ["  " + setting.key, setting.declaredTypeName, option, setting.help ?? ""]
@@ -42,8 +45,10 @@ extension SettingsCommand {
     }
 
     /// Rows as columns separated by two spaces, each as wide as its widest cell on a terminal
-    /// (see ``terminalWidth(of:)``); no trailing spaces.
-    static func table(_ rows: [[String]]) -> String {
+    /// (see ``terminalWidth(of:)``); no trailing spaces. With `width`, a last cell that would
+    /// pass it is wrapped at spaces, its further lines starting in its column (help text);
+    /// without, every row stays one line (listings that scripts read).
+    static func table(wrappingAt width: Int? = nil, _ rows: [[String]]) -> String {
         let columns = rows.map(\.count).max() ?? 0
         var widths = [Int](repeating: 0, count: columns)
         for row in rows {
@@ -52,12 +57,17 @@ extension SettingsCommand {
         var text = ""
         for row in rows {
             var line = ""
-            for (index, cell) in row.enumerated() {
-                let padding = widths[index] - terminalWidth(of: cell) + 2
-                line += index == row.count - 1 ? cell : cell + String(repeating: " ", count: padding)
+            for (index, cell) in row.enumerated().dropLast() {
+                line += cell + String(repeating: " ", count: widths[index] - terminalWidth(of: cell) + 2)
             }
-            while line.last == " " { line.removeLast() }
-            text += line + "\n"
+            let last = row.last ?? ""
+            let column = terminalWidth(of: line)
+            let lines = width.map { SettingsHelp.wrap(last, width: max(20, $0 - column)) } ?? [last]
+            for (index, part) in (lines.isEmpty ? [""] : lines).enumerated() {
+                var wrapped = (index == 0 ? line : String(repeating: " ", count: column)) + part
+                while wrapped.last == " " { wrapped.removeLast() }
+                text += wrapped + "\n"
+            }
         }
         return text
     }

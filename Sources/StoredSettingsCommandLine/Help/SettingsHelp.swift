@@ -4,12 +4,12 @@ import StoredSettings
 /// the option and variable names that ``CommandLineStore`` and `EnvironmentStore` read.
 ///
 /// Laid out as swift-argument-parser lays out options: two spaces, a names column, and the
-/// description from column ``nameColumn``, wrapped to the width; a name too wide for its
+/// description from column ``nameColumn``, wrapped to the width; an option too wide for its
 /// column puts the description on the lines below it.
 struct SettingsHelp {
-    /// One entry of the section: its names (one per line) and its description's paragraphs.
+    /// One entry of the section: an option and its description's paragraphs.
     struct Entry {
-        var names: [String]
+        var name: String
         var paragraphs: [String]
     }
 
@@ -20,9 +20,9 @@ struct SettingsHelp {
     static func section(for group: any SettingsGroup.Type, prefix: String, width: Int) -> String {
         let parser = CommandLineStore.parser(for: group.declarations())
         let environment = EnvironmentStore(prefix: prefix, environment: [:])
-        var entries = [Entry(names: ["--set KEY=VALUE"], paragraphs: ["Any setting, by its key."])]
+        var entries = [Entry(name: "--set KEY=VALUE", paragraphs: ["Any setting, by its key."])]
         for (_, setting) in group.declaredSettings() {
-            entries.append(entry(for: setting, option: parser.option(forKey: setting.key), environment: environment))
+            entries += self.entries(for: setting, option: parser.option(forKey: setting.key), environment: environment)
         }
         let closing =
             "Options are for this run only; they win over environment variables, which win over the "
@@ -31,14 +31,14 @@ struct SettingsHelp {
             + wrap(closing, width: width).map { $0 + "\n" }.joined()
     }
 
-    /// The entry of one setting: its option spellings, help sentence, type and default, and
-    /// variables. A secret's default is never shown.
-    static func entry(
+    /// The entries of one setting: its option spelling, help sentence, type and default, and
+    /// variables; then, for a structure, one entry per field option with its variable. A
+    /// secret's default is never shown.
+    static func entries(
         for setting: any AnyStoredSetting, option: CommandLineStore.Option?, environment: EnvironmentStore
-    ) -> Entry {
-        var names = [spelling(of: setting, option: option)]
+    ) -> [Entry] {
         var hint = setting.valueHint.map { " (\($0))" } ?? ""
-        var fieldVariables: [String] = []
+        var fields: [Entry] = []
         let variable = environment.variableName(forKey: setting.key)
         if let option {
             switch option.shape {
@@ -46,14 +46,16 @@ struct SettingsHelp {
                 hint = ""
             case .list:
                 hint = " (items separated by commas, or the option repeated)"
-            case .structure(let fields):
-                for path in EnvironmentDeclarations.fieldPaths(fields) {
+            case .structure(let shapes):
+                for path in EnvironmentDeclarations.fieldPaths(shapes) {
                     let spelled = path.map { KeyWords.kebabCase($0) ?? $0 }.joined(separator: ".")
-                    names.append(
-                        "--\(option.name).\(spelled) \(Self.placeholder(of: setting.defaultStoredValue, at: path))")
+                    let name =
+                        "--\(option.name).\(spelled) \(Self.placeholder(of: setting.defaultStoredValue, at: path))"
+                    var paragraphs = ["One field of \(setting.key); the others stay."]
                     if let variable, let field = EnvironmentDeclarations.fieldVariable(variable, path: path) {
-                        fieldVariables.append(field)
+                        paragraphs.append("Environment: \(field)")
                     }
+                    fields.append(Entry(name: name, paragraphs: paragraphs))
                 }
             case .other:
                 break
@@ -69,10 +71,9 @@ struct SettingsHelp {
         if let variable {
             var variables = "Environment: \(variable)"
             if setting.isSecret { variables += ", or \(variable)_FILE naming a file that holds it" }
-            if !fieldVariables.isEmpty { variables += ", or one field: " + fieldVariables.joined(separator: ", ") }
             paragraphs.append(variables)
         }
-        return Entry(names: names, paragraphs: paragraphs)
+        return [Entry(name: spelling(of: setting, option: option), paragraphs: paragraphs)] + fields
     }
 
     /// How the option of `setting` is written: `--[no-]dry-run`, `--jobs N`, or `--set all=VALUE`
@@ -100,21 +101,14 @@ struct SettingsHelp {
         }
     }
 
-    /// The lines of `entry`: names in their column, the description wrapped beside them.
+    /// The lines of `entry`: the option in its column, the description wrapped beside it, or
+    /// below it when the option is too wide for the column.
     static func layout(_ entry: Entry, width: Int) -> String {
         var description = entry.paragraphs.flatMap { wrap($0, width: max(20, width - nameColumn)) }
-        let labels = entry.names.map { "  " + $0 }
-        // A name too wide for the column would push the description out of line: the
-        // description then starts below the names.
-        let besideNames = labels.allSatisfy { $0.count + 2 <= nameColumn }
-        var lines: [String] = []
-        for label in labels {
-            if besideNames, !description.isEmpty {
-                lines.append(
-                    label + String(repeating: " ", count: nameColumn - label.count) + description.removeFirst())
-            } else {
-                lines.append(label)
-            }
+        let label = "  " + entry.name
+        var lines = [label]
+        if label.count + 2 <= nameColumn, !description.isEmpty {
+            lines = [label + String(repeating: " ", count: nameColumn - label.count) + description.removeFirst()]
         }
         lines += description.map { String(repeating: " ", count: nameColumn) + $0 }
         return lines.map { $0 + "\n" }.joined()

@@ -53,19 +53,26 @@ struct SettingsCommandTests {
                 USAGE: tool config <subcommand>
 
                 SUBCOMMANDS:
-                  list [--show-origin] [--json]            Show every setting, its value and where the value comes from.
+                  list [--show-origin] [--json]            Show every setting, its value and
+                                                           where the value comes from.
                   get KEY [--show-origin] [--show-secret]  Print the value of one setting.
-                  set KEY VALUE                            Store a value, checked against the setting's type.
-                  unset KEY                                Remove the stored value, so the default applies.
-                  reset (KEY... | --all)                   Remove the stored values of the given settings, or of all.
+                  set KEY VALUE                            Store a value, checked against the
+                                                           setting's type.
+                  unset KEY                                Remove the stored value, so the
+                                                           default applies.
+                  reset (KEY... | --all)                   Remove the stored values of the given
+                                                           settings, or of all.
                   path                                     Print the path of the settings file.
-                  schema [--declared-only]                 Print a JSON Schema of the settings file, for editors.
+                  schema [--declared-only]                 Print a JSON Schema of the settings
+                                                           file, for editors.
 
                 SETTINGS:
-                  autoReload  Bool       --[no-]auto-reload         Reload files when they change.
+                  autoReload  Bool       --[no-]auto-reload         Reload files when they
+                                                                    change.
                   pageSize    Int        --page-size N              Entries per page.
                   theme       ToolTheme  --theme system|light|dark
-                  lastOpened  Date?      --last-opened DATE         When the tool was last opened.
+                  lastOpened  Date?      --last-opened DATE         When the tool was last
+                                                                    opened.
                   tags        [String]   --tags TEXT...
                   apiToken    String     --api-token TEXT           Token for the sync service.
                   pin         Int?       --pin N
@@ -74,6 +81,7 @@ struct SettingsCommandTests {
                 74 the settings could not be written.
 
                 """)
+        #expect(run.output.split(separator: "\n").allSatisfy { $0.count <= 80 })
         #expect(tool.run("list", "--help").output == run.output)
         #expect(tool.run("-h").output == run.output)
     }

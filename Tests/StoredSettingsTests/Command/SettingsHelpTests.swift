@@ -73,10 +73,13 @@ struct SettingsHelpTests {
                                           Environment: MYTOOL_PASSWORD, or MYTOOL_PASSWORD_FILE
                                           naming a file that holds it
                   --layout JSON           Indent and wrap column of the report.
-                  --layout.indent N       HelpLayout (a JSON object); default:
-                  --layout.wrap-column N  {"indent":2,"wrapColumn":72}
-                                          Environment: MYTOOL_LAYOUT, or one field:
-                                          MYTOOL_LAYOUT_INDENT, MYTOOL_LAYOUT_WRAP_COLUMN
+                                          HelpLayout (a JSON object); default:
+                                          {"indent":2,"wrapColumn":72}
+                                          Environment: MYTOOL_LAYOUT
+                  --layout.indent N       One field of layout; the others stay.
+                                          Environment: MYTOOL_LAYOUT_INDENT
+                  --layout.wrap-column N  One field of layout; the others stay.
+                                          Environment: MYTOOL_LAYOUT_WRAP_COLUMN
                   --since DATE            Deploy only commits after this date.
                                           Date? (an ISO 8601 date such as 2025-01-31T09:30:00Z)
                                           Environment: MYTOOL_SINCE
