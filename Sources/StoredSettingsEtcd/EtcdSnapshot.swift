@@ -68,8 +68,9 @@ final class EtcdSnapshot: @unchecked Sendable {
                     changes.append(change)
                 }
             }
-            if !changes.isEmpty { broadcaster.publish(changes) }
+            // The save is queued before subscribers wake, so a flush after an event finds it.
             if state.revision > before { cache?.saveLater(state.entries, revision: state.revision) }
+            if !changes.isEmpty { broadcaster.publish(changes) }
             condition.broadcast()
         }
     }
@@ -97,8 +98,8 @@ final class EtcdSnapshot: @unchecked Sendable {
                 changes.append(StoredChange(key: key, value: nil))
             }
             state.revision = revision
-            if !changes.isEmpty { broadcaster.publish(changes) }
             cache?.saveLater(state.entries, revision: revision)
+            if !changes.isEmpty { broadcaster.publish(changes) }
             condition.broadcast()
         }
     }

@@ -15,8 +15,9 @@ import Darwin
 /// in the same folder, is `fsync`ed, `rename`d over the cache, and the folder is `fsync`ed: a
 /// crash leaves the old or the new whole cache. A write whose bytes equal the last is skipped.
 ///
-/// Thread-safety: `Sendable`; saves are serialised by a lock, and a save of an older revision
-/// than one already written is dropped.
+/// Thread-safety: `Sendable`; saves run one at a time on the cache's queue, and a save of an
+/// older revision than this process wrote is dropped (another process sharing the file may
+/// still replace a newer cache with an older one).
 final class EtcdSnapshotCache: Sendable {
     let url: URL
     private let endpoints: [String]
@@ -31,6 +32,10 @@ final class EtcdSnapshotCache: Sendable {
     private let queue = DispatchQueue(label: "EtcdStore snapshot cache")
     /// The newest snapshot waiting for the queue, if any: saves of a busy watch coalesce.
     private let pending = Lock<(entries: [String: EtcdSnapshot.Entry], revision: Int64)?>(nil)
+    /// Set by ``shutDown()``: no save starts after it.
+    private let closed = Lock(false)
+    /// The last save failure reported, so a folder that cannot be written is reported once.
+    private let reportedFailure = Lock<StorageError?>(nil)
 
     /// The largest cache file read, in bytes: 64 MiB, far more than a prefix of settings
     /// holds; a larger file is reported and ignored.
@@ -44,20 +49,25 @@ final class EtcdSnapshotCache: Sendable {
         removeTemporaryFilesOfEndedWriters()
     }
 
-    /// The bytes of the file at `url`; `nil` when it is missing.
+    /// The bytes of the file at `url` (a symbolic link followed); `nil` when it is missing.
     ///
-    /// - Throws: An error for a file that is not regular (a FIFO or device would block or
-    ///   never end) or is over ``maximumFileSize``, or cannot be read.
+    /// Opened without waiting (`O_NONBLOCK`) and checked on the open descriptor (`fstat`), so
+    /// a FIFO or device put at the path is refused, never waited on.
+    ///
+    /// - Throws: An error for a file that is not regular or is over ``maximumFileSize``, or
+    ///   cannot be read.
     private static func read(_ url: URL) throws -> Data? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        guard attributes[.type] as? FileAttributeType == .typeRegular,
-            (attributes[.size] as? NSNumber)?.intValue ?? 0 <= maximumFileSize
-        else {
+        let fd = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 && errno == ENOENT { return nil }
+        guard fd >= 0 else { throw failure("open", url.path) }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure("fstat", url.path) }
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_size <= maximumFileSize else {
             throw StorageError(
                 .io, location: url.path, message: "not a regular file of at most \(maximumFileSize) bytes")
         }
-        return try Data(contentsOf: url)
+        return try handle.readToEnd() ?? Data()
     }
 
     /// Removes the temporary files (`<name>.tmp-<pid>-<n>`) of writers killed before their
@@ -96,7 +106,8 @@ final class EtcdSnapshotCache: Sendable {
             revision >= 0, revision < Int64.max, case .dictionary(let texts)? = fields["values"]
         else { return ignored("it is not a snapshot cache") }
         guard prefix == self.prefix else { return ignored("it holds prefix '\(prefix)', not '\(self.prefix)'") }
-        guard endpointValues == endpoints.map(StoredValue.string) else {
+        // The same members in another order are the same cluster.
+        guard Set(endpointValues) == Set(endpoints.map(StoredValue.string)) else {
             return ignored("it holds the snapshot of other endpoints")
         }
         var entries: [String: StoredValue] = [:]
@@ -116,6 +127,7 @@ final class EtcdSnapshotCache: Sendable {
     /// Saves `entries` at `revision` on the cache's queue, after the saves already waiting; a
     /// newer snapshot handed in meanwhile replaces this one.
     func saveLater(_ entries: [String: EtcdSnapshot.Entry], revision: Int64) {
+        guard !closed.value else { return }
         let scheduled = pending.withLock { pending in
             defer { pending = (entries, revision) }
             return pending != nil
@@ -129,6 +141,13 @@ final class EtcdSnapshotCache: Sendable {
                 save(entries, revision: revision)
             }
         }
+    }
+
+    /// Lets the saves already handed in finish and starts no other: the store is released,
+    /// and a watch answer still under way must not write (or re-create the folder) after it.
+    func shutDown() {
+        closed.withLock { $0 = true }
+        queue.sync {}
     }
 
     /// Returns once every save handed to ``saveLater(_:revision:)`` so far is done.
@@ -149,16 +168,24 @@ final class EtcdSnapshotCache: Sendable {
             "endpoints": .array(endpoints.map(StoredValue.string)), "prefix": .string(prefix),
             "revision": .int(revision), "values": .dictionary(texts),
         ])
-        written.withLock { written in
-            guard revision >= written.revision, let bytes = try? root.jsonData(), bytes != written.bytes else { return }
+        let problem = written.withLock { written -> StorageError? in
+            guard revision >= written.revision, let bytes = try? root.jsonData(), bytes != written.bytes else {
+                return nil
+            }
             do {
                 try Self.replace(url, with: bytes)
                 written = Written(revision: revision, bytes: bytes)
+                return nil
             } catch {
-                StorageErrorReporter.report(
-                    StorageError(.io, location: url.path, message: "snapshot cache not written: \(error)"))
+                return StorageError(.io, location: url.path, message: "snapshot cache not written: \(error)")
             }
         }
+        // Reported outside the lock, and once until the failure changes or a save succeeds.
+        let isNew = reportedFailure.withLock { reported in
+            defer { reported = problem }
+            return problem != nil && problem != reported
+        }
+        if isNew, let problem { StorageErrorReporter.report(problem) }
     }
 
     /// Replaces the file at `url` with `bytes` crash-safely: a temporary file in the same

@@ -123,6 +123,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
 
     deinit {
         watcher.stop()
+        snapshot.cache?.shutDown()
         snapshot.broadcaster.finishAll()
     }
 
@@ -150,7 +151,9 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         await snapshot.connection.wait(connected: connected)
     }
 
-    /// The etcd revision the snapshot holds: every change up to it has been applied.
+    /// The etcd revision the snapshot holds: every change up to it has been applied. While the
+    /// store serves its snapshot cache, the cached snapshot's revision, which the first read
+    /// from etcd replaces (lower, if the cluster was created anew).
     public var revision: Int64 { snapshot.revision }
 
     /// The value of `key` in the snapshot. Never waits for the network.

@@ -125,18 +125,45 @@ final class EtcdWatcher: Sendable {
     }
 
     /// Reads the whole prefix again (after a compaction, or over a cached snapshot), until it
-    /// succeeds or the watcher stops; `signingIn` signs in first on each attempt.
+    /// succeeds or the watcher stops; `signingIn` signs in first, and again after etcd refused
+    /// the user. A cluster that answers and refuses is reported once per reason; one that
+    /// cannot be reached is waited for in silence.
     private func resynchronize(signingIn: Bool = false) {
         var delay = 0.05
+        var needsSignIn = signingIn
+        var reported: StorageError?
         while !isStopped {
-            if !signingIn || (try? client.authenticate()) != nil,
-                let (keyValues, revision) = try? EtcdStore.readPrefix(client: client, keyPrefix: snapshot.keyPrefix)
-            {
+            do {
+                if needsSignIn {
+                    try client.authenticate()
+                    needsSignIn = false
+                }
+                let (keyValues, revision) = try EtcdStore.readPrefix(client: client, keyPrefix: snapshot.keyPrefix)
                 snapshot.replace(with: keyValues, revision: revision)
+                if signingIn { snapshot.setDisconnected(nil) }
                 return
+            } catch {
+                if let problem = refusal(error) {
+                    if signingIn && problem.code == .authenticationFailed { needsSignIn = true }
+                    if problem != reported { StorageErrorReporter.report(problem) }
+                    reported = problem
+                }
             }
             _ = wake.wait(timeout: .now() + delay)
             delay = min(delay * 2, client.configuration.maximumReconnectDelay)
+        }
+    }
+
+    /// The error to report for `error`, or `nil` when no endpoint could be reached or answered.
+    private func refusal(_ error: any Error) -> StorageError? {
+        switch error {
+        case EtcdClient.Failure.unreachable, EtcdClient.Failure.noAnswer: return nil
+        case let failure as EtcdClient.Failure:
+            return EtcdStore.storageError(failure, key: nil, configuration: client.configuration)
+        case let error as StorageError: return error
+        default:
+            return StorageError(
+                .io, location: "etcd \(client.configuration.endpointList)", message: "\(error)")
         }
     }
 

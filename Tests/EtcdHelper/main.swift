@@ -90,6 +90,7 @@ case "cache" where arguments.count == 3:
     for number in Int64(1)... {
         do {
             try store.setValue(.int(number), forKey: "k")
+            if number == 1 { store.flushSnapshotCache() }
             say("wrote \(number)")
         } catch {
             say("error \(error)")

@@ -116,6 +116,8 @@ struct EtcdSnapshotCacheTests {
         #expect(await firstChanges(1, of: changes) == [StoredChange(key: "a", value: .int(2))])
         await store.waitUntilConnected(true)
         #expect(store.disconnectedSince == nil)
+        // The refresh's save lands before the folder is removed.
+        store.flushSnapshotCache()
     }
 
     /// A cache file that is not a usable snapshot, and what it holds.
@@ -221,7 +223,8 @@ struct EtcdSnapshotCacheTests {
         let file = folder.appendingPathComponent("cache.json")
         let child = try EtcdProgram.launch(
             try EtcdProgram.built("etcd-test-helper"), ["cache", cluster.address(prefix: "app"), file.path])
-        // Each write changes the snapshot, so the child saves the cache all the time it runs.
+        // Each write changes the snapshot, so the child saves the cache all the time it runs;
+        // its first write's save is on disk before it prints its second line.
         for _ in 0..<40 { _ = await child.nextLine() }
         kill(child.pid, SIGKILL)
         _ = await child.finish()
@@ -238,5 +241,45 @@ struct EtcdSnapshotCacheTests {
         let store = try EtcdStore(configuration: try Self.configuration(cluster.endpoints, cache: file))
         store.flushSnapshotCache()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["cache.json"])
+    }
+
+    @Test func flushAfterAChangeEventFindsTheChangeOnDisk() async throws {
+        let cluster = try await EtcdCluster.start()
+        defer { cluster.shutDown() }
+        let folder = Self.cacheFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("cache.json")
+        let store = try EtcdStore(configuration: try Self.configuration(cluster.endpoints, cache: file))
+        let writer = try EtcdStore(
+            configuration: try EtcdStore.Configuration(endpoints: cluster.endpoints, prefix: "app"))
+        var changes = store.changes().makeAsyncIterator()
+        var stale: [Int] = []
+        for index in 1...10 {
+            try writer.setValue(.int(Int64(index)), forKey: "k")
+            while let change = await changes.next(), change.value != .int(Int64(index)) {}
+            store.flushSnapshotCache()
+            let cached = try StoredValue(jsonData: Data(contentsOf: file))
+            guard case .dictionary(let fields) = cached, case .dictionary(let values)? = fields["values"] else {
+                throw EtcdCluster.Failure(description: "\(cached)")
+            }
+            if values["k"] != .string("\(index)") { stale.append(index) }
+        }
+        #expect(stale.isEmpty, "the cache was stale after the flush for writes \(stale)")
+    }
+
+    @Test func sameEndpointsInAnotherOrderServeTheCache() async throws {
+        let cluster = try await EtcdCluster.start(size: 2)
+        defer { cluster.shutDown() }
+        let folder = Self.cacheFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("cache.json")
+        _ = try await cluster.etcdctl(["put", "app/a", "1"])
+        try EtcdStore(configuration: try Self.configuration(cluster.endpoints, cache: file)).flushSnapshotCache()
+        for member in cluster.members { cluster.stop(member) }
+        let reported = ReportedErrors()
+        let store = try? reported.capture {
+            try EtcdStore(configuration: try Self.configuration(cluster.endpoints.reversed(), cache: file))
+        }
+        #expect(store?.value(forKey: "a") == .int(1), "\(reported.errors)")
     }
 }
