@@ -19,6 +19,13 @@ struct EtcdSnapshotCacheTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("etcd-cache-\(UUID().uuidString)")
     }
 
+    /// The top-level fields of the cache file at `file`.
+    static func cachedFields(_ file: URL) throws -> [String: StoredValue] {
+        let cached = try StoredValue(jsonData: Data(contentsOf: file))
+        guard case .dictionary(let fields) = cached else { throw EtcdCluster.Failure(description: "\(cached)") }
+        return fields
+    }
+
     static func configuration(_ endpoints: [String], cache: URL) throws -> EtcdStore.Configuration {
         try EtcdStore.Configuration(
             endpoints: endpoints, prefix: "app", maximumReconnectDelay: 0.2, snapshotCacheFile: cache)
@@ -88,8 +95,7 @@ struct EtcdSnapshotCacheTests {
         #expect(store.keys().sorted() == ["a", "c", "same"])
         try store.setValue(.int(4), forKey: "a")
         store.flushSnapshotCache()
-        let cached = try StoredValue(jsonData: Data(contentsOf: file))
-        guard case .dictionary(let fields) = cached else { throw EtcdCluster.Failure(description: "\(cached)") }
+        let fields = try Self.cachedFields(file)
         #expect(fields["values"] == .dictionary(["a": .string("4"), "c": .string("3"), "same": .string("1")]))
         #expect(fields["revision"] == .int(store.revision))
     }
@@ -209,8 +215,7 @@ struct EtcdSnapshotCacheTests {
         store.flushSnapshotCache()
         done.withLock { $0 = true }
         #expect(torn.value.isEmpty, "\(torn.value.count) torn reads; the first: \(torn.value.first?.prefix(200) ?? "")")
-        let cached = try StoredValue(jsonData: Data(contentsOf: file))
-        guard case .dictionary(let fields) = cached else { throw EtcdCluster.Failure(description: "\(cached)") }
+        let fields = try Self.cachedFields(file)
         #expect(fields["revision"] == .int(store.revision))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["cache.json"])
     }
@@ -228,12 +233,11 @@ struct EtcdSnapshotCacheTests {
         for _ in 0..<40 { _ = await child.nextLine() }
         kill(child.pid, SIGKILL)
         _ = await child.finish()
-        let cached = try StoredValue(jsonData: Data(contentsOf: file))
-        guard case .dictionary(let fields) = cached else { throw EtcdCluster.Failure(description: "\(cached)") }
+        let fields = try Self.cachedFields(file)
         #expect(fields["prefix"] == .string("app"))
         guard case .dictionary(let values)? = fields["values"], case .string(let text)? = values["k"],
             let written = Int(text)
-        else { throw EtcdCluster.Failure(description: "\(cached)") }
+        else { throw EtcdCluster.Failure(description: "\(fields)") }
         #expect(written >= 1)
         // Whether or not the kill left one, a temporary file of the ended writer is removed.
         try Data("{\"endpoints\": [".utf8).write(to: folder.appendingPathComponent("cache.json.tmp-\(child.pid)-0"))
@@ -258,9 +262,8 @@ struct EtcdSnapshotCacheTests {
             try writer.setValue(.int(Int64(index)), forKey: "k")
             while let change = await changes.next(), change.value != .int(Int64(index)) {}
             store.flushSnapshotCache()
-            let cached = try StoredValue(jsonData: Data(contentsOf: file))
-            guard case .dictionary(let fields) = cached, case .dictionary(let values)? = fields["values"] else {
-                throw EtcdCluster.Failure(description: "\(cached)")
+            guard case .dictionary(let values)? = try Self.cachedFields(file)["values"] else {
+                throw EtcdCluster.Failure(description: "no values in the cache")
             }
             if values["k"] != .string("\(index)") { stale.append(index) }
         }

@@ -3,7 +3,7 @@ import StoredSettings
 extension SettingsCommand {
     /// The help text `--help` prints, listing the subcommands and the declared settings: each
     /// setting's key, type, option for one run (`--page-size N`, `--[no-]show-dates`) and help
-    /// sentence.
+    /// sentence, descriptions wrapped to fit 80 columns.
     public var helpText: String {
         let invocation = "\(toolName) \(commandName)"
         var text = """
