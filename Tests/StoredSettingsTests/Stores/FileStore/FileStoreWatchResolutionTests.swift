@@ -67,6 +67,31 @@ struct FileStoreWatchResolutionTests {
         #expect(await events.next() == StoredChange(key: "k", value: .int(3)))
     }
 
+    /// The link is retargeted after the store's walk read it but before the watches were
+    /// placed, so the watch on the link's folder came too late to hear it: the store walks
+    /// again once watching, and follows the new target.
+    @Test func linkRetargetedWhileTheWatchIsPlacedIsWatchedAtItsNewTarget() async throws {
+        let scratch = try ScratchFolder()
+        let first = try folder(scratch.file("first"), holding: 1)
+        let second = try folder(scratch.file("second"), holding: 2)
+        try FileManager.default.createDirectory(at: scratch.file("home"), withIntermediateDirectories: true)
+        let url = scratch.file("home/settings.json")
+        link(url, to: first)
+        let temporary = scratch.file("home/.retargeted").path
+        #expect(symlink(second.path, temporary) == 0)
+        FolderEvents.shared.afterNextWalk(of: FileStore.absolutePath(of: url)) {
+            _ = rename(temporary, url.path)
+        }
+        let reader = try FileStore(url: url)
+        var events = reader.changes().makeAsyncIterator()
+
+        // The look the store takes once watching finds the new target's value.
+        #expect(await events.next() == StoredChange(key: "k", value: .int(2)))
+        #expect(FileManager.default.fileExists(atPath: temporary) == false)
+        try FileStore(url: url, options: quietOptions).setValue(.int(3), forKey: "k")
+        #expect(await events.next() == StoredChange(key: "k", value: .int(3)))
+    }
+
     @Test func retargetedLinkedFolderIsWatchedAtItsNewTarget() async throws {
         let scratch = try ScratchFolder()
         _ = try folder(scratch.file("first"), holding: 1)

@@ -76,6 +76,8 @@ package final class FolderEvents: Sendable {
         var nextID: UInt64 = 0
         /// Folders whose watches fail as if the watch limit were reached, for tests.
         var refusedFolders: Set<String> = []
+        /// Actions run once between the next walk of a path and its watches, for tests.
+        var afterNextWalk: [String: @Sendable () -> Void] = [:]
     }
 
     /// How often a registration with a folder on its way that cannot be watched is checked
@@ -140,11 +142,11 @@ package final class FolderEvents: Sendable {
     /// or at the end, adds its own folder's entry and the walk continues at its target, so a
     /// change of any of these entries can change what `path` names. At most 40 links are
     /// followed, as the kernel does before `ELOOP`.
-    private static func way(to path: String) -> [(folder: String, name: String, isFileFolder: Bool)] {
+    private static func way(to path: String) -> [Waypoint] {
         var remaining = Array(path.split(separator: "/").reversed())
         var folder = path.hasPrefix("/") ? "/" : FileManager.default.currentDirectoryPath
         var links = 0
-        var way: [(folder: String, name: String, isFileFolder: Bool)] = []
+        var way: [Waypoint] = []
         while let component = remaining.popLast() {
             if component == "." { continue }
             if component == ".." {
@@ -152,7 +154,7 @@ package final class FolderEvents: Sendable {
                 continue
             }
             let name = String(component)
-            way.append((folder, name, remaining.isEmpty))
+            way.append(Waypoint(folder: folder, name: name, isFileFolder: remaining.isEmpty))
             let entry = (folder as NSString).appendingPathComponent(name)
             var info = stat()
             guard lstat(entry, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, links < 40 else {
@@ -170,21 +172,31 @@ package final class FolderEvents: Sendable {
         return way
     }
 
+    /// One entry of a path's walk: `name` in `folder` leads on.
+    private struct Waypoint: Equatable {
+        let folder: String
+        let name: String
+        let isFileFolder: Bool
+    }
+
     /// Resolves the registration's path again and moves its watches to the folders it names
-    /// now. `complete` is false when a folder that exists could not be watched; `changed`, when
-    /// a watch moved.
+    /// now. `complete` is false when a folder that exists could not be watched, or the path
+    /// kept changing under the walk; `changed`, when a watch moved.
     private static func arm(_ id: UInt64, in state: inout State) -> (complete: Bool, changed: Bool) {
         guard var entry = state.entries[id] else { return (true, false) }
+        var walk = way(to: entry.path)
+        state.afterNextWalk.removeValue(forKey: entry.path)?()
+        // A link changed between the walk and its watch sent that watch no event: walk again
+        // once watched, until two walks agree. A path that never settles is polled instead.
         var steps: Set<Step> = []
-        var complete = true
-        // Outermost first: a folder made after its parent is watched sends that watch an event.
-        for (folder, name, isFileFolder) in way(to: entry.path) {
-            let descriptor = state.refusedFolders.contains(folder) ? -1 : inotify_add_watch(state.inotify, folder, mask)
-            if descriptor >= 0 {
-                steps.insert(Step(descriptor: descriptor, name: name, isFileFolder: isFileFolder))
-            } else if state.refusedFolders.contains(folder) || (errno != ENOENT && errno != ENOTDIR) {
-                complete = false
-            }
+        var complete = false
+        var placed: Set<Int32> = []
+        for _ in 0..<8 {
+            (steps, complete) = watch(walk, in: state)
+            placed.formUnion(steps.map(\.descriptor))
+            let again = way(to: entry.path)
+            if again == walk { break }
+            (walk, complete) = (again, false)
         }
         for step in steps.subtracting(entry.steps) {
             state.watches[step.descriptor, default: Watch()].byName[step.name, default: []].insert(id)
@@ -192,10 +204,32 @@ package final class FolderEvents: Sendable {
         }
         // Attached first, so a folder that stays watched under another name keeps its watch.
         for step in entry.steps.subtracting(steps) { detach(id, from: step, keeping: steps, in: &state) }
+        // Watches placed for a walk that was already out of date, and needed by nobody.
+        for descriptor in placed.subtracting(steps.map(\.descriptor)) where state.watches[descriptor] == nil {
+            _ = inotify_rm_watch(state.inotify, descriptor)
+        }
         let changed = steps != entry.steps
         entry.steps = steps
         state.entries[id] = entry
         return (complete, changed)
+    }
+
+    /// Places a watch on every folder of `walk`, outermost first (a folder made after its
+    /// parent is watched sends that watch an event). `complete` is false when a folder that
+    /// exists could not be watched.
+    private static func watch(_ walk: [Waypoint], in state: State) -> (steps: Set<Step>, complete: Bool) {
+        var steps: Set<Step> = []
+        var complete = true
+        for waypoint in walk {
+            let refused = state.refusedFolders.contains(waypoint.folder)
+            let descriptor = refused ? -1 : inotify_add_watch(state.inotify, waypoint.folder, mask)
+            if descriptor >= 0 {
+                steps.insert(Step(descriptor: descriptor, name: waypoint.name, isFileFolder: waypoint.isFileFolder))
+            } else if refused || (errno != ENOENT && errno != ENOTDIR) {
+                complete = false
+            }
+        }
+        return (steps, complete)
     }
 
     /// Takes the registration off `step`'s watch, but not off what a step in `kept` still needs
@@ -320,6 +354,13 @@ package final class FolderEvents: Sendable {
             return state.entries[id]?.handler
         }
         handler?()
+    }
+
+    /// Runs `action` once, the next time the path of a registration for `path` is walked,
+    /// between the walk and the placing of its watches: a change racing the walk, for tests.
+    /// `action` must not call this type.
+    package func afterNextWalk(of path: String, run action: @escaping @Sendable () -> Void) {
+        state.withLock { $0.afterNextWalk[path] = action }
     }
 
     /// Makes watches of `folder` fail (or succeed again) as when the system's watch limit is
