@@ -108,7 +108,7 @@ struct DaybookAdversarialTests {
         #expect(run.status == 64)
         #expect(
             run.error
-                == "daybook: Setting 'page-size' in command line: --set names no declared setting; it is spelled 'pageSize'.\n"
+                == "daybook: Setting 'page-size' in --set on the command line: no declared setting uses this key; it is spelled 'pageSize'.\n"
         )
     }
 

@@ -82,12 +82,13 @@ struct DaybookConfigurationTests {
         #expect(option.status == 64)
         #expect(
             option.error
-                == "daybook: Setting 'pageSize' in --page-size on the command line: expected Int, found string.\n")
+                == "daybook: Setting 'pageSize' in --page-size on the command line: expected Int (a whole number), found string \"lots\".\n"
+        )
         let flag = try sandbox.run("--show-dates", "false", "show")
         #expect(flag.status == 64)
         #expect(
             flag.error
-                == "daybook: Setting 'showDates' in command line: --show-dates is a flag and takes no separate value 'false'; write --show-dates=false or --no-show-dates.\n"
+                == "daybook: Setting 'showDates' in --show-dates on the command line: --show-dates is a flag and takes no separate value 'false'; write --show-dates=false or --no-show-dates.\n"
         )
         let environment = try sandbox.run(environment: ["DAYBOOK_TAGS": "a,,b"])
         #expect(environment.status == 65)

@@ -164,20 +164,24 @@ struct DaybookTests {
         let sandbox = try Sandbox()
         let run = try sandbox.run("config", "set", "showDates", "maybe")
         #expect(run.status == 65)
-        #expect(run.error == "daybook config: showDates expects a Bool (true or false), got \"maybe\"\n")
+        #expect(
+            run.error
+                == "daybook config: showDates expects a Bool (true or false; also yes/no, on/off, 1/0), got \"maybe\"\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: sandbox.settingsFile.path))
         let malformed = try sandbox.run(environment: ["DAYBOOK_PAGE_SIZE": "lots"])
         #expect(malformed.status == 65)
         #expect(malformed.output.isEmpty)
         #expect(
             malformed.error
-                == "daybook: Setting 'pageSize' in environment variable DAYBOOK_PAGE_SIZE: expected Int, found string.\n"
+                == "daybook: Setting 'pageSize' in environment variable DAYBOOK_PAGE_SIZE: expected Int (a whole number), found string \"lots\".\n"
         )
         let option = try sandbox.run("--page-size", "x", "show")
         #expect(option.status == 64)
         #expect(
             option.error
-                == "daybook: Setting 'pageSize' in --page-size on the command line: expected Int, found string.\n")
+                == "daybook: Setting 'pageSize' in --page-size on the command line: expected Int (a whole number), found string \"x\".\n"
+        )
         let usage = try sandbox.run("--set", "pageSize")
         #expect(usage.status == 64)
     }

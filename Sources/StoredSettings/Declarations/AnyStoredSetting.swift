@@ -71,7 +71,7 @@ extension Stored: AnyStoredSetting {
         do {
             return try setting.codec.encode(try setting.codec.decode(stored))
         } catch {
-            throw storageError(error)
+            throw explainingMismatch(storageError(error), of: stored)
         }
     }
 
@@ -80,12 +80,28 @@ extension Stored: AnyStoredSetting {
             _ = try setting.codec.decode(value)
             return nil
         } catch {
-            var problem = StorageError(.typeMismatch, wrapping: error, key: key)
-            if problem.code == .typeMismatch, problem.codingPath.isEmpty {
-                problem.expectedType = setting.codec.typeName
-            }
-            return problem
+            return explainingMismatch(StorageError(.typeMismatch, wrapping: error, key: key), of: value)
         }
+    }
+
+    /// `problem`, told as `config set` tells it when it is about the setting's own value (not
+    /// a field inside it): the type as Swift spells it with what its values look like, and the
+    /// value found, never a secret's (`expected Mode (one of: fast, safe), found string "turbo"`).
+    package func explainingMismatch(_ problem: StorageError, of value: StoredValue) -> StorageError {
+        guard problem.code == .typeMismatch, problem.codingPath.isEmpty else { return problem }
+        var problem = problem
+        let name = ValueTypeInfo.sugared(setting.codec.typeName)
+        // A list or dictionary is spelled differently in each layer; its name says enough.
+        let hint = isList || isDictionary ? nil : valueHint
+        problem.expectedType = hint.map { "\(name) (\($0))" } ?? name
+        // Only a plain kind is told again with its text; "malformed list text" and the like stay.
+        guard problem.foundKind == nil || problem.foundKind == value.kind else { return problem }
+        switch value {
+        case .array, .dictionary, .data: problem.foundKind = value.kind
+        case _ where isSecret: problem.foundKind = value.kind
+        default: problem.foundKind = value.kind + " " + ValueText.quoted(ValueText.display(value))
+        }
+        return problem
     }
 
     package func storedValue(parsing text: String) throws -> StoredValue? {

@@ -14,7 +14,7 @@ package enum ValueTypeInfo {
 
     /// What values of `type` look like, in words, or `nil` when there is nothing useful to say.
     package static func hint(for type: Any.Type) -> String? {
-        if type == Bool.self { return "true or false" }
+        if type == Bool.self { return "true or false; also yes/no, on/off, 1/0" }
         if type is any FixedWidthInteger.Type { return "a whole number" }
         if type is any BinaryFloatingPoint.Type || type == Decimal.self { return "a number" }
         if type == Date.self { return "an ISO 8601 date such as 2025-01-31T09:30:00Z" }

@@ -277,7 +277,7 @@ public struct Stored<Value: Sendable>: Sendable {
     /// The default after a failed decoding, reporting the failure once per stored value.
     @inline(never)
     private func fallback(after error: any Error, decoding stored: StoredValue, reporting: Bool) -> Value {
-        let storageError = storageError(error)
+        let storageError = explainingMismatch(storageError(error), of: stored)
         if reporting, cache.shouldReport(storageError, for: stored) {
             StorageErrorReporter.report(storageError)
         }

@@ -55,11 +55,13 @@ struct CommandLineParser {
         func squeezed(_ text: String) -> String {
             String(text.lowercased().unicodeScalars.filter { !".-_/: ".unicodeScalars.contains($0) })
         }
-        var message = "--set names no declared setting"
+        var message = "no declared setting uses this key"
         if let match = declaredKeys.first(where: { squeezed($0) == squeezed(key) }) {
             message += "; it is spelled '\(match)'"
+        } else if let match = closestMatch(to: key, among: declaredKeys.sorted()) {
+            message += " (did you mean '\(match)'?)"
         }
-        return StorageError(.invalidKey, key: key, location: "command line", message: message)
+        return StorageError(.invalidKey, key: key, location: "--set on the command line", message: message)
     }
 
     func parse(_ arguments: [String]) -> Result {
@@ -106,7 +108,7 @@ struct CommandLineParser {
                         result.errors.append(
                             Self.error(
                                 "--\(name) is a flag and takes no separate value '\(arguments[index - 1])'; write \(hint)",
-                                key: option.key))
+                                key: option.key, option: name))
                         continue
                     }
                     result.entries[option.key] = CommandLineStore.Entry(
@@ -114,7 +116,7 @@ struct CommandLineParser {
                     continue
                 }
                 guard let value = inlineValue ?? nextValue() else {
-                    result.errors.append(Self.error("--\(name) needs a value", key: option.key))
+                    result.errors.append(Self.error("--\(name) needs a value", key: option.key, option: name))
                     continue
                 }
                 if option.shape == .list {
@@ -128,7 +130,18 @@ struct CommandLineParser {
 
             if name.hasPrefix("no-"), let option = options[String(name.dropFirst(3))], option.isFlag {
                 guard inlineValue == nil else {
-                    result.errors.append(Self.error("--\(name) takes no value", key: option.key))
+                    result.errors.append(Self.error("--\(name) takes no value", key: option.key, option: name))
+                    continue
+                }
+                // `--no-dry-run false` is as much a mistake as `--dry-run false`.
+                if index < arguments.count, Self.booleanWord(arguments[index]) != nil {
+                    index += 1
+                    let flag = "--" + option.name
+                    result.errors.append(
+                        Self.error(
+                            "--\(name) is a flag and takes no separate value '\(arguments[index - 1])'; write "
+                                + "\(flag)=true or \(flag)=false",
+                            key: option.key, option: name))
                     continue
                 }
                 result.entries[option.key] = CommandLineStore.Entry(
@@ -149,7 +162,7 @@ struct CommandLineParser {
                     continue
                 }
                 guard let value = inlineValue ?? nextValue() else {
-                    result.errors.append(Self.error("--\(name) needs a value", key: option.key))
+                    result.errors.append(Self.error("--\(name) needs a value", key: option.key, option: name))
                     continue
                 }
                 result.fields[option.key, default: []].append(
@@ -325,7 +338,9 @@ struct CommandLineParser {
         }
     }
 
-    private static func error(_ message: String, key: String? = nil) -> StorageError {
-        StorageError(.invalidArgument, key: key, location: "command line", message: message)
+    /// An error of the arguments, placed at the option `--option` when one is named.
+    private static func error(_ message: String, key: String? = nil, option: String? = nil) -> StorageError {
+        let location = option.map { "--\($0) on the command line" } ?? "command line"
+        return StorageError(.invalidArgument, key: key, location: location, message: message)
     }
 }

@@ -174,11 +174,15 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
             }
             check.add(diagnosing.errors, fromCommandLine: fromCommandLine)
         }
+        let declared = settings.storedSettings().map(\.setting)
         if !underConfig {
-            check.addDecodingProblems(of: settings.storedSettings().map(\.setting), in: store)
+            check.addDecodingProblems(of: declared, in: store)
         }
         var printed: [StorageError] = []
-        for warning in store.warnings {
+        let secretsGiven = declared.filter { $0.isSecret && commandLine.value(forKey: $0.key) != nil }
+        let warnings =
+            store.warnings + secretsGiven.map { Self.visibleSecretWarning($0, commandLine, environmentStore) }
+        for warning in warnings {
             if unknownKeys == .reject, warning.code == .unknownKey {
                 check.add([warning], fromCommandLine: warning.location == commandLine.location)
                 continue
@@ -225,6 +229,20 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
             standardError.write("\(error)\n")
             exit(error.exitCode.rawValue)
         }
+    }
+
+    /// The warning for a secret given as an option: every user of the machine can read a
+    /// process's arguments (`ps`, `/proc/PID/cmdline`), so it says how to give it instead.
+    private static func visibleSecretWarning(
+        _ setting: any AnyStoredSetting, _ commandLine: CommandLineStore, _ environment: EnvironmentStore
+    ) -> StorageError {
+        var message = "a secret given as an option can be read by every user of this machine in the process list (ps)"
+        if let variable = environment.variableName(forKey: setting.key) {
+            message += "; give it in a file named by \(variable)_FILE, or in \(variable), instead"
+        }
+        return StorageError(
+            .insecurePermissions, key: setting.key, location: commandLine.describedOrigin(forKey: setting.key),
+            message: message)
     }
 
     /// `NOTES` for `notes`, `MY_TOOL` for `my-tool`.

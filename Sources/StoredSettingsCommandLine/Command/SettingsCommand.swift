@@ -155,7 +155,10 @@ public struct SettingsCommand: Sendable {
         case "reset": return reset(rest, &context)
         case "path": return path(rest, &context)
         case "schema": return schema(rest, &context)
-        default: return context.usage("unknown subcommand '\(verb)'")
+        default:
+            let verbs = ["list", "get", "set", "unset", "reset", "path", "schema"]
+            let hint = closestMatch(to: verb, among: verbs).map { " (did you mean '\($0)'?)" } ?? ""
+            return context.usage("unknown subcommand '\(verb)'\(hint)")
         }
     }
 

@@ -15,8 +15,12 @@ struct AdversarialCommandTests {
     }
 
     @Test(arguments: [
-        BadSet(key: "enabled", text: "maybe", message: #"enabled expects a Bool (true or false), got "maybe""#),
-        BadSet(key: "enabled", text: "", message: #"enabled expects a Bool (true or false), got """#),
+        BadSet(
+            key: "enabled", text: "maybe",
+            message: #"enabled expects a Bool (true or false; also yes/no, on/off, 1/0), got "maybe""#),
+        BadSet(
+            key: "enabled", text: "",
+            message: #"enabled expects a Bool (true or false; also yes/no, on/off, 1/0), got """#),
         BadSet(key: "count", text: "1.5", message: #"count expects an Int (a whole number), got "1.5""#),
         BadSet(
             key: "count", text: "99999999999999999999",

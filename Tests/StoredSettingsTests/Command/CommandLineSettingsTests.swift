@@ -54,12 +54,13 @@ struct CommandLineSettingsTests {
         #expect(status == 64)
         #expect(
             messages
-                == "notes: Setting 'wrapColumn' in --wrap-column on the command line: expected Int, found string.\n")
+                == "notes: Setting 'wrapColumn' in --wrap-column on the command line: expected Int (a whole number), found string \"wide\".\n"
+        )
         let (_, setStatus, setMessages) = read(["--set", "wrapColumn=wide"], file: file)
         #expect(setStatus == 64)
         #expect(
             setMessages
-                == "notes: Setting 'wrapColumn' in --set wrapColumn=… on the command line: expected Int, found string.\n"
+                == "notes: Setting 'wrapColumn' in --set wrapColumn=… on the command line: expected Int (a whole number), found string \"wide\".\n"
         )
     }
 
@@ -70,7 +71,7 @@ struct CommandLineSettingsTests {
         #expect(status == 65)
         #expect(
             messages
-                == "notes: Setting 'wrapColumn' in environment variable NOTES_WRAP_COLUMN: expected Int, found string.\n"
+                == "notes: Setting 'wrapColumn' in environment variable NOTES_WRAP_COLUMN: expected Int (a whole number), found string \"wide\".\n"
         )
     }
 
@@ -80,7 +81,7 @@ struct CommandLineSettingsTests {
             ["--hosts", "a,,b"], environment: ["NOTES_WRAP_COLUMN": "wide"], file: file)
         #expect(status == 64)
         #expect(messages.split(separator: "\n").count == 2)
-        #expect(messages.contains("Setting 'hosts' in --hosts on the command line: expected Array<String>"))
+        #expect(messages.contains("Setting 'hosts' in --hosts on the command line: expected [String]"))
     }
 
     @Test func aFlagFollowedByABooleanWordExits64WithTheHint() throws {
@@ -89,7 +90,7 @@ struct CommandLineSettingsTests {
         #expect(status == 64)
         #expect(
             messages
-                == "notes: Setting 'autoReload' in command line: --auto-reload is a flag and takes no separate value 'false'; write --auto-reload=false or --no-auto-reload.\n"
+                == "notes: Setting 'autoReload' in --auto-reload on the command line: --auto-reload is a flag and takes no separate value 'false'; write --auto-reload=false or --no-auto-reload.\n"
         )
         #expect(read(["--auto-reload=false"], file: file).0?.settings.autoReload == false)
     }

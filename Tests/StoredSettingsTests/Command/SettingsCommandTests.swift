@@ -195,7 +195,8 @@ struct SettingsCommandTests {
 
     @Test(arguments: [
         InvalidValue(
-            key: "autoReload", text: "maybe", message: #"autoReload expects a Bool (true or false), got "maybe""#),
+            key: "autoReload", text: "maybe",
+            message: #"autoReload expects a Bool (true or false; also yes/no, on/off, 1/0), got "maybe""#),
         InvalidValue(key: "pageSize", text: "12.5", message: #"pageSize expects an Int (a whole number), got "12.5""#),
         InvalidValue(
             key: "theme", text: "blue", message: #"theme expects a ToolTheme (one of: system, light, dark), got "blue""#
@@ -321,7 +322,8 @@ struct SettingsCommandTests {
         #expect(run.output.contains("pageSize    Int        (invalid)   environment variable TOOL_PAGE_SIZE\n"))
         #expect(
             run.error.hasPrefix(
-                "tool config: Setting 'pageSize' in environment variable TOOL_PAGE_SIZE: expected Int, found string"))
+                "tool config: Setting 'pageSize' in environment variable TOOL_PAGE_SIZE: expected Int (a whole number), found string \"many\""
+            ))
         let get = tool.run("get", "pageSize")
         #expect(get.status == 65)
         #expect(get.output == "")

@@ -84,7 +84,8 @@ struct SettingsHelpTests {
                                           Date? (an ISO 8601 date such as 2025-01-31T09:30:00Z)
                                           Environment: MYTOOL_SINCE
                   --set all=true|false    Deploy every target.
-                                          Bool (true or false); default: false
+                                          Bool (true or false; also yes/no, on/off, 1/0);
+                                          default: false
                                           Environment: MYTOOL_ALL
 
                 Options are for this run only; they win over environment variables, which win

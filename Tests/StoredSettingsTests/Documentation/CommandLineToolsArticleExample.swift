@@ -194,19 +194,19 @@ struct CommandLineToolsArticleExample {
             notes("--wrap-column", "wide", "today.md")
                 == (
                     64, "",
-                    "notes: Setting 'wrapColumn' in --wrap-column on the command line: expected Int, found string.\n"
+                    "notes: Setting 'wrapColumn' in --wrap-column on the command line: expected Int (a whole number), found string \"wide\".\n"
                 ))
         #expect(
             notes("today.md", environment: ["NOTES_WRAP_COLUMN": "wide"])
                 == (
                     65, "",
-                    "notes: Setting 'wrapColumn' in environment variable NOTES_WRAP_COLUMN: expected Int, found string.\n"
+                    "notes: Setting 'wrapColumn' in environment variable NOTES_WRAP_COLUMN: expected Int (a whole number), found string \"wide\".\n"
                 ))
         #expect(
             notes("--auto-reload", "false", "today.md")
                 == (
                     64, "",
-                    "notes: Setting 'autoReload' in command line: --auto-reload is a flag and takes no separate value 'false'; write --auto-reload=false or --no-auto-reload.\n"
+                    "notes: Setting 'autoReload' in --auto-reload on the command line: --auto-reload is a flag and takes no separate value 'false'; write --auto-reload=false or --no-auto-reload.\n"
                 ))
         #expect(notes("--auto-reload=false", "today.md").0 == 0)
         #expect(notes("--no-auto-reload", "today.md").0 == 0)
@@ -222,7 +222,7 @@ struct CommandLineToolsArticleExample {
         reports.capture { #expect(NotesSettings(store: store).wrapColumn == 80) }
         #expect(
             reports.all.map(\.description) == [
-                "Setting 'wrapColumn' in environment variable NOTES_WRAP_COLUMN: expected Int, found string."
+                "Setting 'wrapColumn' in environment variable NOTES_WRAP_COLUMN: expected Int (a whole number), found string \"wide\"."
             ])
     }
 }

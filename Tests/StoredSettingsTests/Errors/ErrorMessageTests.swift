@@ -125,6 +125,7 @@ struct ErrorMessageTests {
             Stored("launchCount", default: 7, store: store).wrappedValue
         }
         #expect(value == 7)
-        #expect(reports.value == ["Setting 'launchCount' in memory: expected Int, found string."])
+        #expect(
+            reports.value == ["Setting 'launchCount' in memory: expected Int (a whole number), found string \"x\"."])
     }
 }

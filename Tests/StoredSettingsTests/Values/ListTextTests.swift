@@ -27,7 +27,7 @@ struct ListTextTests {
         let error = #expect(throws: StorageError.self) { try [Int](storedValue: .string(text)) }
         #expect(error?.code == .typeMismatch)
         #expect(error?.description.contains("is empty") == true)
-        #expect(error?.description.contains("Array<Int>") == true)
+        #expect(error?.description.contains("[Int]") == true)
     }
 
     @Test func itemsReadAsTheElementType() throws {

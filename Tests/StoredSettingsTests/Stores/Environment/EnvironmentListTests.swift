@@ -61,6 +61,6 @@ struct EnvironmentListTests {
         #expect(run.output.contains("environment variable TOOL_TAGS\n"))
         #expect(
             run.error.contains(
-                "Setting 'tags' in environment variable TOOL_TAGS: expected Array<String>, found malformed list text"))
+                "Setting 'tags' in environment variable TOOL_TAGS: expected [String], found malformed list text"))
     }
 }

@@ -65,7 +65,7 @@ struct CommandLineListTests {
             #expect(problem.code == .typeMismatch)
             #expect(problem.key == "ports")
             #expect(problem.location == "--ports on the command line")
-            #expect(problem.expectedType == "Array<Int>")
+            #expect(problem.expectedType == "[Int]")
         }
     }
 

@@ -125,7 +125,8 @@ struct EnvironmentStoreTests {
         #expect(error.code == .typeMismatch)
         #expect(error.location == "environment variable APP_PAGE_SIZE")
         #expect(
-            error.description == "Setting 'pageSize' in environment variable APP_PAGE_SIZE: expected Int, found string."
+            error.description
+                == "Setting 'pageSize' in environment variable APP_PAGE_SIZE: expected Int (a whole number), found string \"many\"."
         )
     }
 

@@ -143,7 +143,8 @@ struct LayerInputTests {
                 spelling == "pagesize" || spelling.contains(where: { "-_".contains($0) })
                 ? "; it is spelled 'pageSize'" : ""
             #expect(
-                error.description == "Setting '\(spelling)' in command line: --set names no declared setting\(hint).")
+                error.description
+                    == "Setting '\(spelling)' in --set on the command line: no declared setting uses this key\(hint).")
         }
     }
 
