@@ -16,7 +16,7 @@ struct DaybookAdversarialTests {
             let run = try sandbox.run(arguments)
             #expect(run.status == 65, "\(arguments)")
             #expect(run.output == "", "\(arguments)")
-            #expect(run.error.hasPrefix("daybook: "), "\(arguments)")
+            #expect(run.error.hasPrefix(arguments[0] == "config" ? "daybook config: " : "daybook: "), "\(arguments)")
             #expect(run.error.contains(sandbox.settingsFile.path), "\(arguments)")
             #expect(run.error.filter { $0 == "\n" }.count == 1, "\(arguments): \(run.error)")
         }

@@ -39,6 +39,28 @@ struct DaybookFileErrorTests {
         try expectDataError(sandbox)
     }
 
+    /// `config path` names the file that stops the tool, so a user can find it and mend it;
+    /// every other subcommand stops with the problem and leaves the file as it is.
+    @Test func aSettingsFileThatDoesNotParseStillHasItsPathPrinted() throws {
+        let sandbox = try Sandbox()
+        let broken = Data("{\"pageSize\": 3,\n".utf8)
+        try writeSettings(broken, in: sandbox)
+        let path = try sandbox.run("config", "path")
+        #expect(path.status == 0, "\(path.error)")
+        #expect(path.output == sandbox.settingsFile.path + "\n")
+        #expect(path.error.hasPrefix("daybook config: warning: \(sandbox.settingsFile.path): "), "\(path.error)")
+        for arguments in [
+            ["config", "set", "pageSize", "4"], ["config", "unset", "pageSize"], ["config", "reset", "--all"],
+        ] {
+            let run = try sandbox.run(arguments)
+            #expect(run.status == 65, "\(arguments): \(run.error)")
+            #expect(run.error.contains(sandbox.settingsFile.path), "\(arguments): \(run.error)")
+            #expect(run.error.filter { $0 == "\n" }.count == 1, "\(arguments): \(run.error)")
+        }
+        try expectDataError(sandbox)
+        #expect(try Data(contentsOf: sandbox.settingsFile) == broken)
+    }
+
     @Test func anEnumValueFromTheEnvironmentIsTrimmedLikeNumbersAndBooleans() throws {
         let sandbox = try Sandbox()
         let run = try sandbox.run(

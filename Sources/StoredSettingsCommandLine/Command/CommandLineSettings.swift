@@ -149,8 +149,18 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
                 writable = try FileStore(application: toolName)
             } catch {
                 let problem = StorageError(.io, wrapping: error)
-                let status: SettingsCommand.ExitCode = problem.code == .notFound ? .ioError : .forFailure(problem.code)
-                throw Failure(exitCode: status, problems: [problem], toolName: toolName)
+                // `config path` still names a file that does not open; every other `config`
+                // subcommand stops with the problem (``SettingsCommand``).
+                if let configCommand, commandLine.remainingArguments.first == configCommand,
+                    let url = try? FileStore.defaultURL(
+                        application: toolName, environment: ProcessInfo.processInfo.environment)
+                {
+                    writable = UnreadableFile(path: url.path, error: problem)
+                } else {
+                    let status: SettingsCommand.ExitCode =
+                        problem.code == .notFound ? .ioError : .forFailure(problem.code)
+                    throw Failure(exitCode: status, problems: [problem], toolName: toolName)
+                }
             }
         }
         let store = LayeredStore(

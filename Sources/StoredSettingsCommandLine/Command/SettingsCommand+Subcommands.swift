@@ -126,10 +126,9 @@ extension SettingsCommand {
 
     func path(_ arguments: [String], _ context: inout Context) -> ExitCode {
         guard arguments.isEmpty else { return context.usage("path takes no arguments") }
-        guard let store = settings.first?.setting.settingStore else {
+        guard let target = writableStore else {
             return context.fail(.notFound, "there are no settings")
         }
-        let target = (store as? LayeredStore)?.writable ?? store
         let location = (target as? FileStore)?.url.path ?? target.location
         guard let location else {
             return context.fail(.notFound, "the settings are not kept in a file")
@@ -139,6 +138,12 @@ extension SettingsCommand {
     }
 
     // MARK: - Helpers
+
+    /// The store the settings are written to: a layered store's writable layer.
+    var writableStore: (any Storable)? {
+        guard let store = settings.first?.setting.settingStore else { return nil }
+        return (store as? LayeredStore)?.writable ?? store
+    }
 
     /// Removes the stored values of `keys`, after checking that every key is declared.
     private func remove(_ keys: [String], _ context: inout Context) -> ExitCode {
@@ -167,7 +172,8 @@ extension SettingsCommand {
         _ error: any Error, of setting: any AnyStoredSetting, _ context: inout Context
     ) -> ExitCode {
         if var problem = error as? StorageError,
-            [.typeMismatch, .encodingFailed, .tooLarge, .nestingTooDeep, .invalidKey].contains(problem.code)
+            [.typeMismatch, .dataCorrupted, .encodingFailed, .tooLarge, .nestingTooDeep, .invalidKey].contains(
+                problem.code)
         {
             problem = problem.adding(key: setting.key)
             problem.message = (problem.message.map { $0 + "; " } ?? "") + "the change was not saved"

@@ -28,7 +28,7 @@ public import StoredSettings
 ///   (with a did-you-mean hint) and of the layers' own warnings.
 /// - `set` reads the text as the setting's declared type (`true`/`yes`/`1` for a Bool, ISO 8601
 ///   for a Date, a case's raw value for an enum, JSON for structures) and writes nothing when
-///   it does not fit: `autoReload expects a Bool (true or false), got "maybe"`. When a higher
+///   it does not fit: `autoReload expects a Bool (true or false; also yes/no, on/off, 1/0), got "maybe"`. When a higher
 ///   layer of a `LayeredStore` (an environment variable) still overrides the key, a note
 ///   says so.
 /// - `get --show-origin` prints where the value comes from, a tab, and the value, as
@@ -36,7 +36,9 @@ public import StoredSettings
 /// - `unset` and `reset` remove stored values, so the defaults apply; `reset --all` removes
 ///   every declared setting's value (other keys in the file are left alone). `unset` of a key
 ///   the file does not hold writes nothing and exits 5, as `git config --unset` does.
-/// - `path` prints the settings file that writes go to.
+/// - `path` prints the settings file that writes go to, even when ``CommandLineSettings``
+///   could not open it (a file that does not parse); every other subcommand then stops with
+///   that problem (exit 65 for bad data) and leaves the file as it is.
 /// - `schema` prints a JSON Schema (draft 2020-12) of the settings file, so that an editor
 ///   completes and checks it (`SettingsGroup.jsonSchema(title:strict:)` describes what it says);
 ///   `--declared-only` prints the strict schema, which refuses keys no setting declares, for a
@@ -146,6 +148,11 @@ public struct SettingsCommand: Sendable {
         if ["--help", "-h", "help"].contains(verb) || asksForHelp {
             context.output += helpText
             return .success
+        }
+        // A settings file that does not open stops every subcommand but `path`, which names it.
+        if let file = writableStore as? UnreadableFile {
+            guard verb == "path" else { return context.fail(.forFailure(file.error.code), file.error.description) }
+            context.error += "\(toolName) \(commandName): warning: \(file.error)\n"
         }
         switch verb {
         case "list": return list(rest, &context)
