@@ -73,7 +73,10 @@ extension SettingsCommand {
         guard arguments.count == 2 else { return context.usage("set needs KEY and VALUE") }
         let key = arguments[0]
         let text = arguments[1]
-        guard let (_, setting) = setting(named: key) else { return notFound(key, &context) }
+        guard let (_, setting) = setting(named: key) else {
+            if let (setting, path) = field(named: key) { return setField(path, of: setting, to: text, &context) }
+            return notFound(key, &context)
+        }
         let value: StoredValue?
         do {
             value = try setting.storedValue(parsing: text)
@@ -89,6 +92,11 @@ extension SettingsCommand {
             }
             return context.fail(.dataError, message)
         }
+        return write(value, to: setting, &context)
+    }
+
+    /// Stores `value` for `setting`, noting a layer above that still overrides it.
+    func write(_ value: StoredValue?, to setting: any AnyStoredSetting, _ context: inout Context) -> ExitCode {
         do {
             try setting.settingStore.setValue(value, forKey: setting.key)
         } catch {

@@ -28,8 +28,10 @@ public import StoredSettings
 ///   (with a did-you-mean hint) and of the layers' own warnings.
 /// - `set` reads the text as the setting's declared type (`true`/`yes`/`1` for a Bool, ISO 8601
 ///   for a Date, a case's raw value for an enum, JSON for structures) and writes nothing when
-///   it does not fit: `autoReload expects a Bool (true or false; also yes/no, on/off, 1/0), got "maybe"`. When a higher
-///   layer of a `LayeredStore` (an environment variable) still overrides the key, a note
+///   it does not fit: `autoReload expects a Bool (true or false; also yes/no, on/off, 1/0),
+///   got "maybe"`. `set layout.indent 4` sets one field of a structure (JSON names, dots for
+///   fields inside fields) and keeps the others, as `--layout.indent 4` does for one run. When
+///   a higher layer of a `LayeredStore` (an environment variable) still overrides the key, a note
 ///   says so.
 /// - `get --show-origin` prints where the value comes from, a tab, and the value, as
 ///   `git config --show-origin` does.
