@@ -99,7 +99,8 @@ extension Stored: AnyStoredSetting {
         switch value {
         case .array, .dictionary, .data: problem.foundKind = value.kind
         case _ where isSecret: problem.foundKind = value.kind
-        default: problem.foundKind = value.kind + " " + ValueText.quoted(ValueText.display(value))
+        case .string(let text): problem.foundKind = value.kind + " " + ValueText.quoted(text)
+        default: problem.foundKind = value.kind + " " + ValueText.display(value)
         }
         return problem
     }

@@ -12,6 +12,13 @@ struct CommandLineParser {
         var listItems: [String: [StoredValue]] = [:]
         /// The list keys whose value is text that spells no list.
         var malformedLists: Set<String> = []
+
+        /// Gives `key` a whole value: it replaces the field overrides given before it, as a
+        /// later value replaces an earlier one (fields given after it still override it).
+        mutating func setWhole(_ key: String, _ entry: CommandLineStore.Entry) {
+            entries[key] = entry
+            fields[key] = nil
+        }
     }
 
     private let options: [String: CommandLineStore.Option]
@@ -122,8 +129,9 @@ struct CommandLineParser {
                 if option.shape == .list {
                     appendList(value, forKey: option.key, origin: "--\(name) on the command line", into: &result)
                 } else {
-                    result.entries[option.key] = CommandLineStore.Entry(
-                        value: .string(value), origin: "--\(name) on the command line")
+                    result.setWhole(
+                        option.key,
+                        CommandLineStore.Entry(value: .string(value), origin: "--\(name) on the command line"))
                 }
                 continue
             }
@@ -223,8 +231,8 @@ struct CommandLineParser {
         }
         result.listItems[key] = nil
         result.malformedLists.remove(key)
-        result.entries[key] = CommandLineStore.Entry(
-            value: .string(value), origin: "--set \(key)=… on the command line")
+        result.setWhole(
+            key, CommandLineStore.Entry(value: .string(value), origin: "--set \(key)=… on the command line"))
     }
 
     /// One occurrence of a list option: its items (list text or JSON array text) join those

@@ -45,7 +45,9 @@ public import StoredSettings
 /// or in kebab case (`wrap-column`). `--set key.field=value` does the same with the key. The
 /// value is text, read as the field's type. A field the structure does not have is an
 /// `StorageError/Code/unknownKey` error with a did-you-mean hint. `LayeredStore` applies
-/// field overrides over the value of the layers below, keeping the other fields. When a
+/// field overrides over the value of the layers below, keeping the other fields. On one command
+/// line the last word wins: a whole value (`--layout JSON`, `--set layout=JSON`) replaces the
+/// field overrides given before it, and fields given after it override it. When a
 /// declared key itself contains a `.` (`editor.fontSize`), `--set editor.fontSize=3` sets that
 /// setting, not the field `fontSize` of a structured setting `editor`: a declared key always
 /// wins over a field path. Optional structures have no declared fields, so they have no field

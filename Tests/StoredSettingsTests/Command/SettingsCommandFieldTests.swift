@@ -80,3 +80,27 @@ struct SettingsCommandFieldTests {
         #expect(file.keys().isEmpty)
     }
 }
+
+/// Within the command line, a whole value replaces the field overrides given before it, and
+/// field overrides given after it override it: the last word wins, as for lists.
+@Suite(.timeLimit(TestScale.hangGuard))
+struct CommandLineFieldOrderTests {
+    private func server(_ arguments: [String]) throws -> FieldServer {
+        let file = try TemporaryFileStore()
+        let commandLine = CommandLineStore(arguments: arguments, declaredBy: ServerSettings.self)
+        #expect(commandLine.errors.isEmpty)
+        return ServerSettings(store: LayeredStore([commandLine, file], writingTo: file)).server
+    }
+
+    private let whole = #"server={"host":"a","port":1,"tls":{"enabled":true}}"#
+
+    @Test func aWholeValueGivenAfterAFieldReplacesIt() throws {
+        #expect(try server(["--server.port", "9", "--set", whole]).port == 1)
+        #expect(try server(["--server.port", "9", "--server", String(whole.dropFirst(7))]).port == 1)
+    }
+
+    @Test func aFieldGivenAfterAWholeValueOverridesIt() throws {
+        let given = try server(["--set", whole, "--server.port", "9"])
+        #expect(given == FieldServer(host: "a", port: 9, tls: FieldTLS(enabled: true)))
+    }
+}
