@@ -59,8 +59,33 @@ enum Daybook {
             error.write("daybook: \(problem)\n")
             return .ioError
         }
+        switch run(arguments: arguments, strict: strict, environment: environment, fleet: fleet, &output, &error) {
+        case .finished(let status):
+            return status
+        case .follow(let rest):
+            // The settings read to find the command, and their file's watch, are gone by now:
+            // only follow's own reading (on SIGHUP) reports a file that does not parse.
+            return DaybookFollow.run(
+                arguments: rest, daybookArguments: daybookArguments, environment: environment, fleet: fleet,
+                output: &output, error: &error)
+        }
+    }
+
+    /// How a run of ``run(arguments:strict:environment:fleet:_:_:)`` ended: with a status, or
+    /// with `follow` to start (and the arguments after it).
+    enum Outcome {
+        case finished(SettingsCommand.ExitCode)
+        case follow([String])
+    }
+
+    /// Reads the settings and runs every command but `follow`.
+    private static func run(
+        arguments: [String], strict: Bool, environment: [String: String], fleet: [any Storable],
+        _ output: inout some TextOutputStream, _ error: inout some TextOutputStream
+    ) -> Outcome {
         // Options, then DAYBOOK_* variables, then the settings file, then the fleet's defaults;
         // a bad option (64) or variable (65) stops the run here, warnings are printed once.
+        var arguments = arguments
         let daybook: CommandLineSettings<DaybookSettings>
         do {
             daybook = try CommandLineSettings(
@@ -68,7 +93,7 @@ enum Daybook {
                 unknownKeys: strict ? .reject : .warn, otherVariables: DaybookFleet.variables, messages: &error)
         } catch let problem {
             error.write("\(problem)\n")
-            return problem.exitCode
+            return .finished(problem.exitCode)
         }
         let settings = daybook.settings
 
@@ -77,37 +102,34 @@ enum Daybook {
         let terminator = arguments.firstIndex(of: "--")
         if let terminator { arguments.remove(at: terminator) }
         let command = arguments.isEmpty ? "status" : arguments.removeFirst()
-        if command == "follow" {
-            return DaybookFollow.run(
-                arguments: arguments, daybookArguments: daybookArguments, environment: environment, fleet: fleet,
-                output: &output, error: &error)
-        }
+        if command == "follow" { return .follow(arguments) }
         if command == "config" {
-            return SettingsCommand(settings, toolName: "daybook")
-                .run(arguments: arguments, output: &output, error: &error)
+            return .finished(
+                SettingsCommand(settings, toolName: "daybook").run(arguments: arguments, output: &output, error: &error)
+            )
         }
         if command == "help" || daybook.helpRequested {
             output.write(help)
-            return 0
+            return .finished(0)
         }
         // Only a run that does something counts as a launch.
         switch command {
         case "write":
             guard !arguments.joined().isEmpty else {
                 error.write("daybook: write needs the text of the entry.\n")
-                return .usage
+                return .finished(.usage)
             }
         case "status", "show":
             if let extra = arguments.first {
                 error.write("daybook: \(command) takes no arguments, got '\(extra)'. See 'daybook --help'.\n")
-                return .usage
+                return .finished(.usage)
             }
         default:
             let kind = command.hasPrefix("-") ? "option" : "command"
             // Only the option's name: a value attached to it (`--tokn=…`) may be a secret.
             let name = kind == "option" ? String(command.prefix { $0 != "=" }) : command
             error.write("daybook: unknown \(kind) '\(name)'. See 'daybook --help'.\n")
-            return .usage
+            return .finished(.usage)
         }
 
         // Count this launch, atomically even when several daybooks start at once.
@@ -119,11 +141,11 @@ enum Daybook {
 
         switch command {
         case "write":
-            return write(arguments.joined(separator: " "), settings, environment, error: &error)
+            return .finished(write(arguments.joined(separator: " "), settings, environment, error: &error))
         case "show":
-            return show(settings, environment, output: &output, error: &error)
+            return .finished(show(settings, environment, output: &output, error: &error))
         default:
-            return status(settings, output: &output)
+            return .finished(status(settings, output: &output))
         }
     }
 

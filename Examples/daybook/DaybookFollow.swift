@@ -111,6 +111,8 @@ enum DaybookFollow {
                 // Undeclared keys in the file are no setting of daybook's: not printed.
                 guard let setting = settings.settingDescriptions().first(where: { $0.key == key }) else { continue }
                 output.write("\(key) = \(setting.displayValue)\n")
+                // `(invalid)` says what is wrong on standard error, as `config list` does.
+                if let problem = setting.problem { error.write("daybook: \(problem)\n") }
             case .problem(let text):
                 error.write("daybook: \(text)\n")
             case .stop:

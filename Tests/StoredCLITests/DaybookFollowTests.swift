@@ -76,4 +76,47 @@ struct DaybookFollowTests {
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
     }
+
+    /// A file that does not parse is reported once per `SIGHUP`, and a value that does not fit
+    /// is printed as `(invalid)` with its reason on standard error: nothing else watches the
+    /// file behind follow's back to report it again.
+    @Test func aBadFileIsReportedOncePerSIGHUPAndAnInvalidValueWithItsReason() async throws {
+        let sandbox = try DaybookTests.Sandbox()
+        #expect(try sandbox.run("config", "set", "pageSize", "3").status == 0)
+        let process = try sandbox.process(["follow"])
+        let output = try CloseOnExecPipe.make()
+        let errors = try CloseOnExecPipe.make()
+        process.standardOutput = FileHandle(fileDescriptor: output.write, closeOnDealloc: false)
+        process.standardError = FileHandle(fileDescriptor: errors.write, closeOnDealloc: false)
+        do { try process.run() } catch {
+            for fd in [output.write, output.read, errors.write, errors.read] { close(fd) }
+            throw error
+        }
+        close(output.write)
+        close(errors.write)
+        let lines = PipeLines(fd: output.read)
+        let errorLines = PipeLines(fd: errors.read)
+        #expect(await lines.next() == "daybook: following \(sandbox.settingsFile.path); send SIGHUP to reload it")
+
+        try Data(#"{"pageSize": 4,"#.utf8).write(to: sandbox.settingsFile)
+        kill(process.processIdentifier, SIGHUP)
+        #expect(
+            await errorLines.next()
+                == "daybook: \(sandbox.settingsFile.path): expected a key in quotes at line 1, column 16.")
+        try Data(#"{"pageSize": "many"}"#.utf8).write(to: sandbox.settingsFile)
+        kill(process.processIdentifier, SIGHUP)
+        #expect(await lines.next() == "pageSize = (invalid)")
+        let reason = await errorLines.next() ?? ""
+        #expect(reason.hasPrefix("daybook: Setting 'pageSize' in file "), "\(reason)")
+        #expect(reason.hasSuffix(": expected Int (a whole number), found string \"many\"."), "\(reason)")
+        try Data(#"{"pageSize": 7}"#.utf8).write(to: sandbox.settingsFile)
+        kill(process.processIdentifier, SIGHUP)
+        #expect(await lines.next() == "pageSize = 7")
+        kill(process.processIdentifier, SIGTERM)
+        #expect(await lines.next() == nil)
+        // Nothing else was reported: no second line for the file that did not parse.
+        #expect(await errorLines.next() == nil)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
 }
