@@ -111,4 +111,17 @@ struct CommandLineHintTests {
         #expect(status == .usage)
         #expect(error == "tool config: unknown subcommand 'lst' (did you mean 'list'?). See 'tool config --help'.\n")
     }
+
+    @Test func aFileKeySpellingAFieldWithADotSaysHowTheFileHoldsIt() throws {
+        let file = try TemporaryFileStore()
+        try file.setValue(.int(1), forKey: "server.tls.enabled")
+        var messages = ""
+        _ = try CommandLineSettings<ServerSettings>(
+            toolName: "tool", arguments: [], environment: [:], file: file, messages: &messages)
+        #expect(
+            messages
+                == "tool: warning: Setting 'server.tls.enabled' in file \(abbreviatingHome(file.url.path)): no declared "
+                + "setting uses this key (a file holds the field 'tls.enabled' of 'server' as "
+                + "{\"server\": {\"tls\": {\"enabled\": …}}}).\n")
+    }
 }

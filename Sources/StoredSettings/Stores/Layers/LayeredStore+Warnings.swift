@@ -23,13 +23,31 @@ extension LayeredStore {
             guard !declarations.isEmpty, !isOneRunLayer(layer), !(layer is UserDefaultsStore) else { continue }
             for key in layer.keys().sorted() where !declared.contains(key) && !reservedKeys.contains(key) {
                 var message = "no declared setting uses this key"
-                if let match = closestMatch(to: key, among: declared.sorted()) {
+                if let field = fieldHint(for: key, declarations) {
+                    message += " (\(field))"
+                } else if let match = closestMatch(to: key, among: declared.sorted()) {
                     message += " (did you mean '\(match)'?)"
                 }
                 result.append(StorageError(.unknownKey, key: key, location: layer.describedLocation, message: message))
             }
         }
         return result
+    }
+
+    /// For a key that spells a field of a structured setting with a dot (`layout.indent`), how
+    /// a file holds that field: `{"layout": {"indent": …}}`; `nil` for any other key.
+    private static func fieldHint(for key: String, _ declarations: [String: SettingDeclaration]) -> String? {
+        let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count > 1, case .structure(var fields)? = declarations[parts[0]]?.shape else { return nil }
+        for (index, name) in parts.dropFirst().enumerated() {
+            guard let shape = fields[name] else { return nil }
+            if index < parts.count - 2 {
+                guard case .structure(let inner) = shape else { return nil }
+                fields = inner
+            }
+        }
+        let nested = parts.reversed().reduce("…") { inner, name in "{\"\(name)\": \(inner)}" }
+        return "a file holds the field '\(parts.dropFirst().joined(separator: "."))' of '\(parts[0])' as \(nested)"
     }
 
     /// Reports each of ``warnings`` through ``StorageErrorReporter`` that has not been
