@@ -7,11 +7,8 @@ import StoredSettingsCommandLine
 // by SIGPIPE: the signal is ignored, so the write fails with EPIPE, which the stream keeps.
 signal(SIGPIPE, SIG_IGN)
 // Problems the library reports while reading (a wrong type in the settings file) are warnings
-// in daybook's own name; daybook goes on with the setting's default.
-StorageErrorReporter.setHandler { problem in
-    var error = StandardStream.error
-    error.write("daybook: warning: \(problem)\n")
-}
+// in daybook's own name (`daybook: warning: …`), as in every tool that uses CommandLineSettings;
+// daybook goes on with the setting's default.
 var output = StandardStream.output
 var error = StandardStream.error
 var status = Daybook.run(

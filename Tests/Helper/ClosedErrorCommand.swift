@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 
 #if canImport(Glibc)
 import Glibc
@@ -24,4 +25,29 @@ func reportIntoClosedErrorCommand() {
         StorageErrorReporter.report(StorageError(.dataCorrupted, key: key, location: "settings.json", message: "test"))
     }
     say("reported")
+}
+
+/// The settings of `report-after-command-line`.
+struct ReportingToolSettings: SettingsGroup {
+    @Stored("count", default: 0) var count: Int
+}
+
+/// `report-after-command-line TOOL [handler]`: with standard error sent to standard output,
+/// reports one error, reads settings with `CommandLineSettings(toolName: TOOL)`, and reports
+/// another; with `handler`, a handler set first writes `handled <error>` instead.
+func reportAfterCommandLineCommand(toolName: String, withHandler: Bool) {
+    guard dup2(1, 2) == 2 else { fail("dup2: \(errno)") }
+    if withHandler {
+        StorageErrorReporter.setHandler { error in say("handled \(error)") }
+    }
+    StorageErrorReporter.report(StorageError(.typeMismatch, key: "before", message: "test"))
+    var messages = ""
+    do {
+        _ = try CommandLineSettings<ReportingToolSettings>(
+            toolName: toolName, arguments: [], environment: [:], file: EnvironmentStore(prefix: "X", environment: [:]),
+            messages: &messages)
+    } catch {
+        fail("\(error)")
+    }
+    StorageErrorReporter.report(StorageError(.typeMismatch, key: "after", message: "test"))
 }

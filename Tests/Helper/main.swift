@@ -44,6 +44,8 @@
 //   fuzz-property-lists SEED COUNT    parse COUNT generated property lists (PropertyListFuzz.swift)
 //   report-into-closed-error          two reports through the default error handler while
 //                                     standard error is a closed pipe; prints `reported`
+//   report-after-command-line TOOL [handler]   a report before and after CommandLineSettings
+//                                     (ClosedErrorCommand.swift), standard error on output
 //   default-store-set KEY INT         through StoreContext.defaultStore: prints `reported <error>`
 //                                     for each report, `read <value>`, sets KEY with the setter,
 //                                     `read <value>`, then `save ok` or `save error <code> <error>`
@@ -335,6 +337,9 @@ case ("fuzz-property-lists", 2):
 
 case ("report-into-closed-error", 0):
     reportIntoClosedErrorCommand()
+
+case ("report-after-command-line", 1), ("report-after-command-line", 2):
+    reportAfterCommandLineCommand(toolName: arguments[0], withHandler: arguments.count == 2)
 
 default:
     fail("unknown command or wrong arguments: \(CommandLine.arguments.dropFirst().joined(separator: " "))")

@@ -27,20 +27,30 @@ public enum StorageErrorReporter {
 
     @TaskLocal static var taskHandler: Handler?
 
-    private static let processHandler = Lock<Handler>(writeToStandardError)
+    /// The handler set for the process (`nil`: the default line), and the default line's start.
+    private static let process = Lock<(handler: Handler?, prefix: String)>((nil, "StoredSettings:"))
 
     /// Reports `error` to the handler bound to the current task, else the process's handler.
     public static func report(_ error: StorageError) {
-        if let handler = taskHandler {
-            handler(error)
-        } else {
-            processHandler.withLock { $0 }(error)
-        }
+        if let handler = taskHandler { return handler(error) }
+        let (handler, prefix) = process.withLock { $0 }
+        if let handler { return handler(error) }
+        let line = Array("\(prefix) \(error.description)\n".utf8)
+        // A closed or full standard error loses the line; reporting never traps.
+        _ = line.withUnsafeBytes { DescriptorWrite.writeAll(2, $0) }
     }
 
-    /// Replaces the process-wide handler; the default writes one line to standard error.
+    /// Replaces the process-wide handler; the default writes one line to standard error,
+    /// `StoredSettings: <description>` (`<tool>: warning: <description>` in a tool that reads
+    /// its settings with `CommandLineSettings`).
     public static func setHandler(_ handler: @escaping Handler) {
-        processHandler.withLock { $0 = handler }
+        process.withLock { $0.handler = handler }
+    }
+
+    /// Makes the default line start with `<toolName>: warning:`, as a tool's own warnings do;
+    /// a handler set with ``setHandler(_:)`` stays as it is.
+    package static func nameDefaultLines(after toolName: String) {
+        process.withLock { $0.prefix = "\(toolName): warning:" }
     }
 
     /// Runs `operation` with `handler` receiving every report made from the current task and
@@ -66,12 +76,5 @@ public enum StorageErrorReporter {
         operation: () async throws -> R
     ) async rethrows -> R {
         try await $taskHandler.withValue(handler, operation: operation, isolation: isolation)
-    }
-
-    /// The default handler: one line, `StoredSettings: <description>`, on standard error.
-    package static let writeToStandardError: Handler = { error in
-        let line = Array("StoredSettings: \(error.description)\n".utf8)
-        // A closed or full standard error loses the line; reporting never traps.
-        _ = line.withUnsafeBytes { DescriptorWrite.writeAll(2, $0) }
     }
 }

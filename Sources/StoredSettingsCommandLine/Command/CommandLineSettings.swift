@@ -122,7 +122,10 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
     ///     and that are no settings (daybook's `DAYBOOK_ETCD`): never reported as unknown.
     ///   - configCommand: The subcommand under which bad one-run values do not stop the run,
     ///     or `nil` to stop always; `config` by default.
-    ///   - messages: Receives the warnings, one `toolName: warning: …` line each.
+    ///   - messages: Receives the warnings, one `toolName: warning: …` line each. Problems the
+    ///     library reports later (a wrong type in the file, read by a getter) are written the same
+    ///     way: the default line of ``StorageErrorReporter`` starts with `toolName: warning:` from
+    ///     here on, unless the tool set a handler of its own.
     /// - Throws: ``Failure`` with every problem found and the status to exit with; nothing has
     ///   been written to any store then.
     public init(
@@ -137,6 +140,7 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
         configCommand: String? = "config",
         messages: inout some TextOutputStream
     ) throws(Failure) {
+        StorageErrorReporter.nameDefaultLines(after: toolName)
         let commandLine = CommandLineStore(arguments: arguments, declaredBy: Group.self)
         let prefix = environmentPrefix ?? Self.defaultPrefix(for: toolName)
         let environmentStore = EnvironmentStore(

@@ -12,4 +12,18 @@ struct DefaultReporterOutputTests {
         #expect(exitCode == 0, "stored-test-helper ended without exit status 0: \(output)")
         #expect(output == "reported\n")
     }
+
+    @Test func aToolReadingItsSettingsWithCommandLineSettingsReportsInItsOwnName() async throws {
+        let output = try await ChildProcess.run(["report-after-command-line", "notes"])
+        #expect(
+            output == "StoredSettings: Setting 'before': test.\n"
+                + "notes: warning: Setting 'after': test.\n")
+    }
+
+    @Test func aHandlerTheToolSetStaysAfterCommandLineSettings() async throws {
+        let output = try await ChildProcess.run(["report-after-command-line", "notes", "handler"])
+        #expect(
+            output == "handled Setting 'before': test.\n"
+                + "handled Setting 'after': test.\n")
+    }
 }
