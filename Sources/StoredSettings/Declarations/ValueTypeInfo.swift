@@ -15,12 +15,13 @@ package enum ValueTypeInfo {
     /// What values of `type` look like, in words, or `nil` when there is nothing useful to say.
     package static func hint(for type: Any.Type) -> String? {
         if type == Bool.self { return "true or false; also yes/no, on/off, 1/0" }
-        if type is any FixedWidthInteger.Type { return "a whole number" }
+        if let integer = type as? any FixedWidthInteger.Type { return wholeNumberHint(integer) }
         if type is any BinaryFloatingPoint.Type || type == Decimal.self { return "a number" }
         if type == Date.self { return "an ISO 8601 date such as 2025-01-31T09:30:00Z" }
         if type == URL.self { return "a URL" }
         if type == UUID.self { return "a UUID such as E621E1F8-C36C-495A-93FC-0C247A3E6E5F" }
         if type == String.self { return nil }
+        if type == Data.self { return "Base64 text" }
         if let cases = type as? any CaseIterable.Type, let names = caseNames(cases), !names.isEmpty {
             return "one of: " + names.joined(separator: ", ")
         }
@@ -28,6 +29,13 @@ package enum ValueTypeInfo {
         if name.hasPrefix("Array<") || name.hasPrefix("Set<") { return "a JSON array" }
         if name.hasPrefix("Dictionary<") || type is any Decodable.Type { return "a JSON object" }
         return nil
+    }
+
+    /// `a whole number`, with the range of a type narrower than 64 bits (`from 0 to 255`) or
+    /// of an unsigned one (`0 or more`).
+    private static func wholeNumberHint<T: FixedWidthInteger>(_: T.Type) -> String {
+        if T.bitWidth < 64 { return "a whole number from \(T.min) to \(T.max)" }
+        return T.isSigned ? "a whole number" : "a whole number, 0 or more"
     }
 
     /// How help text names a value of `type` after its option: `N` for numbers, `DATE`,

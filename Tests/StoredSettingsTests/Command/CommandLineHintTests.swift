@@ -11,6 +11,7 @@ struct HintedSettings: SettingsGroup {
     @Stored("mode", default: .fast) var mode: Mode
     @Stored("pageSize", default: 10) var pageSize: Int
     @Stored("dryRun", default: false) var dryRun: Bool
+    @Stored("level", default: 1) var level: UInt8
     @Stored("token", secret: true) var token: String?
 }
 
@@ -59,6 +60,15 @@ struct CommandLineHintTests {
             reports.errors.map(\.description).contains(
                 "Setting 'mode' in \(file.url.path): expected Mode (one of: fast, safe), "
                     + "found string \"turbo\": the value is not one of its raw values."))
+    }
+
+    @Test func aNarrowIntegerSaysItsRange() throws {
+        let file = try TemporaryFileStore()
+        let output = messages(["--level", "300"], file: file)
+        #expect(
+            output.hasPrefix(
+                "tool: Setting 'level' in --level on the command line: expected UInt8 (a whole number from 0 to 255), "
+                    + "found string \"300\""), "\(output)")
     }
 
     @Test func aBooleanHintListsEverySpellingItAccepts() throws {
