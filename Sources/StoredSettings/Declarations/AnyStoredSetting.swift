@@ -46,7 +46,7 @@ extension Stored: AnyStoredSetting {
     package var settingStore: any Storable { store }
 
     package var declaredTypeName: String {
-        ValueTypeInfo.sugared(
+        sugaredTypeName(
             ValueTypeInfo.isOptional(Value.self) ? setting.codec.typeName + "?" : setting.codec.typeName)
     }
 
@@ -90,7 +90,7 @@ extension Stored: AnyStoredSetting {
     package func explainingMismatch(_ problem: StorageError, of value: StoredValue) -> StorageError {
         guard problem.code == .typeMismatch, problem.codingPath.isEmpty else { return problem }
         var problem = problem
-        let name = ValueTypeInfo.sugared(setting.codec.typeName)
+        let name = sugaredTypeName(setting.codec.typeName)
         // A list or dictionary is spelled differently in each layer; its name says enough.
         let hint = isList || isDictionary ? nil : valueHint
         problem.expectedType = hint.map { "\(name) (\($0))" } ?? name

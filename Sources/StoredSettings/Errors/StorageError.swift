@@ -96,7 +96,7 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
     package var detail: String {
         var parts: [String] = []
         if let expectedType {
-            parts.append("expected \(ValueTypeInfo.sugared(expectedType))" + (foundKind.map { ", found \($0)" } ?? ""))
+            parts.append("expected \(sugaredTypeName(expectedType))" + (foundKind.map { ", found \($0)" } ?? ""))
         } else if let foundKind {
             parts.append("found \(foundKind)")
         }

@@ -124,7 +124,7 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
     ///     or `nil` to stop always; `config` by default.
     ///   - messages: Receives the warnings, one `toolName: warning: …` line each. Problems the
     ///     library reports later (a wrong type in the file, read by a getter) are written the same
-    ///     way: the default line of ``StorageErrorReporter`` starts with `toolName: warning:` from
+    ///     way: the default line of `StorageErrorReporter` starts with `toolName: warning:` from
     ///     here on, unless the tool set a handler of its own.
     /// - Throws: ``Failure`` with every problem found and the status to exit with; nothing has
     ///   been written to any store then.
@@ -154,7 +154,7 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
             } catch {
                 let problem = StorageError(.io, wrapping: error)
                 // `config path` still names a file that does not open; every other `config`
-                // subcommand stops with the problem (``SettingsCommand``).
+                // subcommand stops with the problem (`SettingsCommand`).
                 if let configCommand, commandLine.remainingArguments.first == configCommand,
                     let url = try? FileStore.defaultURL(
                         application: toolName, environment: ProcessInfo.processInfo.environment)
@@ -193,7 +193,10 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
             check.addDecodingProblems(of: declared, in: store)
         }
         var printed: [StorageError] = []
-        let secretsGiven = declared.filter { $0.isSecret && commandLine.value(forKey: $0.key) != nil }
+        let secretsGiven = declared.filter {
+            $0.isSecret
+                && (commandLine.value(forKey: $0.key) != nil || !commandLine.fieldOverrides(forKey: $0.key).isEmpty)
+        }
         let warnings =
             store.warnings + secretsGiven.map { Self.visibleSecretWarning($0, commandLine, environmentStore) }
         for warning in warnings {
@@ -255,7 +258,9 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
             message += "; give it in a file named by \(variable)_FILE, or in \(variable), instead"
         }
         return StorageError(
-            .insecurePermissions, key: setting.key, location: commandLine.describedOrigin(forKey: setting.key),
+            .insecurePermissions, key: setting.key,
+            location: commandLine.describedOrigin(forKey: setting.key)
+                ?? commandLine.fieldOverrides(forKey: setting.key).last?.origin,
             message: message)
     }
 

@@ -176,7 +176,7 @@ extension SettingsCommand {
     /// exit status 65, with the store's own message, which names the key, the expected type and
     /// the file. Any other failure (a folder that cannot be written, a full disk, a file that
     /// does not parse) is an I/O error: 74.
-    private func failedWrite(
+    func failedWrite(
         _ error: any Error, of setting: any AnyStoredSetting, _ context: inout Context
     ) -> ExitCode {
         if var problem = error as? StorageError,
@@ -196,7 +196,7 @@ extension SettingsCommand {
 
     /// Notes when a layer above the written one still decides the value, or some of its
     /// fields.
-    private func noteOverride(of setting: any AnyStoredSetting, _ context: inout Context) {
+    func noteOverride(of setting: any AnyStoredSetting, _ context: inout Context) {
         guard let layered = setting.settingStore as? LayeredStore else { return }
         if let top = layered.layer(holding: setting.key), top !== layered.writable,
             let origin = layered.origin(forKey: setting.key)

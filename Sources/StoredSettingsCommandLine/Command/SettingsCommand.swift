@@ -152,7 +152,8 @@ public struct SettingsCommand: Sendable {
             return .success
         }
         // A settings file that does not open stops every subcommand but `path`, which names it.
-        if let file = writableStore as? UnreadableFile {
+        let readsTheFile = ["list", "get", "set", "unset", "reset", "schema"].contains(verb)
+        if let file = writableStore as? UnreadableFile, readsTheFile || verb == "path" {
             guard verb == "path" else { return context.fail(.forFailure(file.error.code), file.error.description) }
             context.error += "\(toolName) \(commandName): warning: \(file.error)\n"
         }

@@ -1,8 +1,9 @@
 import StoredSettings
 
 /// Stands in for a settings file that could not be opened while a tool runs its `config`
-/// command, so `config path` still names the file and `config list` shows the other layers:
-/// it holds nothing, and every write throws the error the open threw, naming the file.
+/// command, so `config path` still names the file (``SettingsCommand`` stops every other
+/// subcommand with ``error``): it holds nothing, and every write throws the error the open
+/// threw, naming the file.
 final class UnreadableFile: Storable {
     /// The file's path.
     let path: String

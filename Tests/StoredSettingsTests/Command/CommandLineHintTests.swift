@@ -15,6 +15,20 @@ struct HintedSettings: SettingsGroup {
     @Stored("token", secret: true) var token: String?
 }
 
+/// Credentials kept as one secret structure.
+struct SecretCredentials: Codable, Equatable, Sendable {
+    var user: String
+    var password: String
+}
+
+extension SecretCredentials: StoredValueConvertible {}
+
+/// A tool with a secret structure.
+struct SecretServerSettings: SettingsGroup {
+    @Stored("credentials", default: SecretCredentials(user: "", password: ""), secret: true)
+    var credentials: SecretCredentials
+}
+
 /// Options, variables and file values that do not fit get the hint `config set` gives; a
 /// misspelt `--set` key or `config` subcommand gets a did-you-mean; a secret given as an
 /// option is warned about.
@@ -110,6 +124,17 @@ struct CommandLineHintTests {
                 + "be read by every user of this machine in the process list (ps); give it in a file named by "
                 + "TOOL_TOKEN_FILE, or in TOOL_TOKEN, instead.\n")
         #expect(messages([], environment: ["TOOL_TOKEN": "s3cret"], file: file) == "")
+    }
+
+    @Test func aSecretStructureGivenFieldByFieldIsWarnedAboutToo() throws {
+        let file = try TemporaryFileStore()
+        var messages = ""
+        _ = try CommandLineSettings<SecretServerSettings>(
+            toolName: "tool", arguments: ["--set", "credentials.password=s3cret"], environment: [:], file: file,
+            messages: &messages)
+        #expect(
+            messages.contains("Setting 'credentials' in --set credentials.password=… on the command line: a secret"))
+        #expect(!messages.contains("s3cret"))
     }
 
     @Test func aMisspeltConfigSubcommandGetsADidYouMean() throws {

@@ -81,6 +81,70 @@ struct SettingsCommandFieldTests {
     }
 }
 
+/// `config set` of a field on a real file: members the type does not declare stay, a value
+/// that is no object is refused, and two writers setting different fields at once lose nothing.
+@Suite(.timeLimit(TestScale.hangGuard))
+struct SettingsCommandFieldFileTests {
+    private func run(_ store: FileStore, _ arguments: String...) -> CommandRun {
+        var output = ""
+        var error = ""
+        let status = SettingsCommand(ServerSettings(store: store), toolName: "tool").run(
+            arguments: arguments, output: &output, error: &error)
+        return CommandRun(status: status, output: output, error: error)
+    }
+
+    @Test func membersTheTypeDoesNotDeclareStay() throws {
+        let scratch = try ScratchFolder()
+        let url = scratch.file("settings.json")
+        try Data(#"{"server": {"host": "a", "port": 1, "tls": {"enabled": false}, "future": {"x": 1}}}"#.utf8)
+            .write(to: url)
+        let store = try FileStore(url: url)
+        #expect(run(store, "set", "server.port", "2").status == 0)
+        #expect(
+            store.value(forKey: "server")
+                == .dictionary([
+                    "host": .string("a"), "port": .int(2), "tls": .dictionary(["enabled": .bool(false)]),
+                    "future": .dictionary(["x": .int(1)]),
+                ]))
+    }
+
+    @Test func aValueThatIsNoObjectIsRefusedAndLeftAsItIs() throws {
+        let scratch = try ScratchFolder()
+        let store = try FileStore(url: scratch.file("settings.json"))
+        try store.setValue(.int(5), forKey: "server")
+        let run = run(store, "set", "server.port", "2")
+        #expect(run.status == 65)
+        #expect(
+            run.error == "tool config: server holds int, not a structure; give the whole value with 'set server JSON'\n"
+        )
+        #expect(store.value(forKey: "server") == .int(5))
+    }
+
+    @Test func aPathDeeperThanTheStructureIsAnUnknownField() throws {
+        let scratch = try ScratchFolder()
+        let store = try FileStore(url: scratch.file("settings.json"))
+        let deep = "server." + Array(repeating: "tls", count: 10_000).joined(separator: ".")
+        #expect(run(store, "set", deep, "1").status == 1)
+        #expect(store.keys().isEmpty)
+    }
+
+    @Test func twoWritersSettingDifferentFieldsAtOnceLoseNothing() throws {
+        let scratch = try ScratchFolder()
+        let url = scratch.file("settings.json")
+        let stores = [try FileStore(url: url), try FileStore(url: url)]
+        let rounds = 50
+        DispatchQueue.concurrentPerform(iterations: 2) { writer in
+            for round in 1...rounds {
+                let field = writer == 0 ? "server.port" : "server.host"
+                _ = run(stores[writer], "set", field, writer == 0 ? "\(round)" : "host\(round)")
+            }
+        }
+        let server = ServerSettings(store: try FileStore(url: url)).server
+        #expect(server.port == rounds)
+        #expect(server.host == "host\(rounds)")
+    }
+}
+
 /// Within the command line, a whole value replaces the field overrides given before it, and
 /// field overrides given after it override it: the last word wins, as for lists.
 @Suite(.timeLimit(TestScale.hangGuard))
