@@ -84,16 +84,30 @@ extension Stored: AnyStoredSetting {
         }
     }
 
-    /// `problem`, told as `config set` tells it when it is about the setting's own value (not
-    /// a field inside it): the type as Swift spells it with what its values look like, and the
-    /// value found, never a secret's (`expected Mode (one of: fast, safe), found string "turbo"`).
-    package func explainingMismatch(_ problem: StorageError, of value: StoredValue) -> StorageError {
-        guard problem.code == .typeMismatch, problem.codingPath.isEmpty else { return problem }
+    /// `problem`, told as `config set` tells it: the value found, never a secret's, and when
+    /// the problem is about the setting's own value (not a field inside it) the type as Swift
+    /// spells it with what its values look like
+    /// (`expected Mode (one of: fast, safe), found string "turbo"`).
+    package func explainingMismatch(_ problem: StorageError, of whole: StoredValue) -> StorageError {
+        guard problem.code == .typeMismatch else { return problem }
         var problem = problem
-        let name = sugaredTypeName(setting.codec.typeName)
-        // A list or dictionary is spelled differently in each layer; its name says enough.
-        let hint = isList || isDictionary ? nil : valueHint
-        problem.expectedType = hint.map { "\(name) (\($0))" } ?? name
+        var value = whole
+        if problem.codingPath.isEmpty {
+            let name = sugaredTypeName(setting.codec.typeName)
+            // A list or dictionary is spelled differently in each layer; its name says enough.
+            let hint = isList || isDictionary ? nil : valueHint
+            problem.expectedType = hint.map { "\(name) (\($0))" } ?? name
+        } else {
+            // A field's own value, found by the path the decoder gives.
+            for component in problem.codingPath {
+                switch value {
+                case .dictionary(let members) where members[component] != nil: value = members[component]!
+                case .array(let items) where Int(component).map(items.indices.contains) == true:
+                    value = items[Int(component)!]
+                default: return problem
+                }
+            }
+        }
         // Only a plain kind is told again with its text; "malformed list text" and the like stay.
         guard problem.foundKind == nil || problem.foundKind == value.kind else { return problem }
         switch value {

@@ -82,8 +82,14 @@ struct FileStoreWatchResolutionTests {
         FolderEvents.shared.afterNextWalk(of: FileStore.absolutePath(of: url)) {
             _ = rename(temporary, url.path)
         }
+        // The watch is placed on the scheduler's thread; held there until the test subscribed,
+        // so the change the store finds once watching is not published before anyone listens.
+        let subscribed = DispatchSemaphore(value: 0)
+        ChangeCheckScheduler.shared.runOnce { subscribed.wait() }
+        defer { subscribed.signal() } // Never leaves the shared thread held, whatever throws.
         let reader = try FileStore(url: url)
         var events = reader.changes().makeAsyncIterator()
+        subscribed.signal()
 
         // The look the store takes once watching finds the new target's value.
         #expect(await events.next() == StoredChange(key: "k", value: .int(2)))
