@@ -134,6 +134,9 @@ public struct SettingsCommand: Sendable {
         }
     }
 
+    /// The subcommands `execute` runs, for the did-you-mean of a misspelt one.
+    private static let subcommands = ["list", "get", "set", "unset", "reset", "path", "schema"]
+
     private func execute(_ arguments: [String], _ context: inout Context) -> ExitCode {
         guard let verb = arguments.first else {
             context.error += helpText
@@ -152,8 +155,7 @@ public struct SettingsCommand: Sendable {
             return .success
         }
         // A settings file that does not open stops every subcommand but `path`, which names it.
-        let readsTheFile = ["list", "get", "set", "unset", "reset", "schema"].contains(verb)
-        if let file = writableStore as? UnreadableFile, readsTheFile || verb == "path" {
+        if let file = writableStore as? UnreadableFile, Self.subcommands.contains(verb) {
             guard verb == "path" else { return context.fail(.forFailure(file.error.code), file.error.description) }
             context.error += "\(toolName) \(commandName): warning: \(file.error)\n"
         }
@@ -166,8 +168,7 @@ public struct SettingsCommand: Sendable {
         case "path": return path(rest, &context)
         case "schema": return schema(rest, &context)
         default:
-            let verbs = ["list", "get", "set", "unset", "reset", "path", "schema"]
-            let hint = closestMatch(to: verb, among: verbs).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint = closestMatch(to: verb, among: Self.subcommands).map { " (did you mean '\($0)'?)" } ?? ""
             return context.usage("unknown subcommand '\(verb)'\(hint)")
         }
     }

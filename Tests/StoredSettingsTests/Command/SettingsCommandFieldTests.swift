@@ -25,18 +25,19 @@ struct ServerSettings: SettingsGroup {
     @Stored("pageSize", default: 10) var pageSize: Int
 }
 
+/// `tool config ARGUMENTS` over `ServerSettings` on `store`.
+private func run(_ store: any Storable, _ arguments: String...) -> CommandRun {
+    var output = ""
+    var error = ""
+    let status = SettingsCommand(ServerSettings(store: store), toolName: "tool").run(
+        arguments: arguments, output: &output, error: &error)
+    return CommandRun(status: status, output: output, error: error)
+}
+
 /// `config set server.port 1` sets one field, as `--server.port 1` and `TOOL_SERVER_PORT` do
 /// for one run, keeping the other fields of the file's value.
 @Suite(.timeLimit(TestScale.hangGuard))
 struct SettingsCommandFieldTests {
-    private func run(_ file: TemporaryFileStore, _ arguments: String...) -> CommandRun {
-        var output = ""
-        var error = ""
-        let status = SettingsCommand(ServerSettings(store: file), toolName: "tool").run(
-            arguments: arguments, output: &output, error: &error)
-        return CommandRun(status: status, output: output, error: error)
-    }
-
     @Test func settingAFieldKeepsTheOtherFieldsOfTheStoredValue() throws {
         let file = try TemporaryFileStore()
         #expect(run(file, "set", "server.host", "example.org").status == 0)
@@ -85,14 +86,6 @@ struct SettingsCommandFieldTests {
 /// that is no object is refused, and two writers setting different fields at once lose nothing.
 @Suite(.timeLimit(TestScale.hangGuard))
 struct SettingsCommandFieldFileTests {
-    private func run(_ store: FileStore, _ arguments: String...) -> CommandRun {
-        var output = ""
-        var error = ""
-        let status = SettingsCommand(ServerSettings(store: store), toolName: "tool").run(
-            arguments: arguments, output: &output, error: &error)
-        return CommandRun(status: status, output: output, error: error)
-    }
-
     @Test func membersTheTypeDoesNotDeclareStay() throws {
         let scratch = try ScratchFolder()
         let url = scratch.file("settings.json")
@@ -112,10 +105,11 @@ struct SettingsCommandFieldFileTests {
         let scratch = try ScratchFolder()
         let store = try FileStore(url: scratch.file("settings.json"))
         try store.setValue(.int(5), forKey: "server")
-        let run = run(store, "set", "server.port", "2")
-        #expect(run.status == 65)
+        let refused = run(store, "set", "server.port", "2")
+        #expect(refused.status == 65)
         #expect(
-            run.error == "tool config: server holds int, not a structure; give the whole value with 'set server JSON'\n"
+            refused.error
+                == "tool config: server holds int, not a structure; give the whole value with 'set server JSON'\n"
         )
         #expect(store.value(forKey: "server") == .int(5))
     }
