@@ -41,6 +41,9 @@ import FoundationNetworking
 /// - With ``Configuration/snapshotCacheFile`` set, the store keeps its last snapshot in that
 ///   file, and an open that reaches no endpoint serves it the same way instead of throwing,
 ///   until the cluster answers.
+/// - Stores opened with equal configurations in one process share one snapshot and one watch
+///   (a hundred stores on one prefix hold one copy of its values); the last one released stops
+///   the watch and ends every stream of ``changes()``.
 ///
 /// Limitations: NaN and infinities (JSON has no form for them); a write whose request exceeds
 /// ``Configuration/maximumRequestBytes`` throws `StorageError.Code.tooLarge`.
@@ -51,9 +54,12 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// What the store was opened with, its timeouts and delays clamped into
     /// ``Configuration/timeoutRange``.
     public let configuration: EtcdStore.Configuration
-    let client: EtcdClient
-    let snapshot: EtcdSnapshot
-    let watcher: EtcdWatcher
+    /// The client, snapshot and watch this store shares with every open store of its
+    /// configuration in the process.
+    let session: EtcdSession
+    var client: EtcdClient { session.client }
+    var snapshot: EtcdSnapshot { session.snapshot }
+    var watcher: EtcdWatcher { session.watcher }
     /// Serialises this store's own writes, so its updates do not race each other to etcd, and
     /// holds the revision of the last write it committed. (The state is not empty on purpose:
     /// ThreadSanitizer reports access to a zero-sized state at the object's own address, where
@@ -70,6 +76,12 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// store serves it at once instead (``disconnectedSince`` set, writes refused, a report to
     /// `StorageErrorReporter`) and reads etcd's once an endpoint answers.
     ///
+    /// While another store with an equal configuration is open in the process, the new store
+    /// shares its snapshot and watch instead: one small range request (the prefix's newest key
+    /// and its number of keys) tells whether the snapshot already holds every change committed
+    /// before the open, and the prefix is read again when it does not. When no endpoint
+    /// answers that request, the store opens on its own as described above.
+    ///
     /// - Parameter configuration: Endpoints, prefix, user and limits.
     /// - Throws: `StorageError.Code.io` naming every endpoint when none answered in time (and
     ///   no cached snapshot serves);
@@ -79,10 +91,12 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     public init(configuration: EtcdStore.Configuration) throws {
         let configuration = configuration.clamped()
         self.configuration = configuration
-        client = EtcdClient(configuration: configuration)
-        let cache = configuration.snapshotCacheFile.map { EtcdSnapshotCache(url: $0, configuration: configuration) }
-        snapshot = EtcdSnapshot(keyPrefix: configuration.prefix + "/", cache: cache)
-        watcher = EtcdWatcher(client: client, snapshot: snapshot)
+        if let session = EtcdSession.shared(for: configuration), session.catchUp() {
+            self.session = session
+            return
+        }
+        session = EtcdSession(configuration: configuration)
+        let cache = session.snapshot.cache
         let openedAt = Date()
         let deadline = Date(timeIntervalSinceNow: configuration.connectionTimeout)
         var delay = 0.05
@@ -104,7 +118,10 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
             // After the first round in which no endpoint answered, a usable cache serves.
             if let cache = untriedCache {
                 untriedCache = nil
-                if servesCache(cache, since: openedAt, problems: problems) { return }
+                if servesCache(cache, since: openedAt, problems: problems) {
+                    session.share()
+                    return
+                }
             }
             guard Date(timeIntervalSinceNow: delay) < deadline else {
                 throw StorageError(
@@ -119,12 +136,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         // The open's snapshot is on disk before the open returns: a short-lived tool's run counts.
         cache?.flush()
         watcher.start()
-    }
-
-    deinit {
-        watcher.stop()
-        snapshot.cache?.shutDown()
-        snapshot.broadcaster.finishAll()
+        session.share()
     }
 
     /// `etcd://HOST:PORT[,HOST:PORT…]/PREFIX`.
@@ -172,7 +184,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     }
 
     /// Every change committed under the prefix from now on, by any client, once, in revision
-    /// order. The stream ends when the store is released.
+    /// order. The stream ends when the store, and every store sharing its snapshot, is released.
     public func changes() -> AsyncStream<StoredChange> {
         snapshot.broadcaster.subscribe()
     }

@@ -21,7 +21,7 @@ struct EtcdFailoverTests {
     /// write to the frozen member then rightly failed as "may or may not have been committed".
     static func store(in cluster: EtcdCluster, askingFirst first: EtcdCluster.Member) throws -> EtcdStore {
         let others = cluster.members.filter { $0.name != first.name }
-        var configuration = EtcdStore.Configuration(
+        var configuration = try EtcdStore.Configuration(
             endpoints: ([first] + others).map(\.endpoint), prefix: "app", requestTimeout: 2,
             maximumReconnectDelay: 0.2, progressNotifyInterval: 4 * EtcdCluster.progressNotifyInterval)
         configuration.racesFirstRead = false

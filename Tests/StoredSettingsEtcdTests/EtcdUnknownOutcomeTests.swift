@@ -24,10 +24,17 @@ struct EtcdUnknownOutcomeTests {
     /// A store that asks `first` before the others, giving up on an answer after 2 s (short,
     /// for the frozen member, and long enough for the others on a busy machine). Its first read
     /// is not raced, so `first` answers it and the watch and writes after it go there.
-    static func store(askingFirst first: EtcdCluster.Member, then others: [EtcdCluster.Member]) throws -> EtcdStore {
+    ///
+    /// Stores of one configuration share a session, and with it what they learned of each
+    /// endpoint: `apart` gives the store a configuration of its own (a longer connection timeout,
+    /// which only the open uses), so that it meets the frozen member itself.
+    static func store(
+        askingFirst first: EtcdCluster.Member, then others: [EtcdCluster.Member], apart: Bool = false
+    ) throws -> EtcdStore {
         var configuration = try EtcdStore.Configuration(
             endpoints: ([first] + others).map(\.endpoint), prefix: "app", requestTimeout: 2)
         configuration.racesFirstRead = false
+        if apart { configuration.connectionTimeout += 1 }
         return try EtcdStore(configuration: configuration)
     }
 
@@ -50,7 +57,7 @@ struct EtcdUnknownOutcomeTests {
         defer { cluster.shutDown() }
         let store = try Self.store(askingFirst: frozen, then: others)
         // A store of its own for the delete: after the put, `store` asks a healthy member first.
-        let deleting = try Self.store(askingFirst: frozen, then: others)
+        let deleting = try Self.store(askingFirst: frozen, then: others, apart: true)
         try await Self.awaitWatches(of: [store, deleting], in: cluster)
         cluster.freeze(frozen)
 
@@ -86,7 +93,7 @@ struct EtcdUnknownOutcomeTests {
         let (cluster, frozen, others) = try await Self.clusterWithFollower()
         defer { cluster.shutDown() }
         let winner = try Self.store(askingFirst: frozen, then: others)
-        let late = try Self.store(askingFirst: frozen, then: others)
+        let late = try Self.store(askingFirst: frozen, then: others, apart: true)
         try await Self.awaitWatches(of: [winner, late], in: cluster)
         cluster.freeze(frozen)
 
