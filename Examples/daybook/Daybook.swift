@@ -49,7 +49,9 @@ enum Daybook {
         do {
             fleetConfiguration = try DaybookFleet.configuration(environment: environment)
         } catch let problem {
-            error.write("daybook: environment variable \(DaybookFleet.variable): \(problem)\n")
+            // A bad timing names its own variable; a bad address is DAYBOOK_ETCD's.
+            let named = (problem as? StorageError)?.location?.hasPrefix("environment variable") == true
+            error.write("daybook: \(named ? "" : "environment variable \(DaybookFleet.variable): ")\(problem)\n")
             return .dataError
         }
         let fleet: [any Storable]

@@ -6,7 +6,10 @@ import StoredSettingsEtcd
 /// `etcd://HOST:PORT[,HOST:PORT…]/PREFIX` address, daybook reads the settings under that
 /// prefix below its own file (the file's values win; writes go to the file). An `etcds://`
 /// address takes its TLS options from `DAYBOOK_ETCD_CA_FILE`, `DAYBOOK_ETCD_CERT_FILE`,
-/// `DAYBOOK_ETCD_KEY_FILE` and `DAYBOOK_ETCD_SERVER_NAME`. The last fleet values seen are kept
+/// `DAYBOOK_ETCD_KEY_FILE` and `DAYBOOK_ETCD_SERVER_NAME`; `DAYBOOK_ETCD_CONNECTION_TIMEOUT`,
+/// `DAYBOOK_ETCD_REQUEST_TIMEOUT` and `DAYBOOK_ETCD_PROGRESS_NOTIFY_INTERVAL` set its timings
+/// (seconds; the interval is the members' progress-notification interval, which lets a watch
+/// notice a frozen member). The last fleet values seen are kept
 /// in `etcd-cache.json` beside the settings file, and serve (with a warning) while no member
 /// answers.
 enum DaybookFleet {
@@ -15,16 +18,19 @@ enum DaybookFleet {
 
     /// Every variable daybook reads for the fleet itself, never settings: ``variable`` and the
     /// TLS options.
-    static let variables = Set([variable] + EtcdStore.Configuration.tlsVariables(prefix: variable))
+    static let variables = Set(
+        [variable] + EtcdStore.Configuration.tlsVariables(prefix: variable)
+            + EtcdStore.Configuration.timingVariables(prefix: variable))
 
     /// The cluster `DAYBOOK_ETCD` names, or none when it is unset or empty.
     ///
-    /// - Throws: `StorageError` for a value that is not an etcd address: bad input (65),
-    ///   found before anything is connected to.
+    /// - Throws: `StorageError` for a value that is not an etcd address, or a timing that is no
+    ///   positive number of seconds: bad input (65), found before anything is connected to.
     static func configuration(environment: [String: String]) throws -> EtcdStore.Configuration? {
         guard let address = environment[variable], !address.isEmpty else { return nil }
         var configuration = try EtcdStore.Configuration(address: address)
         configuration.setTLSOptions(fromEnvironment: environment, prefix: variable)
+        try configuration.setTimings(fromEnvironment: environment, prefix: variable)
         // Without a settings folder (no home), no cache: the fleet must answer, as before.
         configuration.snapshotCacheFile = try? FileStore.defaultURL(application: "daybook", environment: environment)
             .deletingLastPathComponent().appendingPathComponent("etcd-cache.json")

@@ -11,8 +11,7 @@ extension TargetStore {
     /// `STORED_ETCD_CONNECTION_TIMEOUT` sets how many seconds opening waits for an endpoint,
     /// `STORED_ETCD_REQUEST_TIMEOUT` how many one request may take, and
     /// `STORED_ETCD_PROGRESS_NOTIFY_INTERVAL` the members' progress-notification interval
-    /// (``EtcdStore/Configuration/progressNotifyInterval``); each a positive number of seconds,
-    /// unset when empty. `STORED_ETCD_CA_FILE`, `STORED_ETCD_CERT_FILE`, `STORED_ETCD_KEY_FILE`
+    /// (``EtcdStore/Configuration/setTimings(fromEnvironment:prefix:)``). `STORED_ETCD_CA_FILE`, `STORED_ETCD_CERT_FILE`, `STORED_ETCD_KEY_FILE`
     /// and `STORED_ETCD_SERVER_NAME` set the TLS options of an `etcds://` target.
     ///
     /// - Throws: ``CommandFailure``: a usage error (64) quoting the address as typed when it
@@ -28,20 +27,8 @@ extension TargetStore {
                 "stored: \(UsageError("'\(address)' is not an etcd target: \(error.message ?? error.code.name)", verb: nil))"
             )
         }
-        let seconds = { (name: String) throws(CommandFailure) -> TimeInterval? in
-            guard let text = environment[name], !text.isEmpty else { return nil }
-            guard let value = TimeInterval(text), value > 0, value.isFinite else {
-                throw CommandFailure(
-                    .dataError, "stored: \(name) must be a positive number of seconds, got \(text.debugDescription)")
-            }
-            return value
-        }
-        if let timeout = try seconds("STORED_ETCD_CONNECTION_TIMEOUT") { configuration.connectionTimeout = timeout }
-        if let timeout = try seconds("STORED_ETCD_REQUEST_TIMEOUT") { configuration.requestTimeout = timeout }
-        if let interval = try seconds("STORED_ETCD_PROGRESS_NOTIFY_INTERVAL") {
-            configuration.progressNotifyInterval = interval
-        }
         do {
+            try configuration.setTimings(fromEnvironment: environment, prefix: "STORED_ETCD")
             configuration.user = environment["STORED_ETCD_USER"]
             configuration.password = environment["STORED_ETCD_PASSWORD"]
             configuration.setTLSOptions(fromEnvironment: environment, prefix: "STORED_ETCD")
