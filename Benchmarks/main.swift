@@ -81,6 +81,7 @@ do {
     try runDurableCases(bench)
     try runLatency(bench)
     try runEtcdCases(bench)
+    try runLeaderKillCase(bench)
     if only == nil {
         try runScaling(bench)
         try runMemory(bench)

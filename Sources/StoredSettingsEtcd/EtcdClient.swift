@@ -21,11 +21,13 @@ final class EtcdClient: Sendable {
     let session: URLSession
     /// The socket client's connections, kept alive between requests.
     let connections: ConnectionPool
-    private struct State {
+    struct State {
         var token: String?
         var health: EndpointHealth
+        /// The newest raft term an answer carried (``noteTerm(of:)``).
+        var term: Int64 = 0
     }
-    private let state: Lock<State>
+    let state: Lock<State>
 
     init(configuration: EtcdStore.Configuration) {
         #if canImport(COpenSSL)
@@ -134,7 +136,7 @@ final class EtcdClient: Sendable {
         for endpoint in orderedEndpoints {
             let problem: String
             do {
-                let answer = try send(path, body, to: endpoint)
+                let answer = try send(path, body, to: endpoint, request: request)
                 remember(endpoint)
                 return answer
             } catch Failure.unreachable(let text) {
@@ -197,15 +199,21 @@ final class EtcdClient: Sendable {
 
     /// One request to one endpoint: over ``PlainHTTP``, or `URLSession` (see
     /// ``usesURLSession(_:)``).
-    func send(_ path: String, _ body: [String: Any], to endpoint: URL) throws -> [String: Any] {
-        let (status, data) = try exchange(path, try GatewayJSON.data(body), with: endpoint)
-        return try Self.decode(status: status, data)
+    func send(_ path: String, _ body: [String: Any], to endpoint: URL, request: Request = .read) throws -> [String: Any]
+    {
+        let (status, data) = try exchange(path, try GatewayJSON.data(body), with: endpoint, request: request)
+        let answer = try Self.decode(status: status, data)
+        noteTerm(of: answer)
+        return answer
     }
 
-    /// Sends `bytes` to `path` on `endpoint`; the answer's status and body.
+    /// Sends `bytes` to `path` on `endpoint`; the answer's status and body. A write over
+    /// ``PlainHTTP`` stops waiting once its member has a new leader (``leaderChangeCheck(for:)``).
     ///
     /// - Throws: ``Failure/unreachable(_:)`` or ``Failure/noAnswer(_:)``.
-    func exchange(_ path: String, _ bytes: Data, with endpoint: URL) throws -> (status: Int, body: Data) {
+    func exchange(_ path: String, _ bytes: Data, with endpoint: URL, request: Request = .read) throws -> (
+        status: Int, body: Data
+    ) {
         let name = EtcdStore.Configuration.hostAndPort(endpoint)
         let status: Int
         let data: Data
@@ -215,7 +223,7 @@ final class EtcdClient: Sendable {
             do {
                 let response = try PlainHTTP.post(
                     path, to: endpoint, headers: headers, body: bytes, timeout: configuration.requestTimeout,
-                    through: connections)
+                    through: connections, whileWaiting: request == .read ? nil : leaderChangeCheck(for: endpoint))
                 (status, data) = (response.status, response.body)
             } catch PlainHTTP.Failure.connect(let problem) {
                 throw Failure.unreachable("\(name): \(problem)")
@@ -341,58 +349,5 @@ final class EtcdClient: Sendable {
             "the TLS connection failed"
         default: "network error \(error.code.rawValue)"
         }
-    }
-}
-
-/// The gateway's JSON forms: base64 keys and values, int64 numbers as strings.
-enum Gateway {
-    static func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
-    static func base64(_ data: Data) -> String { data.base64EncodedString() }
-
-    /// The key just past every key that starts with `prefix`: the `range_end` of a prefix range.
-    static func rangeEnd(ofPrefix prefix: String) -> String {
-        var bytes = Array(prefix.utf8)
-        while let last = bytes.last {
-            if last < 0xFF {
-                bytes[bytes.count - 1] = last + 1
-                return Data(bytes).base64EncodedString()
-            }
-            bytes.removeLast()
-        }
-        return Data([0]).base64EncodedString()
-    }
-
-    /// An int64 field, which the gateway writes as a string (and omits when 0).
-    static func int64(_ value: Any?) -> Int64 {
-        if let text = value as? String { return Int64(text) ?? 0 }
-        if let number = value as? NSNumber { return number.int64Value }
-        return 0
-    }
-
-    /// `header.revision` of an answer.
-    static func revision(of answer: [String: Any]) -> Int64 {
-        int64((answer["header"] as? [String: Any])?["revision"])
-    }
-
-    /// A key-value of an answer: its key's bytes, value's bytes and mod revision.
-    struct KeyValue {
-        var key: String
-        var value: Data
-        var modRevision: Int64
-    }
-
-    static func keyValue(_ object: Any?) -> KeyValue? {
-        guard let object = object as? [String: Any],
-            let key = (object["key"] as? String).flatMap({ Data(base64Encoded: $0) })
-        else {
-            return nil
-        }
-        let value = (object["value"] as? String).flatMap { Data(base64Encoded: $0) } ?? Data()
-        return KeyValue(
-            key: String(decoding: key, as: UTF8.self), value: value, modRevision: int64(object["mod_revision"]))
-    }
-
-    static func keyValues(of answer: [String: Any]) -> [KeyValue] {
-        (answer["kvs"] as? [Any] ?? []).compactMap(keyValue)
     }
 }

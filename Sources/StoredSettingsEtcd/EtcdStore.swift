@@ -208,8 +208,9 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     ///   own limit; `StorageError.Code.io` when no endpoint could be reached (nothing was
     ///   changed), none has answered since the store opened from its snapshot cache, or etcd
     ///   refused the write; `StorageError.Code.outcomeUnknown` when the
-    ///   request reached a member and no answer came in ``Configuration/requestTimeout``
-    ///   (the write may or may not have been committed); `StorageError.Code.reentrantWrite`
+    ///   request reached a member and no answer came in ``Configuration/requestTimeout``, or
+    ///   none came before the member had a new leader (the write may or may not have been
+    ///   committed); `StorageError.Code.reentrantWrite`
     ///   from inside an update body of this store.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try checkWritable(key)

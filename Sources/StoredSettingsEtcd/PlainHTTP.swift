@@ -134,14 +134,16 @@ enum PlainHTTP {
     /// - Throws: ``Failure``; a `StorageError` when the TLS settings cannot be loaded.
     static func post(
         _ path: String, to endpoint: URL, headers: [String: String], body: Data, timeout: TimeInterval,
-        through pool: ConnectionPool
+        through pool: ConnectionPool, whileWaiting check: WaitCheck? = nil
     ) throws -> Response {
         let deadline = Date(timeIntervalSinceNow: EtcdStore.Configuration.usable(timeout))
         let bytes = request(path, on: endpoint, headers: headers, body: body)
         let connection = try pool.take(endpoint) ?? pool.open(endpoint, timeout: timeout, deadline: deadline)
         var collected = Data()
         do {
-            let status = try exchange(connection, bytes, deadline: deadline) { collected.append($0) }
+            let status = try exchange(connection, bytes, deadline: deadline, whileWaiting: check) {
+                collected.append($0)
+            }
             pool.giveBack(connection, to: endpoint)
             return Response(status: status, body: collected)
         } catch {
@@ -155,10 +157,13 @@ enum PlainHTTP {
     ///
     /// With a `deadline`, each receive waits (`poll(2)`) only for the time left until it, so the
     /// whole answer takes at most that long; without one, only the socket's own limits apply.
+    /// With a `check` too, a wait for the answer to begin asks it, every ``WaitCheck/interval``
+    /// seconds, whether waiting on is still worth it.
     ///
     /// - Returns: The status code.
     static func exchange(
-        _ connection: HTTPConnection, _ bytes: Data, deadline: Date? = nil, receive: (Data) -> Void
+        _ connection: HTTPConnection, _ bytes: Data, deadline: Date? = nil, whileWaiting check: WaitCheck? = nil,
+        receive: (Data) -> Void
     ) throws(Failure) -> Int {
         connection.reusable = false
         connection.deadline = deadline
@@ -168,10 +173,15 @@ enum PlainHTTP {
         var body = BodyReader.untilClose
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            if let deadline, !connection.hasBufferedBytes,
-                !wait(for: Int16(POLLIN), on: connection.descriptor, until: deadline)
-            {
-                throw .exchange("no answer in time")
+            if let deadline, !connection.hasBufferedBytes {
+                let checked = head == nil && buffer.isEmpty ? check : nil
+                while !wait(
+                    for: Int16(POLLIN), on: connection.descriptor,
+                    until: checked.map { min(deadline, Date(timeIntervalSinceNow: $0.interval)) } ?? deadline)
+                {
+                    guard deadline.timeIntervalSinceNow > 0 else { throw .exchange("no answer in time") }
+                    if let reason = checked?.givesUp() { throw .exchange(reason) }
+                }
             }
             let count = try chunk.withUnsafeMutableBytes { buffer in
                 Result { () throws(Failure) in try connection.receive(buffer) }
@@ -297,8 +307,15 @@ enum PlainHTTP {
     }
 }
 
-/// `seconds` as the milliseconds `poll(2)` takes: at least 1 for a positive wait, at most a day.
 extension PlainHTTP {
+    /// What a request asks while it waits for its answer to begin: `givesUp` returns why
+    /// waiting on is pointless (the member's leader changed under a write), or `nil`.
+    struct WaitCheck {
+        /// Seconds between two asks.
+        var interval: TimeInterval
+        var givesUp: () -> String?
+    }
+
     /// Waits (`poll(2)`) until `fd` is ready for `events` or `deadline` passes; `false` when it
     /// passed first, at once when it has passed already: an answer still streaming in past the
     /// deadline is not read on, so no member can stretch a request's time.
@@ -315,6 +332,7 @@ extension PlainHTTP {
     }
 }
 
+/// `seconds` as the milliseconds `poll(2)` takes: at least 1 for a positive wait, at most a day.
 private func milliseconds(_ seconds: TimeInterval) -> Int32 {
     guard seconds > 0 else { return 0 }
     return Int32(min(max(seconds * 1000, 1), 86_400_000).rounded(.up))

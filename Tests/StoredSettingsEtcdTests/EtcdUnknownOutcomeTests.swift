@@ -116,6 +116,29 @@ struct EtcdUnknownOutcomeTests {
         cluster.thaw(frozen)
     }
 
+    /// The leader freezes just before a put reaches a follower, which forwards it to the
+    /// frozen leader, where it is lost; etcd would answer only after its own request timeout
+    /// (7 s). Once the follower has a leader of a newer term, the put ends as "may or may not
+    /// have been committed", though the store's request timeout is a day.
+    @Test func putWhoseLeaderIsLostEndsOnceTheFollowerHasANewLeader() async throws {
+        let (cluster, follower, others) = try await Self.clusterWithFollower()
+        defer { cluster.shutDown() }
+        let leader = try await cluster.leader()
+        var configuration = try EtcdStore.Configuration(
+            endpoints: ([follower] + others).map(\.endpoint), prefix: "app", requestTimeout: 86_400)
+        configuration.racesFirstRead = false
+        let store = try EtcdStore(configuration: configuration)
+        try await Self.awaitWatches(of: [store], in: cluster)
+
+        cluster.freeze(leader)
+        let put = try await #require(throws: StorageError.self) {
+            try await onOwnThread { try store.setValue(.int(2), forKey: "x") }
+        }
+        #expect(put.code == .outcomeUnknown, "\(put)")
+        #expect(put.description.contains("\(follower.endpoint): no answer, and the member has a new leader"), "\(put)")
+        cluster.thaw(leader)
+    }
+
     @Test func updateThatWritesNothingRunsAgainWhenTheCopySentAgainFindsTheKeyChanged() async throws {
         let (cluster, frozen, others) = try await Self.clusterWithFollower()
         defer { cluster.shutDown() }
