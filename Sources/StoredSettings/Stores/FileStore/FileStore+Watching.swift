@@ -68,7 +68,8 @@ extension FileStore {
 ///
 /// Where the platform has a file event source, it is that: ``FolderEvents`` (`inotify` on every
 /// folder on the way to the file and to its link's target on Linux, resolved again whenever one
-/// of them changes; `kqueue` on the folder and the file on Apple platforms), which wakes only
+/// of them changes; `kqueue` on the folder and the file on Apple platforms, where a path through
+/// a link someone may retarget is polled instead), which wakes only
 /// when something changes. Where it has none, or none can be had (no descriptor
 /// free, the system's watch limit reached), it is a repeating `stat` check every
 /// ``FileStore/Options/changeCheckInterval``, an entry in ``ChangeCheckScheduler/shared`` (one
@@ -85,18 +86,11 @@ final class FileWatcher: Sendable {
     private let source: Source
 
     /// Starts watching the file at `path` (a symbolic link is watched where it is, and where it
-    /// points, as each check follows it: on Linux wherever it points now, on Apple platforms
-    /// where it pointed when the store opened).
+    /// points, as each check follows it: on Linux wherever it points now; on Apple platforms a
+    /// path through a link someone may retarget is polled).
     init(path: String, interval: Duration, handler: @escaping @Sendable () -> Void) {
         #if os(Linux) || os(Android) || canImport(Darwin)
-        var paths = [path]
-        #if canImport(Darwin)
-        if let target = try? FileSystem.resolvingSymbolicLinks(path),
-            (target as NSString).deletingLastPathComponent != (path as NSString).deletingLastPathComponent
-        {
-            paths.append(target)
-        }
-        #endif
+        let paths = [path]
         let registrations = paths.compactMap { FolderEvents.shared.add(fileAt: $0, handler: handler) }
         if registrations.count == paths.count {
             source = .events(registrations)

@@ -163,6 +163,22 @@ package enum FileSystem {
         throw StorageError(.io, location: path, message: "too many levels of symbolic links")
     }
 
+    /// Whether a lookup of `path` passes a symbolic link outside the root folder, which its
+    /// folder's owner may retarget at any time (the links in `/`, such as `/var` and `/tmp` on
+    /// macOS, are the system's own). Each component of the text is checked with `lstat`, so a
+    /// `..` after a link counts too.
+    package static func passesRetargetableLink(_ path: String) -> Bool {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var prefix = ""
+        for component in absolute.split(separator: "/") {
+            let inRoot = prefix.isEmpty
+            prefix += "/" + component
+            var info = stat()
+            if !inRoot, lstat(prefix, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { return true }
+        }
+        return false
+    }
+
     /// The `fs.protected_symlinks` rule for the link at `link`, owned by `owner`: refused when
     /// its folder is sticky and world-writable and neither this user (`geteuid`) nor the
     /// folder's owner owns the link.

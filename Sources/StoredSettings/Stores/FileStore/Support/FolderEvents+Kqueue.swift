@@ -12,10 +12,17 @@ import Foundation
 /// `attrib` events say it was saved in place. After every folder event, and after the file is
 /// deleted or renamed, the file's source is opened again on whatever the path names now.
 ///
-/// With nothing changing nothing wakes. A folder that does not exist when the store opens
-/// makes ``add(fileAt:handler:)`` return `nil` (the store polls instead); one deleted or
-/// renamed while watched is looked for every 250 milliseconds until it is back. Each
-/// registration holds two descriptors while its file exists.
+/// With nothing changing nothing wakes. A folder that does not exist when the store opens,
+/// or a path that passes a symbolic link its owner may retarget
+/// (`FileSystem.passesRetargetableLink`), makes ``add(fileAt:handler:)`` return `nil` (the
+/// store polls instead): a source stays on the vnode it opened, and no event says a link now
+/// leads elsewhere. A path that comes to pass such a link (the file replaced by a link) is
+/// checked every 250 milliseconds from then on; a folder deleted or renamed while watched is
+/// looked for every 250 milliseconds until it is back. Each registration holds two
+/// descriptors while its file exists.
+///
+/// Not heard: a folder above the file's folder renamed away and another made in its place
+/// (the sources stay on the old folder); a store opened again, or `reload()`, looks again.
 ///
 /// Thread-safety: every member may be called from any thread; the state is behind a lock, and
 /// handlers run on one serial Dispatch queue with no lock of this type held.
@@ -42,7 +49,8 @@ package final class FolderEvents: Sendable {
         let handler: @Sendable () -> Void
         var folderSource: Source?
         var fileSource: Source?
-        /// The search for a folder that went away, while it runs.
+        /// The search for a folder that went away, or the check that replaces the sources once
+        /// the path passes a link, while it runs.
         var search: ChangeCheckScheduler.Entry?
     }
 
@@ -62,6 +70,7 @@ package final class FolderEvents: Sendable {
     /// - Returns: `nil` when the file's folder cannot be opened (it does not exist yet, or no
     ///   descriptor is free): the caller polls instead.
     package func add(fileAt path: String, handler: @escaping @Sendable () -> Void) -> Registration? {
+        guard !FileSystem.passesRetargetableLink(path) else { return nil }
         let folder = (path as NSString).deletingLastPathComponent
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
@@ -110,9 +119,11 @@ package final class FolderEvents: Sendable {
     /// then calls the handler.
     private func handle(_ events: DispatchSource.FileSystemEvent, id: UInt64, isFolder: Bool) {
         let gone = !events.isDisjoint(with: [.delete, .rename, .revoke])
-        guard let entry = state.withLock({ $0.entries[id] }) else { return }
+        guard let entry = state.withLock({ $0.entries[id] }), entry.folderSource != nil else { return }
         if isFolder && gone {
             folderWentAway(id)
+        } else if FileSystem.passesRetargetableLink(entry.path) {
+            pollFromNowOn(id)
         } else {
             // Any change of the folder may have put another file at the path; a deleted or
             // renamed file leaves it.
@@ -133,8 +144,22 @@ package final class FolderEvents: Sendable {
         old?.source.cancel()
     }
 
+    /// The path now passes a link that may be retargeted: the sources go, and the handler runs
+    /// every 250 milliseconds instead (the store's check compares the file each time).
+    private func pollFromNowOn(_ id: UInt64) {
+        replaceSources(of: id) { [self] in
+            state.withLock { $0.entries[id]?.handler }?()
+        }
+    }
+
     /// The folder was deleted or renamed: look for it every 250 milliseconds until it is back.
     private func folderWentAway(_ id: UInt64) {
+        replaceSources(of: id) { [self] in lookForFolder(id) }
+    }
+
+    /// Cancels the registration's sources and runs `check` on the queue every 250 milliseconds,
+    /// until ``remove(_:)``, or ``lookForFolder(_:)`` finds the folder back.
+    private func replaceSources(of id: UInt64, with check: @escaping @Sendable () -> Void) {
         let sources = state.withLock { state -> [Source] in
             guard var entry = state.entries[id] else { return [] }
             let sources = [entry.folderSource, entry.fileSource].compactMap { $0 }
@@ -145,7 +170,7 @@ package final class FolderEvents: Sendable {
         }
         for source in sources { source.source.cancel() }
         let search = ChangeCheckScheduler.shared.add(everyNanoseconds: 250_000_000) { [self] in
-            queue.async { self.lookForFolder(id) }
+            queue.async { check() }
         }
         state.withLock { state in
             if state.entries[id] != nil, state.entries[id]?.search == nil {
