@@ -172,13 +172,13 @@ package final class FolderEvents: Sendable {
         let search = ChangeCheckScheduler.shared.add(everyNanoseconds: 250_000_000) { [self] in
             queue.async { check() }
         }
-        state.withLock { state in
-            if state.entries[id] != nil, state.entries[id]?.search == nil {
-                state.entries[id]?.search = search
-            } else {
-                ChangeCheckScheduler.shared.remove(search)
-            }
+        let kept = state.withLock { state -> Bool in
+            guard state.entries[id] != nil, state.entries[id]?.search == nil else { return false }
+            state.entries[id]?.search = search
+            return true
         }
+        // Outside the lock, as every other call into the scheduler here.
+        if !kept { ChangeCheckScheduler.shared.remove(search) }
     }
 
     /// Runs on the queue: when the folder is back, watches it again and calls the handler.
