@@ -43,10 +43,7 @@ extension EtcdClient {
         }
         settled.wait()
         switch race.withLock({ $0.first }) {
-        case .answer(let status, let data)?:
-            let answer = try Self.decode(status: status, data)
-            noteTerm(of: answer)
-            return answer
+        case .answer(let status, let data)?: return try Self.decode(status: status, data)
         case .refusal(let code, let message)?: throw Failure.refused(code: code, message: message)
         case .failed(let problems, _)?: throw Failure.unreachable(problems)
         case nil: throw Failure.unreachable("no endpoint answered")

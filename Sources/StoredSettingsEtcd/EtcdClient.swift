@@ -21,13 +21,11 @@ final class EtcdClient: Sendable {
     let session: URLSession
     /// The socket client's connections, kept alive between requests.
     let connections: ConnectionPool
-    struct State {
+    private struct State {
         var token: String?
         var health: EndpointHealth
-        /// The newest raft term an answer carried (``noteTerm(of:)``).
-        var term: Int64 = 0
     }
-    let state: Lock<State>
+    private let state: Lock<State>
 
     init(configuration: EtcdStore.Configuration) {
         #if canImport(COpenSSL)
@@ -202,9 +200,7 @@ final class EtcdClient: Sendable {
     func send(_ path: String, _ body: [String: Any], to endpoint: URL, request: Request = .read) throws -> [String: Any]
     {
         let (status, data) = try exchange(path, try GatewayJSON.data(body), with: endpoint, request: request)
-        let answer = try Self.decode(status: status, data)
-        noteTerm(of: answer)
-        return answer
+        return try Self.decode(status: status, data)
     }
 
     /// Sends `bytes` to `path` on `endpoint`; the answer's status and body. A write over

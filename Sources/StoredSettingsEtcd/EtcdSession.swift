@@ -39,45 +39,67 @@ final class EtcdSession: Sendable {
     /// The session of an open store with exactly `configuration` (endpoints in the same order,
     /// the same user and limits), if there is one.
     static func shared(for configuration: EtcdStore.Configuration) -> EtcdSession? {
-        open.withLock { entries in
-            entries.removeAll { $0.session == nil }
-            return entries.first { $0.configuration == configuration }?.session
+        let (found, _) = open.withLock { entries in
+            let alive = pruned(&entries)
+            return (entries.first { $0.configuration == configuration }?.session, alive)
+        }
+        return found
+    }
+
+    /// Offers this session, once its store has opened, to the stores opened after it. (Stores
+    /// opened at the same moment, before either has shared its session, each keep their own.)
+    func share() {
+        let configuration = client.configuration
+        _ = Self.open.withLock { entries in
+            let alive = Self.pruned(&entries)
+            entries.removeAll { $0.configuration == configuration }
+            entries.append(Entry(configuration: configuration, session: self))
+            return alive
         }
     }
 
-    /// Offers this session, once its store has opened, to the stores opened after it.
-    func share() {
-        let configuration = client.configuration
-        Self.open.withLock { entries in
-            entries.removeAll { $0.session == nil || $0.configuration == configuration }
-            entries.append(Entry(configuration: configuration, session: self))
+    /// Drops the entries of released sessions, and returns the live ones: the caller holds them
+    /// until the lock is released, so no session's deinit (which finishes change streams and
+    /// runs their termination handlers) runs under it.
+    private static func pruned(_ entries: inout [Entry]) -> [EtcdSession] {
+        var alive: [EtcdSession] = []
+        entries.removeAll { entry in
+            guard let session = entry.session else { return true }
+            alive.append(session)
+            return false
         }
+        return alive
     }
 
     /// Brings the snapshot up to what etcd holds now, for a store that joins this session: one
-    /// range request for the prefix's newest key and its number of keys. A snapshot whose
-    /// revision reaches that key's and that holds as many keys has every change committed
-    /// before the request (a later put would be newer, a later delete would leave fewer keys);
-    /// otherwise the prefix is read again.
+    /// range read of the prefix's keys without their values. The snapshot has every change
+    /// committed before that read when its revision reaches the newest key's and it holds the
+    /// same settings' keys (a later put would be newer; a later delete would leave a key the
+    /// read lacks); otherwise the prefix is read again. Both reads ask every endpoint at once
+    /// (``EtcdClient/race(_:_:)``, as an open does), so a frozen member costs nothing.
     ///
-    /// - Returns: Whether etcd answered; without an answer the store opens as if alone.
+    /// - Returns: Whether the snapshot is current; `false` (the store then opens as if alone)
+    ///   without an answer, or when etcd's revision is below the snapshot's (a restored backup).
     func catchUp() -> Bool {
         let prefix = snapshot.keyPrefix
-        let newest: [String: Any] = [
-            "key": Gateway.base64(prefix), "range_end": Gateway.rangeEnd(ofPrefix: prefix), "limit": 1,
-            "sort_order": "DESCEND", "sort_target": "MOD", "keys_only": true,
+        let range: [String: Any] = [
+            "key": Gateway.base64(prefix), "range_end": Gateway.rangeEnd(ofPrefix: prefix), "keys_only": true,
         ]
-        guard let answer = try? client.call("v3/kv/range", newest) else { return false }
-        let newestRevision = Gateway.keyValues(of: answer).first?.modRevision ?? 0
-        let count = Gateway.int64(answer["count"])
+        let raced = client.configuration.racesFirstRead && client.configuration.endpoints.count > 1
+        guard let answer = try? raced ? client.race("v3/kv/range", range) : client.call("v3/kv/range", range),
+            Gateway.revision(of: answer) >= snapshot.revision
+        else { return false }
+        let keyValues = Gateway.keyValues(of: answer)
+        let newest = keyValues.map(\.modRevision).max() ?? 0
+        let keys = Set(keyValues.compactMap { snapshot.settingKey($0.key) })
         let current = snapshot.withState {
-            !$0.fromCache && $0.revision >= newestRevision && Int64($0.entries.count) == count
+            !$0.fromCache && $0.revision >= newest && Set($0.entries.keys) == keys
         }
         if current { return true }
-        guard let (keyValues, revision) = try? EtcdStore.readPrefix(client: client, keyPrefix: prefix) else {
-            return false
-        }
-        snapshot.replace(with: keyValues, revision: revision)
+        guard let (values, revision) = try? EtcdStore.readPrefix(client: client, keyPrefix: prefix, raced: raced),
+            revision >= snapshot.revision
+        else { return false }
+        snapshot.replace(with: values, revision: revision)
         return true
     }
 }

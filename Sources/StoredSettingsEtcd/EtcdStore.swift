@@ -77,10 +77,11 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// `StorageErrorReporter`) and reads etcd's once an endpoint answers.
     ///
     /// While another store with an equal configuration is open in the process, the new store
-    /// shares its snapshot and watch instead: one small range request (the prefix's newest key
-    /// and its number of keys) tells whether the snapshot already holds every change committed
-    /// before the open, and the prefix is read again when it does not. When no endpoint
-    /// answers that request, the store opens on its own as described above.
+    /// shares its snapshot and watch instead: one range read of the prefix's keys without their
+    /// values tells whether the snapshot already holds every change committed before the open,
+    /// and the prefix is read again when it does not. When no endpoint answers, or etcd's
+    /// revision is below the snapshot's (a restored backup), the store opens on its own as
+    /// described above.
     ///
     /// - Parameter configuration: Endpoints, prefix, user and limits.
     /// - Throws: `StorageError.Code.io` naming every endpoint when none answered in time (and
@@ -378,12 +379,14 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     }
 
     /// Every key-value under `keyPrefix` and the revision they were read at (`/v3/kv/range`).
-    static func readPrefix(client: EtcdClient, keyPrefix: String) throws -> ([Gateway.KeyValue], Int64) {
-        let answer = try client.call(
-            "v3/kv/range",
-            [
-                "key": Gateway.base64(keyPrefix), "range_end": Gateway.rangeEnd(ofPrefix: keyPrefix),
-            ])
+    /// `raced` asks every endpoint at once (``EtcdClient/race(_:_:)``).
+    static func readPrefix(client: EtcdClient, keyPrefix: String, raced: Bool = false) throws -> (
+        [Gateway.KeyValue], Int64
+    ) {
+        let range: [String: Any] = [
+            "key": Gateway.base64(keyPrefix), "range_end": Gateway.rangeEnd(ofPrefix: keyPrefix),
+        ]
+        let answer = try raced ? client.race("v3/kv/range", range) : client.call("v3/kv/range", range)
         let revision = Gateway.revision(of: answer)
         // The watch asks for the revision after this one: Int64.max has none.
         guard revision < Int64.max else {

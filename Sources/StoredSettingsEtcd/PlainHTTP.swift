@@ -180,7 +180,12 @@ enum PlainHTTP {
                     until: checked.map { min(deadline, Date(timeIntervalSinceNow: $0.interval)) } ?? deadline)
                 {
                     guard deadline.timeIntervalSinceNow > 0 else { throw .exchange("no answer in time") }
-                    if let reason = checked?.givesUp() { throw .exchange(reason) }
+                    // An answer that came while the check asked is still read.
+                    if let reason = checked?.givesUp(),
+                        !wait(for: Int16(POLLIN), on: connection.descriptor, until: Date(timeIntervalSinceNow: 0.001))
+                    {
+                        throw .exchange(reason)
+                    }
                 }
             }
             let count = try chunk.withUnsafeMutableBytes { buffer in

@@ -135,7 +135,8 @@ struct EtcdUnknownOutcomeTests {
             try await onOwnThread { try store.setValue(.int(2), forKey: "x") }
         }
         #expect(put.code == .outcomeUnknown, "\(put)")
-        #expect(put.description.contains("\(follower.endpoint): no answer, and the member has a new leader"), "\(put)")
+        #expect(
+            put.description.contains("\(follower.endpoint): no answer, and the member has had a new leader"), "\(put)")
         cluster.thaw(leader)
     }
 

@@ -165,18 +165,25 @@ package enum FileSystem {
 
     /// Whether a lookup of `path` passes a symbolic link outside the root folder, which its
     /// folder's owner may retarget at any time (the links in `/`, such as `/var` and `/tmp` on
-    /// macOS, are the system's own). Each component of the text is checked with `lstat`, so a
-    /// `..` after a link counts too.
+    /// macOS, are the system's own). Each component is checked with `lstat`, so a `..` after a
+    /// link counts too; a link's folder is told by `realpath`, so `/x/../var` is in `/`.
     package static func passesRetargetableLink(_ path: String) -> Bool {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var prefix = ""
         for component in absolute.split(separator: "/") {
-            let inRoot = prefix.isEmpty
+            let folder = prefix.isEmpty ? "/" : realPath(prefix) ?? prefix
             prefix += "/" + component
             var info = stat()
-            if !inRoot, lstat(prefix, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { return true }
+            if folder != "/", lstat(prefix, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { return true }
         }
         return false
+    }
+
+    /// `realpath(3)` of `path`; `nil` when a component does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The `fs.protected_symlinks` rule for the link at `link`, owned by `owner`: refused when

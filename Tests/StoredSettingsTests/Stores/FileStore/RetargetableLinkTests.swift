@@ -49,6 +49,14 @@ struct RetargetableLinkTests {
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/" + $0)) != nil
         }
         try #require(!links.isEmpty, "this system has no link in / to check")
-        for link in links { #expect(!FileSystem.passesRetargetableLink("/\(link)/x")) }
+        try makeFolders("a")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Enough `..` to climb from the folder to `/` (which `..` never leaves).
+        let up = String(repeating: "../", count: 20)
+        for link in links {
+            #expect(!FileSystem.passesRetargetableLink("/\(link)/x"))
+            // Reached through `..`, the link is still in `/`.
+            #expect(!FileSystem.passesRetargetableLink("\(folder.path)/a/\(up)\(link)/x"))
+        }
     }
 }

@@ -184,6 +184,11 @@ package final class FolderEvents: Sendable {
     /// Runs on the queue: when the folder is back, watches it again and calls the handler.
     private func lookForFolder(_ id: UInt64) {
         guard let entry = state.withLock({ $0.entries[id] }), entry.folderSource == nil else { return }
+        // Back as a path through a link: go on checking, as this search does every time.
+        if FileSystem.passesRetargetableLink(entry.path) {
+            entry.handler()
+            return
+        }
         guard
             let folderSource = makeSource(
                 entry.folder, events: [.write, .delete, .rename, .revoke], id: id, isFolder: true)
