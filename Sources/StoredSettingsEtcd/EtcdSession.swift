@@ -72,28 +72,29 @@ final class EtcdSession: Sendable {
     }
 
     /// Brings the snapshot up to what etcd holds now, for a store that joins this session: one
-    /// range read of the prefix's keys without their values. The snapshot has every change
-    /// committed before that read when its revision reaches the newest key's and it holds the
-    /// same settings' keys (a later put would be newer; a later delete would leave a key the
-    /// read lacks); otherwise the prefix is read again. Both reads ask every endpoint at once
-    /// (``EtcdClient/race(_:_:)``, as an open does), so a frozen member costs nothing.
+    /// range read of the prefix's newest key (by mod revision, without its value) and of how many
+    /// keys it holds. A snapshot whose revision reaches that key's, and which was built from as
+    /// many keys, has every change committed before that read (a later put would be newer; a
+    /// later delete would leave fewer keys); otherwise the prefix is read again. Both reads ask
+    /// every endpoint at once (``EtcdClient/race(_:_:)``, as an open does), so a frozen member
+    /// costs nothing.
     ///
     /// - Returns: Whether the snapshot is current; `false` (the store then opens as if alone)
     ///   without an answer, or when etcd's revision is below the snapshot's (a restored backup).
     func catchUp() -> Bool {
         let prefix = snapshot.keyPrefix
-        let range: [String: Any] = [
-            "key": Gateway.base64(prefix), "range_end": Gateway.rangeEnd(ofPrefix: prefix), "keys_only": true,
+        let newest: [String: Any] = [
+            "key": Gateway.base64(prefix), "range_end": Gateway.rangeEnd(ofPrefix: prefix), "limit": 1,
+            "sort_order": "DESCEND", "sort_target": "MOD", "keys_only": true,
         ]
         let raced = client.configuration.racesFirstRead && client.configuration.endpoints.count > 1
-        guard let answer = try? raced ? client.race("v3/kv/range", range) : client.call("v3/kv/range", range),
+        guard let answer = try? raced ? client.race("v3/kv/range", newest) : client.call("v3/kv/range", newest),
             Gateway.revision(of: answer) >= snapshot.revision
         else { return false }
-        let keyValues = Gateway.keyValues(of: answer)
-        let newest = keyValues.map(\.modRevision).max() ?? 0
-        let keys = Set(keyValues.compactMap { snapshot.settingKey($0.key) })
+        let newestRevision = Gateway.keyValues(of: answer).first?.modRevision ?? 0
+        let count = Gateway.int64(answer["count"])
         let current = snapshot.withState {
-            !$0.fromCache && $0.revision >= newest && Set($0.entries.keys) == keys
+            !$0.fromCache && $0.revision >= newestRevision && Int64($0.etcdKeyCount) == count
         }
         if current { return true }
         guard let (values, revision) = try? EtcdStore.readPrefix(client: client, keyPrefix: prefix, raced: raced),

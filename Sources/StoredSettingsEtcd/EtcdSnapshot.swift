@@ -20,6 +20,9 @@ final class EtcdSnapshot: @unchecked Sendable {
     struct State {
         var entries: [String: Entry] = [:]
         var revision: Int64 = 0
+        /// How many keys etcd held under the prefix at `revision`, settings or not (the prefix
+        /// itself is a key no setting is named by), for ``EtcdSession/catchUp()``.
+        var etcdKeyCount = 0
         /// Whether the entries come from the snapshot cache, not yet from etcd: writes are
         /// refused, and the next range read replaces them whatever its revision.
         var fromCache = false
@@ -62,6 +65,7 @@ final class EtcdSnapshot: @unchecked Sendable {
             var changes: [StoredChange] = []
             for (kv, isDelete) in events where kv.modRevision > before {
                 state.revision = max(state.revision, kv.modRevision)
+                if isDelete { state.etcdKeyCount -= 1 } else if kv.version == 1 { state.etcdKeyCount += 1 }
                 guard let key = settingKey(kv.key) else { continue }
                 let new = isDelete ? nil : EtcdValue.decode(kv.value)
                 if let change = Self.set(new, modRevision: kv.modRevision, forKey: key, in: &state) {
@@ -98,6 +102,7 @@ final class EtcdSnapshot: @unchecked Sendable {
                 changes.append(StoredChange(key: key, value: nil))
             }
             state.revision = revision
+            state.etcdKeyCount = keyValues.count
             cache?.saveLater(state.entries, revision: revision)
             if !changes.isEmpty { broadcaster.publish(changes) }
             condition.broadcast()

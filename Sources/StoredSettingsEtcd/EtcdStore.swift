@@ -77,9 +77,9 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// `StorageErrorReporter`) and reads etcd's once an endpoint answers.
     ///
     /// While another store with an equal configuration is open in the process, the new store
-    /// shares its snapshot and watch instead: one range read of the prefix's keys without their
-    /// values tells whether the snapshot already holds every change committed before the open,
-    /// and the prefix is read again when it does not. When no endpoint answers, or etcd's
+    /// shares its snapshot and watch instead: one small range read (the prefix's newest key and
+    /// its number of keys) tells whether the snapshot already holds every change committed
+    /// before the open, and the prefix is read again when it does not. When no endpoint answers, or etcd's
     /// revision is below the snapshot's (a restored backup), the store opens on its own as
     /// described above.
     ///

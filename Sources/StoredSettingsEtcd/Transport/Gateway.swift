@@ -40,6 +40,9 @@ enum Gateway {
         var key: String
         var value: Data
         var modRevision: Int64
+        /// How many times the key was put since it was created (1: this put created it; 0 in a
+        /// delete event).
+        var version: Int64 = 0
     }
 
     static func keyValue(_ object: Any?) -> KeyValue? {
@@ -50,7 +53,8 @@ enum Gateway {
         }
         let value = (object["value"] as? String).flatMap { Data(base64Encoded: $0) } ?? Data()
         return KeyValue(
-            key: String(decoding: key, as: UTF8.self), value: value, modRevision: int64(object["mod_revision"]))
+            key: String(decoding: key, as: UTF8.self), value: value, modRevision: int64(object["mod_revision"]),
+            version: int64(object["version"]))
     }
 
     static func keyValues(of answer: [String: Any]) -> [KeyValue] {
