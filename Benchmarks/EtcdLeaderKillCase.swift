@@ -11,8 +11,8 @@ import Darwin
 /// How long writes pause when the leader of a three-member cluster is killed, beside `etcdctl`
 /// in the same run: an `EtcdStore` (default options) and a loop of `etcdctl put` with a 3 s
 /// command timeout each write as fast as they can, the leader gets SIGKILL, and each side's
-/// pause is the time from the kill to its first write that succeeds after it (a write that
-/// fails is tried again at once, as a caller would). A fresh cluster each round; the ratio is
+/// pause is the time from the kill to the return of its first write sent after it that succeeds
+/// (a write that fails is tried again at once, as a caller would). A fresh cluster each round; the ratio is
 /// the median of the rounds' ratios.
 let leaderKillCaseName = "EtcdStore write pause after a leader kill"
 
@@ -63,13 +63,14 @@ func runLeaderKillCase(_ bench: Bench) throws {
             subject: Timing(storePauses, iterationsPerSample: 1),
             baselineTiming: Timing(etcdctlPauses, iterationsPerSample: 1),
             ratio: Timing(ratios, iterationsPerSample: 1).median, target: 1,
-            note: "the time from the SIGKILL to each side's first write that succeeds"))
+            note: "from the SIGKILL to the return of each side's first write sent after it that succeeds"))
 }
 
 /// A thread that writes as fast as it can, trying again at once after a failure, and records
-/// the moment each write returned successfully (`CLOCK_MONOTONIC`).
+/// when each write that succeeded was sent and returned (`CLOCK_MONOTONIC`). Only writes sent
+/// after a moment count as after it: one etcd committed before the kill may return after it.
 private final class PausedWriter: Sendable {
-    private let successes = Lock<[UInt64]>([])
+    private let successes = Lock<[(sent: UInt64, returned: UInt64)]>([])
     private let stopped = Lock(false)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -78,25 +79,28 @@ private final class PausedWriter: Sendable {
             var number = 0
             while !stopped.value {
                 number += 1
+                let sent = monotonicNanoseconds()
                 guard (try? write(number)) != nil else { continue }
-                let now = monotonicNanoseconds()
-                successes.withLock { $0.append(now) }
+                let returned = monotonicNanoseconds()
+                successes.withLock { $0.append((sent, returned)) }
             }
             finished.signal()
         }
     }
 
-    /// Waits until `count` writes succeeded after `moment`; a minute without them is an error.
+    /// Waits until `count` writes sent after `moment` succeeded; a minute without them is an
+    /// error.
     func waitForSuccesses(after moment: UInt64, count: Int) throws {
         for _ in 0..<6_000 {
-            if successes.withLock({ $0.filter { $0 > moment }.count }) >= count { return }
+            if successes.withLock({ $0.filter { $0.sent > moment }.count }) >= count { return }
             usleep(10_000)
         }
         throw BenchmarkFailure("writes did not resume within a minute of the leader kill")
     }
 
+    /// When the first write sent after `moment` returned successfully.
     func firstSuccess(after moment: UInt64) -> UInt64 {
-        successes.withLock { $0.first { $0 > moment } ?? moment }
+        successes.withLock { $0.first { $0.sent > moment }?.returned ?? moment }
     }
 
     /// Ends the loop and waits for the write in progress.
