@@ -8,7 +8,8 @@ let usage = """
     usage: stored-benchmarks [--quick] [--json] [--only TEXT]
       --quick      a few seconds in all, for a CI smoke run (fewer, shorter samples)
       --json       print the results as JSON on standard output (progress on standard error)
-      --only TEXT  run only the cases whose name contains TEXT (to profile one case)
+      --only TEXT  run only the cases whose name contains TEXT (to profile one case); "scaling"
+                   runs the file-size table alone, "memory" the memory figures
     """
 
 var quick = false
@@ -82,10 +83,8 @@ do {
     try runLatency(bench)
     try runEtcdCases(bench)
     try runLeaderKillCase(bench)
-    if only == nil {
-        try runScaling(bench)
-        try runMemory(bench)
-    }
+    if only == nil || only == "scaling" { try runScaling(bench) }
+    if only == nil || only == "memory" { try runMemory(bench) }
     if json {
         print(try jsonText(bench.report))
     } else {

@@ -109,28 +109,13 @@ package func canonicallyEquivalentKey<Value>(to key: String, in dictionary: [Str
 
 extension String {
     /// Whether the two strings have the same Unicode scalars, not only canonically equivalent
-    /// ones (what `==` compares): the same UTF-8 bytes, compared without decoding.
+    /// ones (what `==` compares): the same UTF-8 bytes.
     ///
     /// Inline: the common case, a key written again from the same string, is told by the
-    /// representation alone (``hasSameRepresentation(as:)``); only other strings have their
-    /// bytes compared.
+    /// representation alone (``hasSameRepresentation(as:)``), which halves an in-memory write.
     @inline(__always)
     package func hasSameScalars(as other: String) -> Bool {
-        hasSameRepresentation(as: other) || hasSameBytes(as: other)
-    }
-
-    /// Whether the two strings have the same UTF-8 bytes, compared with one `memcmp` where
-    /// both are contiguous.
-    private func hasSameBytes(as other: String) -> Bool {
-        guard utf8.count == other.utf8.count else { return false }
-        let compared = utf8.withContiguousStorageIfAvailable { bytes in
-            other.utf8.withContiguousStorageIfAvailable { otherBytes in
-                // The counts are equal: compare the bytes with one `memcmp`.
-                guard let base = bytes.baseAddress, let otherBase = otherBytes.baseAddress else { return true }
-                return memcmp(base, otherBase, bytes.count) == 0
-            }
-        }
-        return (compared ?? nil) ?? utf8.elementsEqual(other.utf8)
+        hasSameRepresentation(as: other) || utf8.elementsEqual(other.utf8)
     }
 
     /// Whether the two values are bit for bit the same `String`: the same inline bytes of a

@@ -139,7 +139,7 @@ package enum AtomicFile {
         for _ in 0..<16 {
             let temporaryPath =
                 destination.temporaryPathPrefix
-                + "\(ProcessID.current)-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+                + "\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
 
             let fd = FileSystem.openFile(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard fd >= 0 else {
