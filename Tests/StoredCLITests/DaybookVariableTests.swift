@@ -4,7 +4,7 @@ import Testing
 /// Inputs an adversarial review of daybook's configuration found mishandled, each in real
 /// daybook processes from a fresh `XDG_CONFIG_HOME`.
 @Suite(.timeLimit(.hangGuard))
-struct DaybookReviewTests {
+struct DaybookVariableTests {
     @Test func aMisspeltOptionsValueNeverReachesTheMessage() throws {
         let sandbox = try DaybookTests.Sandbox()
         let run = try sandbox.run("--tokn=SEKRIT", "config", "get", "token")

@@ -3,7 +3,7 @@ import Testing
 
 /// Hostile runs of the built `daybook`: broken files, odd arguments, parallel launches.
 @Suite(.timeLimit(.hangGuard))
-struct DaybookAdversarialTests {
+struct DaybookEdgeCaseTests {
     typealias Sandbox = DaybookTests.Sandbox
 
     @Test func aCorruptSettingsFileFailsWithOneLineAndExit65AndIsLeftAsItWas() throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// Hostile input for the `config` subcommand.
 @Suite(.timeLimit(TestScale.hangGuard))
-struct AdversarialCommandTests {
+struct SettingsCommandEdgeCaseTests {
     struct BadSet: Sendable, CustomTestStringConvertible {
         var key: String
         var text: String

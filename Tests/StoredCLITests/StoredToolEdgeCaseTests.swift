@@ -13,7 +13,7 @@ import Darwin
 /// `stored` against hostile arguments and targets: one line on standard error (however odd the
 /// text it quotes), the sysexits code, and the settings file unchanged byte for byte.
 @Suite(.timeLimit(.hangGuard))
-struct AdversarialCommandTests {
+struct StoredToolEdgeCaseTests {
     static let seed = "{\n  \"count\": 3,\n  \"name\": \"ada\"\n}\n"
 
     /// A failing command on `settings.json` (written in `folder` first) and the code it must exit with.
