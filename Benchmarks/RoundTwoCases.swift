@@ -72,7 +72,7 @@ func runRoundTwoCases(_ bench: Bench) throws {
                 locked.set(.bool(flag), forKey: flagKey)
             }
         },
-        target: 1.1
+        target: 1.5
     )
 
     let environment = EnvironmentStore(prefix: "BENCH", environment: ["BENCH_RETRY_COUNT": "42"])

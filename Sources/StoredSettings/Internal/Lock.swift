@@ -18,7 +18,9 @@ import Musl
 /// holding it: the lock is not recursive, and taking it again on the same thread deadlocks on
 /// Linux and aborts the process on Apple platforms (`os_unfair_lock` traps on re-entry). Every
 /// `withLock` body in the package is therefore closed code: it copies what it needs out of the
-/// state, and callbacks run after it returns.
+/// state, and callbacks run after it returns. The one exception is ``DictionaryStorage``'s
+/// writers' lock, held across an `update` body: the body's own writes to that storage are
+/// refused by ``UpdateScope`` before they would take it again.
 ///
 /// Give it a state that is not empty: with `Lock(())`, ThreadSanitizer reports every access to
 /// the zero-sized state as a race, since it has the object's own address, where other threads
@@ -67,6 +69,26 @@ package final class Lock<State> {
         defer { os_unfair_lock_unlock(mutex) }
         #else
         pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        #endif
+        return try body(&state)
+    }
+
+    /// ``withLock(_:)``, calling `taken` first when another thread holds the lock
+    /// (`os_unfair_lock_trylock`, `pthread_mutex_trylock` failed), before waiting for it.
+    @inline(__always)
+    package func withLock<R>(ifTaken taken: () -> Void, _ body: (inout State) throws -> R) rethrows -> R {
+        #if canImport(Darwin)
+        if !os_unfair_lock_trylock(mutex) {
+            taken()
+            os_unfair_lock_lock(mutex)
+        }
+        defer { os_unfair_lock_unlock(mutex) }
+        #else
+        if pthread_mutex_trylock(mutex) != 0 {
+            taken()
+            pthread_mutex_lock(mutex)
+        }
         defer { pthread_mutex_unlock(mutex) }
         #endif
         return try body(&state)

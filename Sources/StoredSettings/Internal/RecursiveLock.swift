@@ -4,8 +4,7 @@ import Foundation
 /// again.
 ///
 /// `UserDefaultsStore` takes it around the whole of `update` and around every write, so no
-/// write lands between an update's read and its write. (The in-memory stores need none:
-/// ``DictionaryStorage`` makes other writers wait for an open update under its value lock.) It guards no
+/// write lands between an update's read and its write. It guards no
 /// state of its own (values live behind a ``Lock``), so taking it again on the same thread
 /// neither deadlocks nor creates a second `inout` access to anything.
 ///

@@ -10,9 +10,9 @@ import Musl
 import Darwin
 #endif
 
-/// The in-memory storage's update gate under attack: other writers wait on a condition while an
-/// update's body runs, and the commit (or the body's error) wakes them. No wake-up may be lost,
-/// no write may land inside an update, and every change arrives once, in order.
+/// The in-memory storage's update under attack: other writers wait for the writers' lock while
+/// an update's body runs, and the commit (or the body's error) lets them in. No writer may be
+/// left waiting, no write may land inside an update, and every change arrives once, in order.
 @Suite(.timeLimit(TestScale.hangGuard))
 struct DictionaryStorageUpdateGateTests {
     /// Threads mixing updates (whose bodies read the storage, and sometimes throw) with plain

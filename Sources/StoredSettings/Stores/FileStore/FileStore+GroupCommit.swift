@@ -26,9 +26,9 @@ extension FileStore {
         private var pending: [QueuedWrite] = []
         private var outcomes: [UInt64: StorageError?] = [:]
         private var leading = false
-        /// The thread of the leader while ``leading``.
-        private var leader: ThreadIdentity?
         private var nextID: UInt64 = 0
+        /// The leader's mark in ``UpdateScope`` while it commits.
+        private let media = ["group commit"]
         /// How many writes wait behind the one in progress, for tests: they wait on it to know
         /// that writers provably queued.
         let queued = AwaitableState(0)
@@ -37,19 +37,12 @@ extension FileStore {
         /// another, or throws what its commit threw.
         ///
         /// `commitGroup` runs without the queue's lock, on the leader's thread, with the writes
-        /// to commit in queue order, and returns each one's outcome (`nil`: written). A write
-        /// made by the leader's own thread while it leads (from an error report handler the
-        /// commit calls) would wait for itself: it runs `alone` instead, outside any group.
-        func submit(
-            key: String, value: StoredValue?, alone: () throws -> Void,
-            commitGroup: ([QueuedWrite]) -> [UInt64: StorageError?]
-        ) throws {
+        /// to commit in queue order, and returns each one's outcome (`nil`: written). It runs
+        /// marked in ``UpdateScope``, so a write the leader's own thread makes while it leads
+        /// (from an error report handler the commit calls), which would wait for itself here,
+        /// is made alone (``commitInGroup(_:forKey:)``).
+        func submit(key: String, value: StoredValue?, commitGroup: ([QueuedWrite]) -> [UInt64: StorageError?]) throws {
             condition.lock()
-            if leading, leader == .current {
-                condition.unlock()
-                try alone()
-                return
-            }
             let id = nextID
             nextID &+= 1
             pending.append(QueuedWrite(id: id, key: key, value: value))
@@ -62,16 +55,14 @@ extension FileStore {
                 }
                 if !leading {
                     leading = true
-                    leader = .current
                     let group = pending
                     pending.removeAll(keepingCapacity: true)
                     queued.withLock { $0 = 0 }
                     condition.unlock()
-                    var results = commitGroup(group)
+                    var results = UpdateScope.runBody(ofUpdateOn: media, key: nil) { commitGroup(group) }
                     let own = results.removeValue(forKey: id) ?? nil
                     condition.lock()
                     leading = false
-                    leader = nil
                     outcomes.merge(results) { _, new in new }
                     condition.broadcast()
                     condition.unlock()
@@ -98,7 +89,7 @@ extension FileStore {
             return
         }
         do {
-            try writeGroup.submit(key: key, value: value, alone: { try update(forKey: key) { $0 = value } }) { group in
+            try writeGroup.submit(key: key, value: value) { group in
                 commit(group)
             }
         } catch let error as StorageError {

@@ -13,8 +13,7 @@ import Foundation
 /// A store names the medium it guards with a string (the lock file's path for a file, an object
 /// identity for memory): ``runBody(ofUpdateOn:key:_:)`` marks those names for the thread while
 /// the body runs, and every write entry point calls ``checkOutsideUpdateBody(of:)`` before it
-/// takes a lock. (``DictionaryStorage`` needs no marks: its open update names its thread,
-/// under the storage's own lock.)
+/// takes a lock. Every shipped store refuses such writes this way.
 ///
 /// A backend of your own whose `update` holds a lock while its body runs does the same:
 ///
@@ -84,6 +83,12 @@ public enum UpdateScope {
         for medium in media { marks.entries.append((medium, key ?? "")) }
         defer { while marks.entries.count > depth { marks.entries.removeLast() } }
         return try body()
+    }
+
+    /// Whether an `update` body of one of `media` is running on this thread.
+    package static func isInsideUpdateBody(of media: [String]) -> Bool {
+        guard let marks = currentMarks, !marks.entries.isEmpty else { return false }
+        return media.contains { medium in marks.entries.contains { $0.medium == medium } }
     }
 
     /// Throws when an `update` body of one of `media` is running on this thread.

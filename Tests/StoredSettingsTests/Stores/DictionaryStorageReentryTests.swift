@@ -3,12 +3,11 @@ import StoredSettings
 import StoredSettingsTestSupport
 import Testing
 
-/// The in-memory storage tells a write from its own update body without per-thread marks: a
-/// write that finds an update open takes the writers' lock, and only the thread running the
-/// body gets past it while the update is open. These tests hold that to the refusals the marks
-/// used to make, and to the writes they never refused.
+/// The in-memory storage refuses a write from its own update body (``UpdateScope``'s marks) and
+/// makes other threads' writes wait for the update's commit (its writers' lock): the refusals
+/// and the writes that must not be refused.
 @Suite(.timeLimit(TestScale.hangGuard))
-struct UnmarkedReentryTests {
+struct DictionaryStorageReentryTests {
     @Test func aNestedUpdateOfTheSameStoreThrowsNamingBothKeys() throws {
         let store = InMemoryStore(["count": .int(1)])
         var nested: StorageError?
