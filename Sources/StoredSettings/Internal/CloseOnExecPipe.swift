@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -30,7 +30,7 @@ package enum CloseOnExecPipe {
     }()
 
     /// Held while the fallback marks a new pipe's ends.
-    package static let lock = NSLock()
+    private static let lock = Lock(0)
 
     /// A new pipe: `(read end, write end)`, both close-on-exec.
     ///
@@ -42,11 +42,11 @@ package enum CloseOnExecPipe {
             guard pipe2(&fds, O_CLOEXEC) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
             return (fds[0], fds[1])
         }
-        lock.lock()
-        defer { lock.unlock() }
-        guard pipe(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-        return (fds[0], fds[1])
+        return try lock.withLock { _ in
+            guard pipe(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
+            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+            return (fds[0], fds[1])
+        }
     }
 }

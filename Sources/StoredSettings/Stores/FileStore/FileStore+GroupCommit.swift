@@ -28,7 +28,7 @@ extension FileStore {
         private var leading = false
         private var nextID: UInt64 = 0
         /// The leader's mark in ``UpdateScope`` while it commits.
-        private let media = ["group commit"]
+        let media = ["group commit " + UUID().uuidString]
         /// How many writes wait behind the one in progress, for tests: they wait on it to know
         /// that writers provably queued.
         let queued = AwaitableState(0)
@@ -38,9 +38,9 @@ extension FileStore {
         ///
         /// `commitGroup` runs without the queue's lock, on the leader's thread, with the writes
         /// to commit in queue order, and returns each one's outcome (`nil`: written). It runs
-        /// marked in ``UpdateScope``, so a write the leader's own thread makes while it leads
-        /// (from an error report handler the commit calls), which would wait for itself here,
-        /// is made alone (``commitInGroup(_:forKey:)``).
+        /// marked in ``UpdateScope`` with ``media``, so a write to this store that the leader's
+        /// own thread makes while it leads (from an error report handler the commit calls),
+        /// which would wait for itself here, is made alone (``commitInGroup(_:forKey:)``).
         func submit(key: String, value: StoredValue?, commitGroup: ([QueuedWrite]) -> [UInt64: StorageError?]) throws {
             condition.lock()
             let id = nextID
@@ -59,7 +59,7 @@ extension FileStore {
                     pending.removeAll(keepingCapacity: true)
                     queued.withLock { $0 = 0 }
                     condition.unlock()
-                    var results = UpdateScope.runBody(ofUpdateOn: media, key: nil) { commitGroup(group) }
+                    var results = UpdateScope.runMarked(media, key: nil) { commitGroup(group) }
                     let own = results.removeValue(forKey: id) ?? nil
                     condition.lock()
                     leading = false
@@ -84,7 +84,7 @@ extension FileStore {
     /// ``update(forKey:_:)`` makes it, so that a write the body may not make throws
     /// ``StorageError/Code/reentrantWrite`` to its caller only, never to a group.
     func commitInGroup(_ value: StoredValue?, forKey key: String) throws {
-        if UpdateScope.isInsideUpdateBody {
+        if UpdateScope.isInsideUpdateBody || UpdateScope.isInsideUpdateBody(of: writeGroup.media) {
             try update(forKey: key) { $0 = value }
             return
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A thread-safe dictionary of stored values with change delivery: the shared core of the
-/// in-memory, environment, command-line and file stores.
+/// in-memory and file stores.
 ///
 /// It keeps the ``Storable`` contract: keys validated on write, writes of an identical value
 /// commit nothing, `update` atomic, every commit bumps the revision and is published in order.
@@ -161,7 +161,7 @@ public final class DictionaryStorage: Sendable {
             var value = start
             let result: R
             do {
-                result = try UpdateScope.runBody(ofUpdateOn: media, key: key) { try body(&value) }
+                result = try UpdateScope.runMarked(media, key: key) { try body(&value) }
             } catch {
                 state.withLock { $0.openSequences = 0 }
                 throw error
@@ -222,8 +222,7 @@ public final class DictionaryStorage: Sendable {
     /// `changedKeys`, and publishes those keys: ``replaceAll(with:)`` without comparing every
     /// key, for a store that commits elsewhere first (a file) and knows what it changed.
     ///
-    /// Waits, like every other write, for another thread's open read-change-commit sequence, so
-    /// it never lands inside one.
+    /// Waits, like every other write, for another thread's update, so it never lands inside one.
     package func replace(with values: [String: StoredValue], changedKeys: [String]) {
         asReplacingWriter {
             state.withLock { state in

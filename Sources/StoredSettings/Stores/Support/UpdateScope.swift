@@ -42,7 +42,7 @@ public enum UpdateScope {
         // Only its own thread touches it, and never with two accesses overlapping (each is a
         // single read or append): the runtime's exclusivity check would only add cost.
         @exclusivity(unchecked)
-        var entries: [(medium: String, key: String)] = []
+        var entries: [(medium: String, key: String, counted: Bool)] = []
     }
 
     private static let threadKey: pthread_key_t = {
@@ -72,6 +72,20 @@ public enum UpdateScope {
     ///   - key: The key being updated, named in the refusal; `nil` for an update of no one key.
     ///   - body: The `update` body, run once on this thread.
     public static func runBody<R>(ofUpdateOn media: [String], key: String?, _ body: () throws -> R) rethrows -> R {
+        try run(body, marking: media, key: key, counted: true)
+    }
+
+    /// ``runBody(ofUpdateOn:key:_:)`` with marks that ``isInsideUpdateBody`` does not count:
+    /// for a body that holds no lock a file's writers wait on (an in-memory store's update, a
+    /// group commit's leader), so that a write-behind or grouped write it makes to a file goes
+    /// on as from anywhere else.
+    package static func runMarked<R>(_ media: [String], key: String?, _ body: () throws -> R) rethrows -> R {
+        try run(body, marking: media, key: key, counted: false)
+    }
+
+    private static func run<R>(_ body: () throws -> R, marking media: [String], key: String?, counted: Bool) rethrows
+        -> R
+    {
         let marks: Marks
         if let current = currentMarks {
             marks = current
@@ -80,7 +94,7 @@ public enum UpdateScope {
             pthread_setspecific(threadKey, Unmanaged.passRetained(marks).toOpaque())
         }
         let depth = marks.entries.count
-        for medium in media { marks.entries.append((medium, key ?? "")) }
+        for medium in media { marks.entries.append((medium, key ?? "", counted)) }
         defer { while marks.entries.count > depth { marks.entries.removeLast() } }
         return try body()
     }
@@ -114,8 +128,9 @@ public enum UpdateScope {
         )
     }
 
-    /// Whether an `update` body of any store runs on this thread: one `pthread_getspecific`.
-    package static var isInsideUpdateBody: Bool { currentMarks.map { !$0.entries.isEmpty } ?? false }
+    /// Whether an `update` body marked with ``runBody(ofUpdateOn:key:_:)`` (of a store that holds
+    /// its writers' lock across it: a file, a suite, an etcd prefix) runs on this thread.
+    package static var isInsideUpdateBody: Bool { currentMarks.map { $0.entries.contains { $0.counted } } ?? false }
 
     /// A medium name for a store guarded by an object's identity (a lock, a dictionary).
     public static func medium(_ object: AnyObject) -> String {

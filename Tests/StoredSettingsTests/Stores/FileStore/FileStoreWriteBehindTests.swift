@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsTestSupport
 import Testing
 
 /// A gate a background writer blocks on inside a durability hook until the test opens it.
@@ -104,6 +105,20 @@ struct FileStoreWriteBehindTests {
         #expect(try behind.onDisk("count") == .int(20))
         #expect(try behind.onDisk("other") == .string("x"))
         #expect(behind.writes.value.syncs == 2, "the 20 writes behind the held one were not coalesced")
+    }
+
+    /// An in-memory store's update body holds no lock the file's writers wait on: a setter it
+    /// calls still returns before the file is written, as from anywhere else.
+    @Test func aSetterCalledFromAnInMemoryStoresUpdateBodyIsStillWrittenBehind() throws {
+        let behind = try BehindStore()
+        let memory = InMemoryStore(["n": .int(0)])
+        try memory.update(forKey: "n") { value in
+            try behind.set(.int(1), forKey: "count")
+            value = .int(1)
+        }
+        try behind.store.flush()
+        #expect(behind.writes.value.onCallerThread == 0, "the setter's thread made the durable write")
+        #expect(try behind.onDisk("count") == .int(1))
     }
 
     @Test func changesAreDeliveredOnceAtTheSetterAndNotAgainWhenWritten() async throws {

@@ -113,7 +113,7 @@ package final class FolderEvents: Sendable {
             let id = state.nextID
             state.entries[id] = Entry(path: path, handler: handler)
             guard Self.arm(id, in: &state).complete else {
-                Self.disarm(id, in: &state)
+                _ = Self.disarm(id, in: &state) // a new entry, not polled yet
                 return (nil, thread)
             }
             return (Registration(id: id), thread)
@@ -128,13 +128,16 @@ package final class FolderEvents: Sendable {
 
     /// Stops calling the registration's handler; a call in progress finishes.
     package func remove(_ registration: Registration) {
-        state.withLock { Self.disarm(registration.id, in: &$0) }
+        let polling = state.withLock { Self.disarm(registration.id, in: &$0) }
+        if let polling { ChangeCheckScheduler.shared.remove(polling) }
     }
 
-    private static func disarm(_ id: UInt64, in state: inout State) {
-        guard let entry = state.entries.removeValue(forKey: id) else { return }
-        if let polling = entry.polling { ChangeCheckScheduler.shared.remove(polling) }
+    /// Removes the registration `id`; returns its polling check, for the caller to remove from
+    /// the scheduler once the lock is released.
+    private static func disarm(_ id: UInt64, in state: inout State) -> ChangeCheckScheduler.Entry? {
+        guard let entry = state.entries.removeValue(forKey: id) else { return nil }
         for step in entry.steps { detach(id, from: step, in: &state) }
+        return entry.polling
     }
 
     /// The folders a lookup of `path` passes through, as the kernel walks it, in walk order,
@@ -289,9 +292,10 @@ package final class FolderEvents: Sendable {
                     offset += 16 + nameLength
                 }
             }
-            let handlers = state.withLock { state in
+            let (handlers, polling) = state.withLock { state in
                 Self.handlers(for: events, mountsChanged: mountsChanged, in: &state)
             }
+            apply(polling)
             for handler in handlers { handler() }
         }
     }
@@ -299,8 +303,9 @@ package final class FolderEvents: Sendable {
     /// The handlers to call for one batch of events; re-resolves the registrations whose way
     /// may have changed.
     private static func handlers(for events: [Event], mountsChanged: Bool, in state: inout State)
-        -> [@Sendable () -> Void]
+        -> ([@Sendable () -> Void], PollingChanges)
     {
+        var polling = PollingChanges()
         let overflow = events.contains { $0.flags & UInt32(IN_Q_OVERFLOW) != 0 }
         var notified: Set<UInt64> = overflow ? Set(state.entries.keys) : []
         var resolved: Set<UInt64> = notified
@@ -330,29 +335,54 @@ package final class FolderEvents: Sendable {
         for id in (mountsChanged ? Set(state.entries.keys) : resolved).sorted() where state.entries[id] != nil {
             let (complete, changed) = arm(id, in: &state)
             if changed { notified.insert(id) }
-            if complete, let polling = state.entries[id]?.polling {
-                ChangeCheckScheduler.shared.remove(polling)
+            if complete, let check = state.entries[id]?.polling {
+                polling.removed.append(check)
                 state.entries[id]?.polling = nil
             } else if !complete, state.entries[id]?.polling == nil {
-                state.entries[id]?.polling = ChangeCheckScheduler.shared.add(everyNanoseconds: pollingInterval) {
-                    FolderEvents.shared.pollWithoutWatch(id)
-                }
+                polling.needed.append(id)
             }
         }
-        return notified.sorted().compactMap { state.entries[$0]?.handler }
+        return (notified.sorted().compactMap { state.entries[$0]?.handler }, polling)
+    }
+
+    /// Changes to the scheduler's polling checks, decided under the lock and made after it is
+    /// released: the scheduler takes its own lock and may start its thread.
+    private struct PollingChanges {
+        var removed: [ChangeCheckScheduler.Entry] = []
+        /// Registrations that need a polling check and have none.
+        var needed: [UInt64] = []
+    }
+
+    /// Makes `changes`, with no lock held: a check added for a registration that was removed,
+    /// or that got one meanwhile, is removed again.
+    private func apply(_ changes: PollingChanges) {
+        for check in changes.removed { ChangeCheckScheduler.shared.remove(check) }
+        for id in changes.needed {
+            let check = ChangeCheckScheduler.shared.add(everyNanoseconds: Self.pollingInterval) {
+                FolderEvents.shared.pollWithoutWatch(id)
+            }
+            let kept = state.withLock { state -> Bool in
+                guard state.entries[id] != nil, state.entries[id]?.polling == nil else { return false }
+                state.entries[id]?.polling = check
+                return true
+            }
+            if !kept { ChangeCheckScheduler.shared.remove(check) }
+        }
     }
 
     /// One polling check of a registration with a folder on its way that cannot be watched:
     /// tries to watch it again (and stops polling when that works), then calls its handler.
     private func pollWithoutWatch(_ id: UInt64) {
-        let handler = state.withLock { state -> (@Sendable () -> Void)? in
-            guard state.entries[id] != nil else { return nil }
+        let (handler, stopped) = state.withLock { state -> ((@Sendable () -> Void)?, ChangeCheckScheduler.Entry?) in
+            guard state.entries[id] != nil else { return (nil, nil) }
+            var stopped: ChangeCheckScheduler.Entry?
             if Self.arm(id, in: &state).complete, let polling = state.entries[id]?.polling {
-                ChangeCheckScheduler.shared.remove(polling)
+                stopped = polling
                 state.entries[id]?.polling = nil
             }
-            return state.entries[id]?.handler
+            return (state.entries[id]?.handler, stopped)
         }
+        if let stopped { ChangeCheckScheduler.shared.remove(stopped) }
         handler?()
     }
 
