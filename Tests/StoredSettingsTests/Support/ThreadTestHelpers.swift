@@ -52,4 +52,24 @@ enum ThreadTest {
             set { lock.withLock { stored = newValue } }
         }
     }
+
+    /// A gate threads block on (a writer inside a durability hook) until the test opens it.
+    final class Gate: @unchecked Sendable {
+        // Safe because `isOpen` is only read and written between `condition.lock()` and `unlock()`.
+        private let condition = NSCondition()
+        private var isOpen = false
+
+        func wait() {
+            condition.lock()
+            while !isOpen { condition.wait() }
+            condition.unlock()
+        }
+
+        func open() {
+            condition.lock()
+            isOpen = true
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
 }

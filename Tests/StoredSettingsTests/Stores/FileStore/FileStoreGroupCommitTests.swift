@@ -2,26 +2,6 @@ import Foundation
 import StoredSettings
 import Testing
 
-/// A gate a writer thread blocks on inside a durability hook until the test opens it.
-private final class Gate: @unchecked Sendable {
-    // Safe because `open` is only read and written between `condition.lock()` and `unlock()`.
-    private let condition = NSCondition()
-    private var isOpen = false
-
-    func wait() {
-        condition.lock()
-        while !isOpen { condition.wait() }
-        condition.unlock()
-    }
-
-    func openGate() {
-        condition.lock()
-        isOpen = true
-        condition.broadcast()
-        condition.unlock()
-    }
-}
-
 /// What the durability hook saw of one file: how many times each step ran.
 private struct StepCounts: Sendable {
     var fileSyncs = 0
@@ -37,7 +17,7 @@ private final class HeldStore: Sendable {
     let store: FileStore
     let target: String
     let counts = AwaitableState(StepCounts())
-    let gate = Gate()
+    let gate = ThreadTest.Gate()
 
     init(failingFromRound failFrom: Int? = nil) throws {
         folder = try ScratchFolder()
@@ -65,7 +45,7 @@ private final class HeldStore: Sendable {
 
     deinit { DurabilityHook.remove(forPath: target) }
 
-    func release() { gate.openGate() }
+    func release() { gate.open() }
 }
 
 /// The outcomes of writer threads, each recorded once it returned.

@@ -3,26 +3,6 @@ import StoredSettings
 import StoredSettingsTestSupport
 import Testing
 
-/// A gate a background writer blocks on inside a durability hook until the test opens it.
-private final class WriterGate: @unchecked Sendable {
-    // Safe because `isOpen` is only read and written between `condition.lock()` and `unlock()`.
-    private let condition = NSCondition()
-    private var isOpen = false
-
-    func wait() {
-        condition.lock()
-        while !isOpen { condition.wait() }
-        condition.unlock()
-    }
-
-    func open() {
-        condition.lock()
-        isOpen = true
-        condition.broadcast()
-        condition.unlock()
-    }
-}
-
 /// What the durability hook saw of one file's writes.
 private struct Writes: Sendable {
     /// How many file `fsync`s ran.
@@ -39,7 +19,7 @@ private final class BehindStore: Sendable {
     let store: FileStore
     let target: String
     let writes = AwaitableState(Writes())
-    let gate = WriterGate()
+    let gate = ThreadTest.Gate()
     /// The thread of the test's setter call in progress.
     let caller = Lock<ThreadIdentity?>(nil)
 
