@@ -119,14 +119,16 @@ final class EtcdClient: Sendable {
         return try call(path, body, request: request, unanswered: &unanswered)
     }
 
+    /// Whether a read may ask every endpoint at once (``race(_:_:)``): there is more than one,
+    /// and ``EtcdStore/Configuration/racesFirstRead`` allows it.
+    var mayRaceReads: Bool { configuration.racesFirstRead && configuration.endpoints.count > 1 }
+
     private func callEachEndpoint(_ path: String, _ body: [String: Any], request: Request, unanswered: inout [String])
         throws -> [String: Any]
     {
         // A read while no endpoint is known to answer asks them all at once: a short-lived
         // process must not wait out a frozen member listed first.
-        if request == .read && configuration.racesFirstRead && !knowsAnsweringEndpoint
-            && configuration.endpoints.count > 1
-        {
+        if request == .read && mayRaceReads && !knowsAnsweringEndpoint {
             return try race(path, body)
         }
         var problems: [String] = []

@@ -87,7 +87,7 @@ final class EtcdSession: Sendable {
             "key": Gateway.base64(prefix), "range_end": Gateway.rangeEnd(ofPrefix: prefix), "limit": 1,
             "sort_order": "DESCEND", "sort_target": "MOD", "keys_only": true,
         ]
-        let raced = client.configuration.racesFirstRead && client.configuration.endpoints.count > 1
+        let raced = client.mayRaceReads
         guard let answer = try? raced ? client.race("v3/kv/range", newest) : client.call("v3/kv/range", newest),
             Gateway.revision(of: answer) >= snapshot.revision
         else { return false }

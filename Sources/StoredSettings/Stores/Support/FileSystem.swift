@@ -180,7 +180,7 @@ package enum FileSystem {
     }
 
     /// `realpath(3)` of `path`; `nil` when a component does not exist.
-    private static func realPath(_ path: String) -> String? {
+    static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

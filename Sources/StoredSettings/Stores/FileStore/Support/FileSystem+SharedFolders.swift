@@ -33,9 +33,7 @@ extension FileSystem {
             folders.append(folder)
             folder = (folder as NSString).deletingLastPathComponent
         }
-        if let existing = folders.first(where: { access($0, F_OK) == 0 }), let real = realpath(existing, nil) {
-            var folder = String(cString: real)
-            free(real)
+        if let existing = folders.first(where: { access($0, F_OK) == 0 }), var folder = realPath(existing) {
             while !folder.isEmpty, folder != "/" {
                 folders.append(folder)
                 folder = (folder as NSString).deletingLastPathComponent
