@@ -18,9 +18,11 @@ import Musl
 /// holding it: the lock is not recursive, and taking it again on the same thread deadlocks on
 /// Linux and aborts the process on Apple platforms (`os_unfair_lock` traps on re-entry). Every
 /// `withLock` body in the package is therefore closed code: it copies what it needs out of the
-/// state, and callbacks run after it returns. The exceptions are the locks an `update` holds
-/// across its body (``DictionaryStorage``'s writers' lock, ``FileStore``'s file lock): the body's
-/// own writes to that store are refused by ``UpdateScope`` before they would take it again.
+/// state, and callbacks run after it returns. The exceptions are the writers' locks an `update`
+/// holds across its body (``DictionaryStorage``'s, ``FileStore``'s file lock, a suite's in
+/// `UserDefaultsStore`): the body's own writes to that store are refused by ``UpdateScope``
+/// before they would take it again, and a suite's lock, held across `UserDefaults.set` (which
+/// notifies observers on Apple platforms), is not taken again by the thread marked as holding it.
 ///
 /// Give it a state that is not empty: with `Lock(())`, ThreadSanitizer reports every access to
 /// the zero-sized state as a race, since it has the object's own address, where other threads

@@ -26,9 +26,10 @@ struct DefaultsBox: @unchecked Sendable {
 /// one `UserDefaults` instance they all use. It lives while a store uses it: the registry
 /// holds it weakly, so a suite no store uses is released with its notification observer.
 final class SuiteState: Sendable {
-    /// Serialises every write and `update` of the suite's stores. (A write from inside an
-    /// `update` body is refused before it gets here, by ``UpdateScope``.)
-    let writers = RecursiveLock()
+    /// Serialises every write and `update` of the suite's stores (see ``withWriters(_:)``).
+    private let writers = Lock(0)
+    /// The suite's mark in ``UpdateScope`` on the thread that holds ``writers``.
+    private let holdingWriters = ["writers of suite " + UUID().uuidString]
     let broadcaster = ChangeBroadcaster()
     let defaults: DefaultsBox
     /// Whether the values reads found were stored or only registered (see
@@ -62,6 +63,15 @@ final class SuiteState: Sendable {
 
     private init(defaults: DefaultsBox) {
         self.defaults = defaults
+    }
+
+    /// Runs `body` holding the suite's writers' lock, which a thread holding it already does
+    /// not take again: Foundation on Apple platforms posts `didChangeNotification` from inside
+    /// `UserDefaults.set`, so an app's observer may write the suite from within a write. (A
+    /// write from an `update` body is refused before it gets here, by ``UpdateScope``.)
+    func withWriters<R>(_ body: () throws -> R) rethrows -> R {
+        if UpdateScope.isInsideUpdateBody(of: holdingWriters) { return try body() }
+        return try writers.withLock { _ in try UpdateScope.runMarked(holdingWriters, key: nil, body) }
     }
 
     /// Whether a store of this process uses the suite named `name` now.
@@ -131,7 +141,7 @@ final class SuiteState: Sendable {
     }
 
     private func startWatching() {
-        writers.withLock {
+        withWriters {
             let needsObserver = watch.withLock { watch in
                 if watch.seen == nil { watch.seen = currentValues() }
                 return watch.token == nil

@@ -177,7 +177,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         try StorageError.validate(key: key, location: location)
         try checkOutsideUpdateBody(forKey: key)
-        try shared.writers.withLock {
+        try shared.withWriters {
             try commit(value, forKey: key)
         }
     }
@@ -207,7 +207,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try StorageError.validate(key: key, location: location)
         try checkOutsideUpdateBody(forKey: key)
-        return try shared.writers.withLock {
+        return try shared.withWriters {
             var value = self.persistentValue(forKey: key)
             let result = try UpdateScope.runBody(ofUpdateOn: [UpdateScope.medium(shared)], key: key) {
                 try body(&value)
@@ -235,7 +235,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
 
     /// The value of `key` and a stream of every later change to it, as one step.
     public func subscription(readingValueForKey key: String) -> KeySubscription {
-        shared.writers.withLock {
+        shared.withWriters {
             KeySubscription(value: value(forKey: key), shared.subscription(key: key))
         }
     }
@@ -272,7 +272,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         await shared.broadcaster.waitForSubscriberCount(count)
     }
 
-    /// Writes `value` and publishes the change; the caller holds `shared.writers`.
+    /// Writes `value` and publishes the change; the caller holds the suite's writers' lock.
     private func commit(_ value: StoredValue?, forKey key: String) throws {
         // Compared with what is stored, not with what reads see: a value equal to an
         // argument-domain override must still be written.
