@@ -98,10 +98,10 @@ enum DecodedCacheLookup {
 /// would look up on every read; the value is copied out through an `inout` parameter.
 @usableFromInline
 class DecodedCache<Value: Sendable>: @unchecked Sendable {
-    // Safe because every stored `var` is private, read and written only between
-    // `mutex.lock()` and `mutex.unlock()`; the one subclass, ``StoredSetting``, adds only `let`s.
-    private let mutex = NSLock()
-    private var revision: UInt64 = 0
+    // Safe because every stored `var` is private, read and written only inside
+    // `revision.withLock`; the one subclass, ``StoredSetting``, adds only `let`s.
+    /// The store revision the fields below belong to; its lock guards them too.
+    private let revision = Lock<UInt64>(0)
     private var holdsValue = false
     /// The decoded value at `revision` when `holdsValue`; otherwise a placeholder.
     private var value: Value
@@ -117,7 +117,7 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
 
     /// The size of the fields above, laid out as a tuple in the same order (keep in step).
     static var cacheFieldsSize: Int {
-        MemoryLayout<(NSLock, UInt64, Bool, Value, Boxed<StorageError>?, Boxed<StorageError>?)>.size
+        MemoryLayout<(Lock<UInt64>, Bool, Value, Boxed<StorageError>?, Boxed<StorageError>?)>.size
             + MemoryLayout<MutationStart<Value>?>.size
     }
 
@@ -127,67 +127,65 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Copies the value decoded at `revision` into `result`, if there is one.
-    func lookup(revision: UInt64, into result: inout Value) -> DecodedCacheLookup {
-        mutex.lock()
-        defer { mutex.unlock() }
-        guard self.revision == revision else { return .miss }
-        if holdsValue {
-            result = value
-            return .hit
+    func lookup(revision wanted: UInt64, into result: inout Value) -> DecodedCacheLookup {
+        revision.withLock { revision in
+            guard revision == wanted else { return .miss }
+            if holdsValue {
+                result = value
+                return .hit
+            }
+            if let failure { return .failed(failure.value) }
+            return .miss
         }
-        if let failure { return .failed(failure.value) }
-        return .miss
     }
 
     /// Keeps `value`, decoded at `revision`.
-    func store(_ value: Value, revision: UInt64) {
-        mutex.lock()
-        defer { mutex.unlock() }
-        self.revision = revision
-        self.value = value
-        holdsValue = true
-        failure = nil
+    func store(_ value: Value, revision decodedAt: UInt64) {
+        revision.withLock { revision in
+            revision = decodedAt
+            self.value = value
+            holdsValue = true
+            failure = nil
+        }
     }
 
     /// Keeps the decoding failure at `revision`.
-    func store(failure: StorageError, revision: UInt64) {
-        mutex.lock()
-        defer { mutex.unlock() }
-        self.revision = revision
-        holdsValue = false
-        self.failure = Boxed(failure)
+    func store(failure: StorageError, revision failedAt: UInt64) {
+        revision.withLock { revision in
+            revision = failedAt
+            holdsValue = false
+            self.failure = Boxed(failure)
+        }
     }
 
     /// Copies the value last kept for the very array `stored` (the same buffer, not an equal
     /// one: another writer's array may spell its strings otherwise) into `result`; `false`
     /// when there is none.
     func lookup(mutationStart stored: StoredValue, into result: inout Value) -> Bool {
-        mutex.lock()
-        defer { mutex.unlock() }
-        guard let lastMutated, case .array(let kept) = lastMutated.stored, case .array(let found) = stored,
-            kept.count == found.count,
-            kept.withUnsafeBufferPointer({ a in found.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress } })
-        else { return false }
-        result = lastMutated.value
-        return true
+        revision.withLock { _ in
+            guard let lastMutated, case .array(let kept) = lastMutated.stored, case .array(let found) = stored,
+                kept.count == found.count,
+                kept.withUnsafeBufferPointer({ a in found.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress } })
+            else { return false }
+            result = lastMutated.value
+            return true
+        }
     }
 
     /// Keeps `value` as the decoded form of the array `stored`, for the next mutation.
     func store(mutated value: Value, storedAs stored: StoredValue) {
-        mutex.lock()
-        defer { mutex.unlock() }
-        lastMutated = MutationStart(stored: stored, value: value)
+        revision.withLock { _ in lastMutated = MutationStart(stored: stored, value: value) }
     }
 
     /// Whether `error` for `value` has not been reported yet; records it as reported.
     func shouldReport(_ error: StorageError, for value: StoredValue) -> Bool {
-        mutex.lock()
-        defer { mutex.unlock() }
-        if let (lastValue, lastError) = reported?.value, lastError == error, lastValue.isIdentical(to: value) {
-            return false
+        revision.withLock { _ in
+            if let (lastValue, lastError) = reported?.value, lastError == error, lastValue.isIdentical(to: value) {
+                return false
+            }
+            reported = Boxed((value, error))
+            return true
         }
-        reported = Boxed((value, error))
-        return true
     }
 }
 

@@ -6,6 +6,8 @@ extension FileStore {
         let id: UInt64
         let key: String
         let value: StoredValue?
+        /// Signalled when the write's outcome is in, or when its thread may lead the next group.
+        let wakeUp: DispatchSemaphore
     }
 
     /// The writes of one store waiting for the write in progress: the group commit.
@@ -17,16 +19,15 @@ extension FileStore {
     /// each member its outcome. Writers waiting on one another thus share the cost of making
     /// the file durable, and each call still returns only once its change is on disk (or
     /// failed).
-    ///
-    /// Thread-safety: `@unchecked Sendable` is safe because every stored property other than
-    /// the `let`s is read and written only between `condition.lock()` and `condition.unlock()`;
-    /// ``queued`` is an ``AwaitableState``, safe on its own.
-    final class WriteGroup: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var pending: [QueuedWrite] = []
-        private var outcomes: [UInt64: StorageError?] = [:]
-        private var leading = false
-        private var nextID: UInt64 = 0
+    final class WriteGroup: Sendable {
+        private struct State {
+            var pending: [QueuedWrite] = []
+            var outcomes: [UInt64: StorageError?] = [:]
+            var leading = false
+            var nextID: UInt64 = 0
+        }
+
+        private let state = Lock(State())
         /// The leader's mark in ``UpdateScope`` while it commits.
         let media = ["group commit " + UUID().uuidString]
         /// How many writes wait behind the one in progress, for tests: they wait on it to know
@@ -36,41 +37,56 @@ extension FileStore {
         /// Queues `key`'s new `value` and returns once it was committed by this thread or by
         /// another, or throws what its commit threw.
         ///
-        /// `commitGroup` runs without the queue's lock, on the leader's thread, with the writes
-        /// to commit in queue order, and returns each one's outcome (`nil`: written). It runs
+        /// `commitGroup` runs with no lock held, on the leader's thread, with the writes to
+        /// commit in queue order, and returns each one's outcome (`nil`: written). It runs
         /// marked in ``UpdateScope`` with ``media``, so a write to this store that the leader's
         /// own thread makes while it leads (from an error report handler the commit calls),
         /// which would wait for itself here, is made alone (``commitInGroup(_:forKey:)``).
         func submit(key: String, value: StoredValue?, commitGroup: ([QueuedWrite]) -> [UInt64: StorageError?]) throws {
-            condition.lock()
-            let id = nextID
-            nextID &+= 1
-            pending.append(QueuedWrite(id: id, key: key, value: value))
-            if leading { queued.withLock { $0 = pending.count } }
+            let wakeUp = DispatchSemaphore(value: 0)
+            let id = state.withLock { state in
+                defer { state.nextID &+= 1 }
+                state.pending.append(QueuedWrite(id: state.nextID, key: key, value: value, wakeUp: wakeUp))
+                return state.nextID
+            }
             while true {
-                if let outcome = outcomes.removeValue(forKey: id) {
-                    condition.unlock()
+                // Either this write's outcome is in, or no one leads and this thread takes
+                // the queue; otherwise it waits to be woken for one of the two.
+                let (outcome, group): (StorageError??, [QueuedWrite]?) = state.withLock { state in
+                    if let outcome = state.outcomes.removeValue(forKey: id) { return (outcome, nil) }
+                    guard !state.leading else { return (nil, nil) }
+                    state.leading = true
+                    defer { state.pending.removeAll(keepingCapacity: true) }
+                    return (nil, state.pending)
+                }
+                if let outcome {
                     if let outcome { throw outcome }
                     return
                 }
-                if !leading {
-                    leading = true
-                    let group = pending
-                    pending.removeAll(keepingCapacity: true)
-                    queued.withLock { $0 = 0 }
-                    condition.unlock()
-                    var results = UpdateScope.runMarked(media, key: nil) { commitGroup(group) }
-                    let own = results.removeValue(forKey: id) ?? nil
-                    condition.lock()
-                    leading = false
-                    outcomes.merge(results) { _, new in new }
-                    condition.broadcast()
-                    condition.unlock()
-                    if let own { throw own }
-                    return
+                countQueued()
+                guard let group else {
+                    wakeUp.wait()
+                    continue
                 }
-                condition.wait()
+                var results = UpdateScope.runMarked(media, key: nil) { commitGroup(group) }
+                let own = results.removeValue(forKey: id) ?? nil
+                let next = state.withLock { state in
+                    state.leading = false
+                    state.outcomes.merge(results) { _, new in new }
+                    return state.pending.first
+                }
+                for write in group where write.id != id { write.wakeUp.signal() }
+                // The first write queued meanwhile leads next, unless a newcomer leads first.
+                next?.wakeUp.signal()
+                if let own { throw own }
+                return
             }
+        }
+
+        /// Sets ``queued`` to the writes waiting now; read inside its lock, so the last one set
+        /// is the current count.
+        private func countQueued() {
+            queued.withLock { $0 = state.withLock { $0.pending.count } }
         }
     }
 
