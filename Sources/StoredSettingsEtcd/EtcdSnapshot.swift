@@ -9,15 +9,19 @@ import StoredSettings
 /// range read and a watch that replays older events never deliver a change twice.
 ///
 /// Thread-safety: every member may be used from any thread.
-final class EtcdSnapshot: @unchecked Sendable {
-    // @unchecked: `state` is only read or written while `condition` is locked (every member
-    // below takes it first), and `broadcaster` is Sendable itself.
-    struct Entry {
+final class EtcdSnapshot: Sendable {
+    struct Entry: Sendable {
         var value: StoredValue
         var modRevision: Int64
     }
 
-    struct State {
+    /// A thread in ``wait(forRevision:timeout:)``, woken once the snapshot reaches `revision`.
+    struct RevisionWaiter: Sendable {
+        let revision: Int64
+        let wakeUp: DispatchSemaphore
+    }
+
+    struct State: Sendable {
         var entries: [String: Entry] = [:]
         var revision: Int64 = 0
         /// How many keys etcd held under the prefix at `revision`, settings or not (the prefix
@@ -26,10 +30,10 @@ final class EtcdSnapshot: @unchecked Sendable {
         /// Whether the entries come from the snapshot cache, not yet from etcd: writes are
         /// refused, and the next range read replaces them whatever its revision.
         var fromCache = false
+        var waiters: [RevisionWaiter] = []
     }
 
-    private let condition = NSCondition()
-    private var state = State()
+    private let state = Lock(State())
     let broadcaster = ChangeBroadcaster()
     /// Since when the watch has had no connection, and who waits for that to change.
     let connection = EtcdConnectionState()
@@ -43,10 +47,18 @@ final class EtcdSnapshot: @unchecked Sendable {
         self.cache = cache
     }
 
+    /// Runs `body` with exclusive access to the state, then wakes the waiters whose revision
+    /// it reached.
     func withState<R>(_ body: (inout State) throws -> R) rethrows -> R {
-        condition.lock()
-        defer { condition.unlock() }
-        return try body(&state)
+        let (result, reached): (R, [RevisionWaiter]) = try state.withLock { state in
+            let result = try body(&state)
+            guard !state.waiters.isEmpty else { return (result, []) }
+            let revision = state.revision
+            defer { state.waiters.removeAll { $0.revision <= revision } }
+            return (result, state.waiters.filter { $0.revision <= revision })
+        }
+        for waiter in reached { waiter.wakeUp.signal() }
+        return result
     }
 
     var revision: Int64 { withState { $0.revision } }
@@ -75,7 +87,6 @@ final class EtcdSnapshot: @unchecked Sendable {
             // The save is queued before subscribers wake, so a flush after an event finds it.
             if state.revision > before { cache?.saveLater(state.entries, revision: state.revision) }
             if !changes.isEmpty { broadcaster.publish(changes) }
-            condition.broadcast()
         }
     }
 
@@ -105,7 +116,6 @@ final class EtcdSnapshot: @unchecked Sendable {
             state.etcdKeyCount = keyValues.count
             cache?.saveLater(state.entries, revision: revision)
             if !changes.isEmpty { broadcaster.publish(changes) }
-            condition.broadcast()
         }
     }
 
@@ -134,16 +144,23 @@ final class EtcdSnapshot: @unchecked Sendable {
         }
     }
 
-    /// Blocks until the snapshot has reached `revision` or `deadline` passed.
+    /// Blocks until the snapshot has reached `revision`, or for `timeout` seconds at most
+    /// (measured on the monotonic clock, `DispatchTime`).
     ///
     /// - Returns: Whether it reached `revision`.
-    func wait(forRevision revision: Int64, until deadline: Date) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while state.revision < revision {
-            if !condition.wait(until: deadline) { return state.revision >= revision }
+    func wait(forRevision revision: Int64, timeout: TimeInterval) -> Bool {
+        let wakeUp = DispatchSemaphore(value: 0)
+        let reached = withState { state in
+            if state.revision >= revision { return true }
+            state.waiters.append(RevisionWaiter(revision: revision, wakeUp: wakeUp))
+            return false
         }
-        return true
+        if reached { return true }
+        _ = wakeUp.wait(timeout: .now() + max(0, timeout))
+        return withState { state in
+            state.waiters.removeAll { $0.wakeUp === wakeUp }
+            return state.revision >= revision
+        }
     }
 
     /// Records that the watch lost (or regained, `nil`) its connection.

@@ -370,7 +370,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// reads the prefix itself when the watch is late, so a read after a write sees the write.
     func awaitSnapshot(atLeast revision: Int64) {
         guard revision > 0 else { return }
-        if snapshot.wait(forRevision: revision, until: Date(timeIntervalSinceNow: configuration.requestTimeout)) {
+        if snapshot.wait(forRevision: revision, timeout: configuration.requestTimeout) {
             return
         }
         if let (keyValues, at) = try? Self.readPrefix(client: client, keyPrefix: snapshot.keyPrefix) {
