@@ -47,6 +47,11 @@ final class EtcdSnapshot: Sendable {
         self.cache = cache
     }
 
+    /// What `body` reads of the state, under its lock.
+    func read<R>(_ body: (State) -> R) -> R {
+        state.withLock { body($0) }
+    }
+
     /// Runs `body` with exclusive access to the state, then wakes the waiters whose revision
     /// it reached.
     func withState<R>(_ body: (inout State) throws -> R) rethrows -> R {
@@ -61,7 +66,7 @@ final class EtcdSnapshot: Sendable {
         return result
     }
 
-    var revision: Int64 { withState { $0.revision } }
+    var revision: Int64 { read { $0.revision } }
 
     /// The setting's key for an etcd key under the prefix; `nil` for any other key.
     func settingKey(_ etcdKey: String) -> String? {

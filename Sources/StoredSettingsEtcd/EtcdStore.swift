@@ -171,17 +171,17 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
 
     /// The value of `key` in the snapshot. Never waits for the network.
     public func value(forKey key: String) -> StoredValue? {
-        snapshot.withState { $0.entries[key]?.value }
+        snapshot.read { $0.entries[key]?.value }
     }
 
     /// The value of `key` and the snapshot's revision, read together.
     public func valueWithRevision(forKey key: String) -> (value: StoredValue?, revision: UInt64?) {
-        snapshot.withState { ($0.entries[key]?.value, UInt64(clamping: $0.revision)) }
+        snapshot.read { ($0.entries[key]?.value, UInt64(clamping: $0.revision)) }
     }
 
     /// Every key under the prefix, in the snapshot.
     public func keys() -> [String] {
-        snapshot.withState { Array($0.entries.keys) }
+        snapshot.read { Array($0.entries.keys) }
     }
 
     /// Every change committed under the prefix from now on, by any client, once, in revision

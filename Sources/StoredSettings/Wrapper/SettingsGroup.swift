@@ -35,8 +35,12 @@ extension SettingsGroup {
     /// Creates the group with every ``Stored`` setting inside it (that has no `store:` argument
     /// of its own) using `store`.
     ///
+    /// The store is bound for the settings `init()` creates on its own thread (nested groups
+    /// included), not for tasks it starts; ``StoreContext/withStore(_:operation:)`` binds a
+    /// store for those too.
+    ///
     /// - Parameter store: The store for the group's settings.
     public init(store: any Storable) {
-        self = StoreContext.withStore(store) { Self() }
+        self = StoreContext.withThreadStore(store) { Self() }
     }
 }

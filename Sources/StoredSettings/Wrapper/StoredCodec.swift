@@ -99,9 +99,9 @@ enum DecodedCacheLookup {
 @usableFromInline
 class DecodedCache<Value: Sendable>: @unchecked Sendable {
     // Safe because every stored `var` is private, read and written only inside
-    // `revision.withLock`; the one subclass, ``StoredSetting``, adds only `let`s.
-    /// The store revision the fields below belong to; its lock guards them too.
-    private let revision = Lock<UInt64>(0)
+    // `lock.withLock`; the one subclass, ``StoredSetting``, adds only `let`s.
+    /// The store revision the fields below belong to.
+    private var revision: UInt64 = 0
     private var holdsValue = false
     /// The decoded value at `revision` when `holdsValue`; otherwise a placeholder.
     private var value: Value
@@ -117,7 +117,7 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
 
     /// The size of the fields above, laid out as a tuple in the same order (keep in step).
     static var cacheFieldsSize: Int {
-        MemoryLayout<(Lock<UInt64>, Bool, Value, Boxed<StorageError>?, Boxed<StorageError>?)>.size
+        MemoryLayout<(UInt64, Bool, Value, Boxed<StorageError>?, Boxed<StorageError>?)>.size
             + MemoryLayout<MutationStart<Value>?>.size
     }
 
@@ -126,9 +126,17 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
         value = placeholder
     }
 
+    /// The lock guarding this cache: one of a fixed pool, picked by the object's address, so
+    /// that creating a wrapper allocates no lock of its own (allocating and freeing one, with
+    /// its system mutex, was a third of creating a wrapper and reading it once).
+    private var lock: Lock<Int> {
+        let address = UInt64(UInt(bitPattern: ObjectIdentifier(self)))
+        return cacheLocks[Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> 58)]
+    }
+
     /// Copies the value decoded at `revision` into `result`, if there is one.
     func lookup(revision wanted: UInt64, into result: inout Value) -> DecodedCacheLookup {
-        revision.withLock { revision in
+        lock.withLock { _ in
             guard revision == wanted else { return .miss }
             if holdsValue {
                 result = value
@@ -141,7 +149,7 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
 
     /// Keeps `value`, decoded at `revision`.
     func store(_ value: Value, revision decodedAt: UInt64) {
-        revision.withLock { revision in
+        lock.withLock { _ in
             revision = decodedAt
             self.value = value
             holdsValue = true
@@ -151,7 +159,7 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
 
     /// Keeps the decoding failure at `revision`.
     func store(failure: StorageError, revision failedAt: UInt64) {
-        revision.withLock { revision in
+        lock.withLock { _ in
             revision = failedAt
             holdsValue = false
             self.failure = Boxed(failure)
@@ -162,7 +170,7 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
     /// one: another writer's array may spell its strings otherwise) into `result`; `false`
     /// when there is none.
     func lookup(mutationStart stored: StoredValue, into result: inout Value) -> Bool {
-        revision.withLock { _ in
+        lock.withLock { _ in
             guard let lastMutated, case .array(let kept) = lastMutated.stored, case .array(let found) = stored,
                 kept.count == found.count,
                 kept.withUnsafeBufferPointer({ a in found.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress } })
@@ -174,12 +182,12 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
 
     /// Keeps `value` as the decoded form of the array `stored`, for the next mutation.
     func store(mutated value: Value, storedAs stored: StoredValue) {
-        revision.withLock { _ in lastMutated = MutationStart(stored: stored, value: value) }
+        lock.withLock { _ in lastMutated = MutationStart(stored: stored, value: value) }
     }
 
     /// Whether `error` for `value` has not been reported yet; records it as reported.
     func shouldReport(_ error: StorageError, for value: StoredValue) -> Bool {
-        revision.withLock { _ in
+        lock.withLock { _ in
             if let (lastValue, lastError) = reported?.value, lastError == error, lastValue.isIdentical(to: value) {
                 return false
             }
@@ -188,6 +196,10 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
         }
     }
 }
+
+/// The locks of every ``DecodedCache``: 64, so that caches of settings read on different
+/// threads rarely share one. Each is held only for a few field copies, never across a call out.
+private let cacheLocks = (0..<64).map { _ in Lock(0) }
 
 /// The value an in-place mutation last started from or wrote, with its stored array.
 final class MutationStart<Value: Sendable>: Sendable {

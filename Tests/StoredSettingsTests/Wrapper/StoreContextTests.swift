@@ -10,6 +10,15 @@ private struct FlagSettings: SettingsGroup {
 
 private let pinnedStore = InMemoryStore()
 
+/// A group whose `init()` creates a nested group on a store of its own, and one on the store
+/// its settings take from the context.
+private struct NestingSettings: SettingsGroup {
+    static let innerStore = InMemoryStore()
+    @Stored("outer", default: 0) var outer: Int
+    var rebound = StoreContext.withStore(NestingSettings.innerStore) { FlagSettings() }
+    var inherited = FlagSettings()
+}
+
 @Suite(.timeLimit(TestScale.hangGuard))
 struct StoreContextTests {
     @Test func settingsGroupInitWithStoreUsesThatStoreForEverySetting() {
@@ -41,6 +50,24 @@ struct StoreContextTests {
         }
         #expect(first.value(forKey: "resolved") == .int(2))
         #expect(second.value(forKey: "resolved") == nil)
+    }
+
+    @Test func theInnermostBindingWinsAndEndsWithItsOperation() {
+        let store = InMemoryStore()
+        let outerBound = InMemoryStore()
+        let (settings, after) = StoreContext.withStore(outerBound) {
+            (NestingSettings(store: store), Stored("after", default: 0))
+        }
+        #expect(settings.$outer.store === store)
+        #expect(settings.rebound.$flag.store === NestingSettings.innerStore)
+        #expect(settings.inherited.$flag.store === store)
+        #expect(after.store === outerBound)
+    }
+
+    @Test func aTaskStartedInsideWithStoreInheritsItsStore() async {
+        let store = InMemoryStore()
+        let task = StoreContext.withStore(store) { Task { Stored("inTask", default: 0).store } }
+        #expect(await task.value === store)
     }
 
     @Test func parallelTasksEachSeeTheirOwnBoundStore() async {
