@@ -13,10 +13,10 @@ struct StoredKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
 
     @inline(__always)
     private func put(_ value: StoredValue, _ key: Key) {
-        object.items[key.stringValue] = .value(value)
+        object.items.append((key.stringValue, .value(value)))
     }
 
-    mutating func encodeNil(forKey key: Key) throws { object.items[key.stringValue] = nil }
+    mutating func encodeNil(forKey key: Key) throws { object.items.append((key.stringValue, .null)) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }
     mutating func encode(_ value: String, forKey key: Key) throws { put(.string(value), key) }
     mutating func encode(_ value: Double, forKey key: Key) throws { put(.double(value), key) }
@@ -33,19 +33,14 @@ struct StoredKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
     mutating func encode(_ value: UInt64, forKey key: Key) throws { put(value.storedValue(), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        let slot = try encoder.encodeNested(value, depth: depth, key: key)
-        if case .null = slot {
-            object.items[key.stringValue] = nil
-        } else {
-            object.items[key.stringValue] = slot
-        }
+        object.items.append((key.stringValue, try encoder.encodeNested(value, depth: depth, key: key)))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
         let nested = EncodedObject()
-        object.items[key.stringValue] = .object(nested)
+        object.items.append((key.stringValue, .object(nested)))
         let child = encoder.child(depth: depth, key: key)
         return KeyedEncodingContainer(
             StoredKeyedEncodingContainer<NestedKey>(encoder: child, object: nested, depth: child.keys.count))
@@ -53,7 +48,7 @@ struct StoredKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = EncodedArray()
-        object.items[key.stringValue] = .array(nested)
+        object.items.append((key.stringValue, .array(nested)))
         let child = encoder.child(depth: depth, key: key)
         return StoredUnkeyedEncodingContainer(encoder: child, array: nested, depth: child.keys.count)
     }
@@ -61,14 +56,14 @@ struct StoredKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
     mutating func superEncoder() -> any Encoder {
         let child = StoredValueEncoding(
             keys: encoder.path(depth) + [SuperCodingKey()], userInfo: encoder.info, recursion: encoder.recursion)
-        object.items["super"] = .encoder(child)
+        object.items.append(("super", .encoder(child)))
         return child
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         let child = StoredValueEncoding(
             keys: encoder.path(depth) + [key], userInfo: encoder.info, recursion: encoder.recursion)
-        object.items[key.stringValue] = .encoder(child)
+        object.items.append((key.stringValue, .encoder(child)))
         return child
     }
 }
