@@ -29,7 +29,7 @@ extension FileStore {
 
         private let state = Lock(State())
         /// The leader's mark in ``UpdateScope`` while it commits.
-        let media = ["group commit " + UUID().uuidString]
+        var media: [String] { ["group commit " + UpdateScope.medium(self)] }
         /// How many writes wait behind the one in progress, for tests: they wait on it to know
         /// that writers provably queued.
         let queued = AwaitableState(0)

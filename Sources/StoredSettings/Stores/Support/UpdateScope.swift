@@ -132,8 +132,9 @@ public enum UpdateScope {
     /// its writers' lock across it: a file, a suite, an etcd prefix) runs on this thread.
     package static var isInsideUpdateBody: Bool { currentMarks.map { $0.entries.contains { $0.counted } } ?? false }
 
-    /// A medium name for a store guarded by an object's identity (a lock, a dictionary).
+    /// A medium name for a store guarded by an object's identity (a lock, a dictionary): the
+    /// object's address in hexadecimal, unique while the object lives.
     public static func medium(_ object: AnyObject) -> String {
-        String(describing: ObjectIdentifier(object))
+        "object " + String(UInt(bitPattern: ObjectIdentifier(object)), radix: 16)
     }
 }

@@ -24,17 +24,42 @@ extension AtomicFile {
         /// The destination for writes to `path` (already resolved, when it is a symbolic link).
         package init(path: String) {
             self.path = path
-            directory = (path as NSString).deletingLastPathComponent
+            let (directory, name) = Self.split(path)
+            self.directory = directory
             directoryToOpen = directory.isEmpty ? "." : directory
-            temporaryPrefix = AtomicFile.temporaryPrefix(for: path)
-            temporaryPathPrefix = (directory as NSString).appendingPathComponent(temporaryPrefix)
+            temporaryPrefix = ".\(name).tmp-"
+            temporaryPathPrefix = Self.path(of: temporaryPrefix, in: directory)
+        }
+
+        /// The path of the entry `name` (a name without slashes) in `directory`, as
+        /// `appendingPathComponent` gives it.
+        private static func path(of name: String, in directory: String) -> String {
+            if directory.isEmpty { return name }
+            return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        }
+
+        /// `path`'s folder and last component, as `deletingLastPathComponent` and
+        /// `lastPathComponent` give them. A path with no repeated or trailing slash (every
+        /// path a ``FileStore`` resolves) is split at its last slash; Foundation's functions,
+        /// which first clean the whole path, were a fifth of opening a small file.
+        package static func split(_ path: String) -> (directory: String, name: String) {
+            let bytes = path.utf8
+            let slash = UInt8(ascii: "/")
+            // A bare name is its own last component (Foundation on Linux traps on some).
+            guard let last = bytes.lastIndex(of: slash) else { return ("", path) }
+            guard bytes.count > 1, bytes.last != slash,
+                !zip(bytes, bytes.dropFirst()).contains(where: { $0 == slash && $1 == slash })
+            else {
+                return ((path as NSString).deletingLastPathComponent, (path as NSString).lastPathComponent)
+            }
+            let directory = last == bytes.startIndex ? "/" : String(Substring(bytes[..<last]))
+            return (directory, String(Substring(bytes[bytes.index(after: last)...])))
         }
 
         /// The path of the entry `name` (a name without slashes) in the file's folder, as
         /// `appendingPathComponent` gives it.
         package func pathInDirectory(_ name: String) -> String {
-            if directory.isEmpty { return name }
-            return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            Self.path(of: name, in: directory)
         }
     }
 }

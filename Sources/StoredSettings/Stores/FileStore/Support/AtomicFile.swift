@@ -27,11 +27,6 @@ import Darwin
 /// tell that file from one a live writer is still filling (even one stopped with `SIGSTOP`),
 /// and removes only the former.
 package enum AtomicFile {
-    /// The prefix of the temporary files written for `path`'s file name: `.settings.json.tmp-`.
-    package static func temporaryPrefix(for path: String) -> String {
-        ".\((path as NSString).lastPathComponent).tmp-"
-    }
-
     /// The owner and group a rewritten file keeps.
     package struct Owner: Equatable, Sendable {
         package var user: UInt32
