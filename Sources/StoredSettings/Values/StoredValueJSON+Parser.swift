@@ -9,9 +9,10 @@ extension StoredValueJSON {
         private let bytes: UnsafeRawBufferPointer
         private var index = 0
         private var depth = 0
-        /// Where each member value of the root object starts and ends, when asked for.
+        /// Where each member value of the root object starts and ends, with the value read
+        /// there, when asked for.
         private let recordsSource: Bool
-        private(set) var sourceRanges: [String: Range<Int>] = [:]
+        private(set) var sourceMembers: [String: SourceText.Member] = [:]
         /// Keys given twice in one object, when the source is recorded; the first few only.
         private(set) var duplicateKeys: [DuplicateKey] = []
         /// The keys from the root to the value being parsed, when the source is recorded.
@@ -65,7 +66,8 @@ extension StoredValueJSON {
         private mutating func parseObject() throws -> StoredValue {
             try enterContainer()
             var result: [String: StoredValue] = [:]
-            var keyStarts: [String: Int] = [:]
+            // Where each key starts, in order: read only to report a key given twice.
+            var keyStarts: [(key: String, start: Int)] = []
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
@@ -79,10 +81,15 @@ extension StoredValueJSON {
                 }
                 let keyStart = index
                 let key = try parseString()
-                if let existing = canonicallyEquivalentKey(to: key, in: result) {
-                    throw corrupted(canonicallyEquivalentKeysMessage(existing, key), at: keyStart)
+                // One look-up finds both a key given again and a canonically equivalent one.
+                if let index = result.index(forKey: key) {
+                    let existing = result.keys[index]
+                    guard existing.hasSameScalars(as: key) else {
+                        throw corrupted(canonicallyEquivalentKeysMessage(existing, key), at: keyStart)
+                    }
+                    if recordsSource { noteDuplicate(key, at: keyStart, in: keyStarts) }
                 }
-                if recordsSource { noteKey(key, at: keyStart, in: &keyStarts) }
+                if recordsSource { keyStarts.append((key, keyStart)) }
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                     throw corrupted("expected ':' after the key")
@@ -95,7 +102,7 @@ extension StoredValueJSON {
                     let value = try parseValue()
                     if recordsSource { path.removeLast() }
                     result[key] = value
-                    if recordsSource, depth == 1 { sourceRanges[key] = valueStart..<index }
+                    if recordsSource, depth == 1 { sourceMembers[key] = (valueStart..<index, value) }
                 } catch var error as StorageError {
                     error.codingPath.insert(key, at: 0)
                     throw error
@@ -116,14 +123,13 @@ extension StoredValueJSON {
             return .dictionary(result)
         }
 
-        /// Records where `key` starts in its object, or that it was given before there.
-        private mutating func noteKey(_ key: String, at start: Int, in starts: inout [String: Int]) {
-            guard let first = starts[key] else {
-                starts[key] = start
-                return
-            }
-            guard duplicateKeys.count < DuplicateKey.maximumReported else { return }
-            duplicateKeys.append(DuplicateKey(path: path + [key], firstOffset: first, laterOffset: start, in: bytes))
+        /// Records that `key`, starting at `start`, was given before in its object, whose keys
+        /// so far start at `starts`.
+        private mutating func noteDuplicate(_ key: String, at start: Int, in starts: [(key: String, start: Int)]) {
+            guard duplicateKeys.count < DuplicateKey.maximumReported,
+                let first = starts.first(where: { $0.key.hasSameScalars(as: key) })
+            else { return }
+            duplicateKeys.append(DuplicateKey(path: path + [key], firstOffset: first.start, laterOffset: start, in: bytes))
         }
 
         private mutating func parseArray() throws -> StoredValue {

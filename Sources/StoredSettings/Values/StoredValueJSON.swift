@@ -334,13 +334,13 @@ package enum StoredValueJSON {
     ///
     /// - Throws: As ``parse(_:)``.
     package static func parseKeepingSource(_ data: Data) throws -> (value: StoredValue, source: SourceText) {
-        let (value, ranges, duplicates) = try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+        let (value, members, duplicates) = try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var parser = Parser(bytes: buffer, recordingSource: true)
             let value = try parser.parseDocument()
-            return (value, parser.sourceRanges, parser.duplicateKeys)
+            return (value, parser.sourceMembers, parser.duplicateKeys)
         }
-        guard case .dictionary(let items) = value else { return (value, SourceText()) }
-        return (value, SourceText(data: data, ranges: ranges, values: items, duplicateKeys: duplicates))
+        guard case .dictionary = value else { return (value, SourceText()) }
+        return (value, SourceText(data: data, members: members, duplicateKeys: duplicates))
     }
 
     /// The text of each member of a JSON file's root object as the file spelled it, with the
@@ -349,8 +349,11 @@ package enum StoredValueJSON {
     ///
     /// It shares the file's bytes (one copy of the file in memory, not two).
     package struct SourceText: Sendable {
+        /// Where a member's value is in the file's bytes, and the value read there.
+        typealias Member = (range: Range<Int>, value: StoredValue)
+
         private let data: Data
-        private let members: [String: (range: Range<Int>, value: StoredValue)]
+        private let members: [String: Member]
         /// The keys the file gave twice in one object (the first few).
         package let duplicateKeys: [DuplicateKey]
 
@@ -361,17 +364,10 @@ package enum StoredValueJSON {
             duplicateKeys = []
         }
 
-        fileprivate init(
-            data: Data, ranges: [String: Range<Int>], values: [String: StoredValue], duplicateKeys: [DuplicateKey]
-        ) {
+        fileprivate init(data: Data, members: [String: Member], duplicateKeys: [DuplicateKey]) {
             self.data = data
-            self.duplicateKeys = duplicateKeys
-            var members: [String: (range: Range<Int>, value: StoredValue)] = [:]
-            members.reserveCapacity(ranges.count)
-            for (key, range) in ranges {
-                if let value = values[key] { members[key] = (range, value) }
-            }
             self.members = members
+            self.duplicateKeys = duplicateKeys
         }
 
         /// The file's text for the member `key` when `value` is identical to what it was read as.
