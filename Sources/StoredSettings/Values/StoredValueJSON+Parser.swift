@@ -129,7 +129,8 @@ extension StoredValueJSON {
             guard duplicateKeys.count < DuplicateKey.maximumReported,
                 let first = starts.first(where: { $0.key.hasSameScalars(as: key) })
             else { return }
-            duplicateKeys.append(DuplicateKey(path: path + [key], firstOffset: first.start, laterOffset: start, in: bytes))
+            duplicateKeys.append(
+                DuplicateKey(path: path + [key], firstOffset: first.start, laterOffset: start, in: bytes))
         }
 
         private mutating func parseArray() throws -> StoredValue {
