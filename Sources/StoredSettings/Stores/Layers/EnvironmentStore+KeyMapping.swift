@@ -13,29 +13,36 @@
 /// from the environment or by a dedicated option, only with `--set key=value`.
 package enum KeyWords {
     /// The words of `key`, or `nil` when the key has characters no variable name can hold.
+    ///
+    /// Only ASCII letters, digits and the separators `. - _ / :` and space may appear, so the
+    /// key is read as bytes (reading it as `Character`s was a fifth of a tool's start-up). A
+    /// word starts at an uppercase letter after a lowercase letter or a digit, and at the last
+    /// capital of a run followed by a lowercase letter (`HTTPServer`), unless that letter is a
+    /// plural `s` (`URLs`).
     package static func words(of key: String) -> [String]? {
-        let characters = Array(key)
+        let bytes = Array(key.utf8)
         var words: [String] = []
-        var current = ""
+        var current: [UInt8] = []
         func flush() {
-            if !current.isEmpty { words.append(current) }
-            current = ""
+            if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
+            current.removeAll(keepingCapacity: true)
         }
-        for (index, character) in characters.enumerated() {
-            guard character.isASCII else { return nil }
-            if character.isLetter || character.isNumber {
-                if character.isUppercase, let previous = current.last {
-                    let next = index + 1 < characters.count ? characters[index + 1] : nil
-                    let afterNext = index + 2 < characters.count ? characters[index + 2] : nil
-                    let nextIsPluralS = next == "s" && !(afterNext?.isLowercase ?? false)
-                    if previous.isLowercase || previous.isNumber
-                        || (previous.isUppercase && (next?.isLowercase ?? false) && !nextIsPluralS)
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if isUppercase(byte) || isLowercase(byte) || isDigit(byte) {
+                if isUppercase(byte), let previous = current.last {
+                    let next = index + 1 < bytes.count ? bytes[index + 1] : nil
+                    let afterNext = index + 2 < bytes.count ? bytes[index + 2] : nil
+                    let nextIsLowercase = next.map(isLowercase) ?? false
+                    let nextIsPluralS = next == UInt8(ascii: "s") && !(afterNext.map(isLowercase) ?? false)
+                    if isLowercase(previous) || isDigit(previous)
+                        || (isUppercase(previous) && nextIsLowercase && !nextIsPluralS)
                     {
                         flush()
                     }
                 }
-                current.append(character)
-            } else if ".-_/: ".contains(character) {
+                current.append(byte)
+            } else if ".-_/: ".utf8.contains(byte) {
                 flush()
             } else {
                 return nil
@@ -44,6 +51,10 @@ package enum KeyWords {
         flush()
         return words.isEmpty ? nil : words
     }
+
+    private static func isUppercase(_ byte: UInt8) -> Bool { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) }
+    private static func isLowercase(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
     /// `AUTO_RELOAD` for `autoReload`; `nil` when the key has no words.
     package static func screamingSnakeCase(_ key: String) -> String? {
