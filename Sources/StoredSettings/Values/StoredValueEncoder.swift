@@ -94,8 +94,12 @@ enum EncodedSlot {
             var result: [String: StoredValue] = [:]
             result.reserveCapacity(object.items.count)
             // In the order encoded: a key encoded again replaces its value, and `nil` removes it.
-            for (key, slot) in object.items {
-                result[key] = try StorageError.prefixingCodingPath(key) { try slot.resolve(depth: depth + 1) }
+            for (position, (key, slot)) in object.items.enumerated() {
+                do {
+                    result[key] = try StorageError.prefixingCodingPath(key) { try slot.resolve(depth: depth + 1) }
+                } catch  where object.items[(position + 1)...].contains(where: { $0.key == key }) {
+                    // Replaced by a later value: its failure does not count.
+                }
             }
             return .dictionary(result)
         case .array(let array):

@@ -136,22 +136,29 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
 
     /// Copies the value decoded at `revision` into `result`, if there is one.
     func lookup(revision wanted: UInt64, into result: inout Value) -> DecodedCacheLookup {
-        lock.withLock { _ in
+        // Assigned to `result` after the lock: what `result` held is released there.
+        var found = result
+        let outcome = lock.withLock { _ -> DecodedCacheLookup in
             guard revision == wanted else { return .miss }
             if holdsValue {
-                result = value
+                found = value
                 return .hit
             }
             if let failure { return .failed(failure.value) }
             return .miss
         }
+        result = found
+        return outcome
     }
 
     /// Keeps `value`, decoded at `revision`.
     func store(_ value: Value, revision decodedAt: UInt64) {
+        // The value replaced leaves the lock in `released`, and is released after it: its
+        // `deinit` may read settings, whose caches may share this lock.
+        var released = value
         lock.withLock { _ in
             revision = decodedAt
-            self.value = value
+            swap(&self.value, &released)
             holdsValue = true
             failure = nil
         }
@@ -170,19 +177,22 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
     /// one: another writer's array may spell its strings otherwise) into `result`; `false`
     /// when there is none.
     func lookup(mutationStart stored: StoredValue, into result: inout Value) -> Bool {
-        lock.withLock { _ in
+        let start = lock.withLock { _ -> MutationStart<Value>? in
             guard let lastMutated, case .array(let kept) = lastMutated.stored, case .array(let found) = stored,
                 kept.count == found.count,
                 kept.withUnsafeBufferPointer({ a in found.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress } })
-            else { return false }
-            result = lastMutated.value
-            return true
+            else { return nil }
+            return lastMutated
         }
+        guard let start else { return false }
+        result = start.value
+        return true
     }
 
     /// Keeps `value` as the decoded form of the array `stored`, for the next mutation.
     func store(mutated value: Value, storedAs stored: StoredValue) {
-        lock.withLock { _ in lastMutated = MutationStart(stored: stored, value: value) }
+        var released: MutationStart<Value>? = MutationStart(stored: stored, value: value)
+        lock.withLock { _ in swap(&lastMutated, &released) }
     }
 
     /// Whether `error` for `value` has not been reported yet; records it as reported.
@@ -198,7 +208,8 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
 }
 
 /// The locks of every ``DecodedCache``: 64, so that caches of settings read on different
-/// threads rarely share one. Each is held only for a few field copies, never across a call out.
+/// threads rarely share one. Each is held only for a few field copies, never across a call out
+/// (a replaced value, whose `deinit` may read settings, is released after the lock).
 private let cacheLocks = (0..<64).map { _ in Lock(0) }
 
 /// The value an in-place mutation last started from or wrote, with its stored array.
