@@ -26,9 +26,9 @@ struct AtomicFileDestinationTests {
     }
 
     @Test func namesTheTemporaryFilesAfterTheFileInItsFolder() {
-        let destination = AtomicFile.Destination(path: "/home/me/.config/tool/settings.json")
-        #expect(destination.directory == "/home/me/.config/tool")
-        #expect(destination.temporaryPathPrefix == "/home/me/.config/tool/.settings.json.tmp-")
+        let destination = AtomicFile.Destination(path: "/srv/tool/config/settings.json")
+        #expect(destination.directory == "/srv/tool/config")
+        #expect(destination.temporaryPathPrefix == "/srv/tool/config/.settings.json.tmp-")
         #expect(AtomicFile.Destination(path: "/settings.json").temporaryPathPrefix == "/.settings.json.tmp-")
         #expect(AtomicFile.Destination(path: "settings.json").temporaryPathPrefix == ".settings.json.tmp-")
     }
