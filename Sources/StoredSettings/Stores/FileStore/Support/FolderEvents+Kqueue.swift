@@ -21,8 +21,12 @@ import Foundation
 /// looked for every 250 milliseconds until it is back. Each registration holds two
 /// descriptors while its file exists.
 ///
-/// Not heard: a folder above the file's folder renamed away and another made in its place
-/// (the sources stay on the old folder); a store opened again, or `reload()`, looks again.
+/// Every folder above the file's folder is watched too, for being deleted or renamed (a folder
+/// restored from a backup is renamed away and made again): the file's folder is then looked
+/// for on its path as when it goes itself, and the folders above are watched again on what the
+/// path names. Those sources are shared by every registration whose path passes the folder, so
+/// a process holds one descriptor per folder above its stores' folders. Not heard: a file
+/// system mounted over a folder on the way; a store opened again, or `reload()`, looks again.
 ///
 /// Thread-safety: every member may be called from any thread; the state is behind a lock, and
 /// handlers run on one serial Dispatch queue with no lock of this type held.
@@ -52,10 +56,20 @@ package final class FolderEvents: Sendable {
         /// The search for a folder that went away, or the check that replaces the sources once
         /// the path passes a link, while it runs.
         var search: ChangeCheckScheduler.Entry?
+        /// The folders above ``folder`` watched for it, keys of ``State/ancestors``.
+        var ancestors: [String] = []
+    }
+
+    /// A folder above the folders of watched files, watched for going away.
+    private struct Ancestor {
+        let source: Source
+        /// The registrations whose paths pass it.
+        var ids: Set<UInt64> = []
     }
 
     private struct State {
         var entries: [UInt64: Entry] = [:]
+        var ancestors: [String: Ancestor] = [:]
         var nextID: UInt64 = 0
     }
 
@@ -76,43 +90,114 @@ package final class FolderEvents: Sendable {
             state.nextID += 1
             return state.nextID
         }
-        guard
-            let folderSource = makeSource(folder, events: [.write, .delete, .rename, .revoke], id: id, isFolder: true)
-        else {
-            return nil
-        }
-        let fileSource = makeSource(
-            path, events: [.write, .extend, .attrib, .delete, .rename, .revoke, .link], id: id, isFolder: false)
+        guard let folderSource = makeFolderSource(folder, id: id) else { return nil }
+        let fileSource = makeFileSource(path, id: id)
         state.withLock { state in
             state.entries[id] = Entry(
                 path: path, folder: folder, handler: handler, folderSource: folderSource, fileSource: fileSource)
         }
+        watchAncestors(of: id)
         return Registration(id: id)
     }
 
     /// Stops calling the registration's handler and closes its descriptors.
     package func remove(_ registration: Registration) {
-        let entry = state.withLock { $0.entries.removeValue(forKey: registration.id) }
-        entry?.folderSource?.source.cancel()
-        entry?.fileSource?.source.cancel()
+        let (entry, unused) = state.withLock { state in
+            let unused = Self.unwatchAncestors(of: registration.id, in: &state)
+            return (state.entries.removeValue(forKey: registration.id), unused)
+        }
+        for source in [entry?.folderSource, entry?.fileSource].compactMap({ $0 }) + unused { source.source.cancel() }
         if let search = entry?.search { ChangeCheckScheduler.shared.remove(search) }
     }
 
-    /// A resumed source on `path`, or `nil` when it cannot be opened.
+    private func makeFolderSource(_ folder: String, id: UInt64) -> Source? {
+        makeSource(folder, events: [.write, .delete, .rename, .revoke]) { [self] in
+            handle($0, id: id, isFolder: true)
+        }
+    }
+
+    private func makeFileSource(_ path: String, id: UInt64) -> Source? {
+        makeSource(path, events: [.write, .extend, .attrib, .delete, .rename, .revoke, .link]) { [self] in
+            handle($0, id: id, isFolder: false)
+        }
+    }
+
+    /// A resumed source on `path` that runs `handler` with the events it reports, or `nil` when
+    /// `path` cannot be opened.
+    ///
+    /// `self` is the process's one instance, never released: the handlers hold it strongly. The
+    /// calls are those of swift-sharing's `FileStorageKey` (`fileSystemSource`), which builds on
+    /// Apple platforms.
     private func makeSource(
-        _ path: String, events: DispatchSource.FileSystemEvent, id: UInt64, isFolder: Bool
+        _ path: String, events: DispatchSource.FileSystemEvent,
+        handler: @escaping @Sendable (DispatchSource.FileSystemEvent) -> Void
     ) -> Source? {
         let fd = open(path, O_EVTONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         let source = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: events, queue: queue)
         let box = Source(source: source)
-        // `self` is the process's one instance, never released: holding it strongly is free.
-        source.setEventHandler { [self] in
-            handle(box.source.data, id: id, isFolder: isFolder)
-        }
+        source.setEventHandler { handler(box.source.data) }
         source.setCancelHandler { close(fd) }
         source.resume()
         return box
+    }
+
+    /// Watches each folder above the registration's folder (up to, not including, `/`) for
+    /// being deleted or renamed, opening a source only for a folder no registration watches yet.
+    private func watchAncestors(of id: UInt64) {
+        guard let folder = state.withLock({ $0.entries[id]?.folder }) else { return }
+        var path = (folder as NSString).deletingLastPathComponent
+        while path.count > 1 {
+            let ancestor = path
+            let fresh =
+                state.withLock({ $0.ancestors[ancestor] == nil })
+                ? makeSource(ancestor, events: [.delete, .rename, .revoke]) { [self] _ in ancestorWentAway(ancestor) }
+                : nil
+            let surplus = state.withLock { state -> Source? in
+                guard state.entries[id] != nil else { return fresh }
+                var surplus = fresh
+                if state.ancestors[ancestor] == nil, let fresh {
+                    state.ancestors[ancestor] = Ancestor(source: fresh)
+                    surplus = nil
+                }
+                guard state.ancestors[ancestor] != nil else { return nil }
+                state.ancestors[ancestor]?.ids.insert(id)
+                state.entries[id]?.ancestors.append(ancestor)
+                return surplus
+            }
+            // Outside the lock, as every cancel here.
+            surplus?.source.cancel()
+            path = (path as NSString).deletingLastPathComponent
+        }
+    }
+
+    /// Takes the registration off the folders above its folder; returns the sources of those no
+    /// registration watches any more, for the caller to cancel after the lock.
+    private static func unwatchAncestors(of id: UInt64, in state: inout State) -> [Source] {
+        let paths = state.entries[id]?.ancestors ?? []
+        state.entries[id]?.ancestors = []
+        return paths.compactMap { path in
+            state.ancestors[path]?.ids.remove(id)
+            guard state.ancestors[path]?.ids.isEmpty == true else { return nil }
+            return state.ancestors.removeValue(forKey: path)?.source
+        }
+    }
+
+    /// Runs on the queue: the folder at `path` above watched files was deleted or renamed, and
+    /// the folders under it went with it, so each file they lead to is looked for again.
+    private func ancestorWentAway(_ path: String) {
+        let (gone, ids) = state.withLock { state -> ([Source], Set<UInt64>) in
+            let moved = state.ancestors.keys.filter { $0 == path || $0.hasPrefix(path + "/") }
+            let ancestors = moved.compactMap { state.ancestors.removeValue(forKey: $0) }
+            let ids = ancestors.reduce(into: Set<UInt64>()) { $0.formUnion($1.ids) }
+            for id in ids { state.entries[id]?.ancestors.removeAll { moved.contains($0) } }
+            return (ancestors.map(\.source), ids)
+        }
+        for source in gone { source.source.cancel() }
+        for id in ids {
+            folderWentAway(id)
+            state.withLock { $0.entries[id]?.handler }?()
+        }
     }
 
     /// Runs on the queue: opens the sources again where the vnode they watch left the path,
@@ -134,8 +219,7 @@ package final class FolderEvents: Sendable {
 
     private func reopenFileSource(_ id: UInt64) {
         guard let path = state.withLock({ $0.entries[id]?.path }) else { return }
-        let fresh = makeSource(
-            path, events: [.write, .extend, .attrib, .delete, .rename, .revoke, .link], id: id, isFolder: false)
+        let fresh = makeFileSource(path, id: id)
         let old = state.withLock { state -> Source? in
             guard state.entries[id] != nil else { return fresh }
             defer { state.entries[id]?.fileSource = fresh }
@@ -157,8 +241,9 @@ package final class FolderEvents: Sendable {
         replaceSources(of: id) { [self] in lookForFolder(id) }
     }
 
-    /// Cancels the registration's sources and runs `check` on the queue every 250 milliseconds,
-    /// until ``remove(_:)``, or ``lookForFolder(_:)`` finds the folder back.
+    /// Cancels the registration's sources, its folders' above included, and runs `check` on the
+    /// queue every 250 milliseconds, until ``remove(_:)``, or ``lookForFolder(_:)`` finds the
+    /// folder back.
     private func replaceSources(of id: UInt64, with check: @escaping @Sendable () -> Void) {
         let sources = state.withLock { state -> [Source] in
             guard var entry = state.entries[id] else { return [] }
@@ -166,7 +251,7 @@ package final class FolderEvents: Sendable {
             entry.folderSource = nil
             entry.fileSource = nil
             state.entries[id] = entry
-            return sources
+            return sources + Self.unwatchAncestors(of: id, in: &state)
         }
         for source in sources { source.source.cancel() }
         let search = ChangeCheckScheduler.shared.add(everyNanoseconds: 250_000_000) { [self] in
@@ -189,12 +274,7 @@ package final class FolderEvents: Sendable {
             entry.handler()
             return
         }
-        guard
-            let folderSource = makeSource(
-                entry.folder, events: [.write, .delete, .rename, .revoke], id: id, isFolder: true)
-        else {
-            return
-        }
+        guard let folderSource = makeFolderSource(entry.folder, id: id) else { return }
         let (registered, search) = state.withLock { state -> (Bool, ChangeCheckScheduler.Entry?) in
             guard state.entries[id] != nil else { return (false, nil) }
             state.entries[id]?.folderSource = folderSource
@@ -207,6 +287,7 @@ package final class FolderEvents: Sendable {
         }
         if let search { ChangeCheckScheduler.shared.remove(search) }
         reopenFileSource(id)
+        watchAncestors(of: id)
         entry.handler()
     }
 }
