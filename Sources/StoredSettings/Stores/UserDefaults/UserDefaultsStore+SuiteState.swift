@@ -54,6 +54,10 @@ final class SuiteState: Sendable {
     private let watch = Lock(Watch())
     /// How many times a change notification made the watcher read the whole defaults.
     let notificationReads = Lock<Int>(0)
+    #if canImport(ObjectiveC)
+    /// The key-value observers of single keys, by key (see `observeOtherProcesses(forKey:)`).
+    let keyObservers = Lock<[String: KeyObserver]>([:])
+    #endif
 
     private struct WeakState: Sendable {
         weak var state: SuiteState?
@@ -103,6 +107,9 @@ final class SuiteState: Sendable {
         stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation
     ) {
         startWatching()
+        #if canImport(ObjectiveC)
+        if let key { observeOtherProcesses(forKey: key) }
+        #endif
         // While only single keys were followed, notifications compared only those: bring the
         // others up to date first, so an observer of every key gets no change made before it.
         if key == nil, let followed = broadcaster.followedKeys {
@@ -162,7 +169,7 @@ final class SuiteState: Sendable {
     /// an `update` body that writes to other defaults): so it takes none of the writers' locks,
     /// reads the defaults with no lock held, and compares under ``watch`` alone. When a
     /// store's commit came in between, it reads again.
-    private func defaultsDidChange() {
+    func defaultsDidChange() {
         forgetProvenance(forKey: nil)
         for _ in 0..<16 {
             let commits = watch.withLock { $0.commits }
@@ -226,6 +233,9 @@ final class SuiteState: Sendable {
     }
 
     deinit {
+        #if canImport(ObjectiveC)
+        removeKeyObservers()
+        #endif
         if let token = watch.withLock({ $0.token }) {
             NotificationCenter.default.removeObserver(token.object)
         }

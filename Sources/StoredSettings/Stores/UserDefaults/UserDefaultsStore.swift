@@ -54,9 +54,15 @@ public import Foundation
 ///   the instance as its object. The store observes only its own instance, so a write to one
 ///   suite never makes another suite look; on each notification it reads the defaults with
 ///   no lock held (the posting thread may hold any lock), compares them with the values it
-///   last saw, and delivers one change per key that differs. Changes through another
-///   `UserDefaults` instance, and changes made by other processes (the `defaults` command,
-///   an app extension), are not announced to it and are not delivered.
+///   last saw, and delivers one change per key that differs.
+/// - Apple platforms, for a key someone follows on its own
+///   (``subscription(readingValueForKey:)``, an observed `@Stored`): changes made by other
+///   processes too (an app extension or a widget writing an App Group suite, the `defaults`
+///   command), heard by key-value observation of the key on ``defaults``, as swift-sharing's
+///   `AppStorageKey` does. A key with a `.` or a leading `@` cannot be observed that way
+///   (key-value observation reads them as key paths), and ``changes()`` follows every key,
+///   which it cannot observe one by one: for those, other processes' changes and changes
+///   through another `UserDefaults` instance are not delivered.
 /// - Linux: only changes made through a `UserDefaultsStore` of this process. Foundation on
 ///   Linux posts no `didChangeNotification` for direct `UserDefaults` writes, and its
 ///   `UserDefaults` does not see other processes' writes until it reloads.
