@@ -9,14 +9,13 @@ import Darwin
 #endif
 
 /// How long a write in one process takes to reach another process's ``FileStore/changes()``
-/// stream: from the writer's `setValue` returning to the reader's stream yielding the change.
+/// stream: from the writer calling `setValue` to the reader's stream yielding the change, so
+/// the figure includes the durable write itself (the event comes with its `rename`).
 ///
 /// This executable runs itself as the writer (`--latency-writer PATH`). Both sides stamp their
 /// moment with `CLOCK_MONOTONIC`, which one machine's processes share, so the difference is
 /// the latency whatever the reader was doing. Writes come at random moments (up to 0.3 s
-/// apart). Reported as the median and the 99th percentile. A negative figure means the change
-/// reached the reader before the writer's call returned: the file event comes with the
-/// `rename`, and the writer still flushes the folder after it.
+/// apart). Reported as the median and the 99th percentile.
 let latencyCaseName = "change visible in another process"
 
 func runLatency(_ bench: Bench) throws {
@@ -77,13 +76,14 @@ func runLatency(_ bench: Bench) throws {
 }
 
 /// The writer side of ``runLatency(_:)``: for each number read from standard input, writes it
-/// to the key `latency` of the store at `path` and prints the moment the write returned.
+/// to the key `latency` of the store at `path` and prints the moment the write was called.
 func latencyWriter(path: String) throws {
     let store = try FileStore(url: URL(fileURLWithPath: path), options: FileStore.Options(changeCheckInterval: nil))
     while let line = readLine(), let number = Int64(line) {
+        let called = monotonicNanoseconds()
         try store.setValue(.int(number), forKey: "latency")
         var output = StandardStream.output
-        output.write("\(monotonicNanoseconds())\n")
+        output.write("\(called)\n")
     }
 }
 
