@@ -135,20 +135,21 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Copies the value decoded at `revision` into `result`, if there is one.
+    ///
+    /// What `result` held is released inside the lock, so it must not be the last reference
+    /// to anything whose `deinit` may read a setting: the callers pass a copy of the setting's
+    /// default, which the setting keeps. (Assigning after the lock costs a cached read one more
+    /// copy of the value, which a structure of many fields feels.)
     func lookup(revision wanted: UInt64, into result: inout Value) -> DecodedCacheLookup {
-        // Assigned to `result` after the lock: what `result` held is released there.
-        var found = result
-        let outcome = lock.withLock { _ -> DecodedCacheLookup in
+        lock.withLock { _ -> DecodedCacheLookup in
             guard revision == wanted else { return .miss }
             if holdsValue {
-                found = value
+                result = value
                 return .hit
             }
             if let failure { return .failed(failure.value) }
             return .miss
         }
-        result = found
-        return outcome
     }
 
     /// Keeps `value`, decoded at `revision`.
