@@ -13,10 +13,15 @@ extension SuiteState {
     /// does. A key with a `.` or a leading `@` is a key path operator to key-value observation,
     /// so such a key is left to the notification.
     func observeOtherProcesses(forKey key: String) {
-        guard !key.contains("."), !key.hasPrefix("@") else { return }
+        guard !key.isEmpty, !key.contains("."), !key.hasPrefix("@") else { return }
         let observer = keyObservers.withLock { observers -> KeyObserver? in
             guard observers[key] == nil else { return nil }
-            let observer = KeyObserver { [weak self] in self?.defaultsDidChange() }
+            let observer = KeyObserver { [weak self] in
+                // A commit through a store of this process is delivered by that store, and
+                // the notification follows it: only other writers need a comparison here.
+                guard let self, !UpdateScope.isInsideUpdateBody(of: holdingWriters) else { return }
+                defaultsDidChange()
+            }
             observers[key] = observer
             return observer
         }

@@ -29,7 +29,7 @@ final class SuiteState: Sendable {
     /// Serialises every write and `update` of the suite's stores (see ``withWriters(_:)``).
     private let writers = Lock(0)
     /// The suite's mark in ``UpdateScope`` on the thread that holds ``writers``.
-    private var holdingWriters: [String] { ["writers of suite " + UpdateScope.medium(self)] }
+    var holdingWriters: [String] { ["writers of suite " + UpdateScope.medium(self)] }
     let broadcaster = ChangeBroadcaster()
     let defaults: DefaultsBox
     /// Whether the values reads found were stored or only registered (see

@@ -242,7 +242,10 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// The value of `key` and a stream of every later change to it, as one step.
     public func subscription(readingValueForKey key: String) -> KeySubscription {
         shared.withWriters {
-            KeySubscription(value: value(forKey: key), shared.subscription(key: key))
+            // Subscribed before the read: a change another process makes in between is then
+            // delivered (perhaps as the value read), not lost.
+            let subscription = shared.subscription(key: key)
+            return KeySubscription(value: value(forKey: key), subscription)
         }
     }
 

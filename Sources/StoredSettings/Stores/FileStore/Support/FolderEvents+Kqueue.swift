@@ -96,7 +96,7 @@ package final class FolderEvents: Sendable {
             state.entries[id] = Entry(
                 path: path, folder: folder, handler: handler, folderSource: folderSource, fileSource: fileSource)
         }
-        watchAncestors(of: id)
+        queue.async { [self] in watchAncestors(of: id) }
         return Registration(id: id)
     }
 
@@ -142,8 +142,12 @@ package final class FolderEvents: Sendable {
         return box
     }
 
-    /// Watches each folder above the registration's folder (up to, not including, `/`) for
-    /// being deleted or renamed, opening a source only for a folder no registration watches yet.
+    /// Runs on the queue, as every ancestor's event does, so none is handled halfway through:
+    /// watches each folder above the registration's folder (up to, not including, `/`) for
+    /// being deleted or renamed, opening a source only for a folder no registration watches
+    /// yet, and stopping at one that cannot be opened (in an App Sandbox, the folders above the
+    /// container). Then checks that the folder's own source is still on the folder its path
+    /// names: one above renamed before its source was open sent nothing.
     private func watchAncestors(of id: UInt64) {
         guard let folder = state.withLock({ $0.entries[id]?.folder }) else { return }
         var path = (folder as NSString).deletingLastPathComponent
@@ -167,8 +171,25 @@ package final class FolderEvents: Sendable {
             }
             // Outside the lock, as every cancel here.
             surplus?.source.cancel()
-            path = (path as NSString).deletingLastPathComponent
+            guard state.withLock({ $0.ancestors[ancestor] != nil }) else { break }
+            let parent = (path as NSString).deletingLastPathComponent
+            guard parent.count < path.count else { break }
+            path = parent
         }
+        if folderMoved(id) {
+            folderWentAway(id)
+            state.withLock { $0.entries[id]?.handler }?()
+        }
+    }
+
+    /// Whether the registration's folder source is on another folder than the one its path
+    /// names now (`fstat` of its descriptor against `stat` of the path), or none is there.
+    private func folderMoved(_ id: UInt64) -> Bool {
+        guard let entry = state.withLock({ $0.entries[id] }), let source = entry.folderSource else { return false }
+        var opened = stat()
+        var named = stat()
+        guard fstat(Int32(source.source.handle), &opened) == 0 else { return false }
+        return stat(entry.folder, &named) != 0 || opened.st_dev != named.st_dev || opened.st_ino != named.st_ino
     }
 
     /// Takes the registration off the folders above its folder; returns the sources of those no
