@@ -9,9 +9,12 @@ import Foundation
 // platforms.
 extension SuiteState {
     /// Observes `key` of the suite's defaults, once per suite and for as long as the suite's
-    /// state lives, and compares the followed keys on every observation, as a notification
-    /// does. A key with a `.` or a leading `@` is a key path operator to key-value observation,
-    /// so such a key is left to the notification.
+    /// state lives, and compares the followed keys on every observation of a key someone
+    /// still follows, as a notification does. (An observer is not removed when the last
+    /// stream of its key ends: key-value observation does not retain observers, so removing one
+    /// while another thread delivers to it could free it mid-call.) A key with a `.` or a
+    /// leading `@` is a key path operator to key-value observation, so such a key is left to
+    /// the notification.
     func observeOtherProcesses(forKey key: String) {
         guard !key.isEmpty, !key.contains("."), !key.hasPrefix("@") else { return }
         let observer = keyObservers.withLock { observers -> KeyObserver? in
@@ -19,7 +22,9 @@ extension SuiteState {
             let observer = KeyObserver { [weak self] in
                 // A commit through a store of this process is delivered by that store, and
                 // the notification follows it: only other writers need a comparison here.
-                guard let self, !UpdateScope.isInsideUpdateBody(of: holdingWriters) else { return }
+                guard let self, !UpdateScope.isInsideUpdateBody(of: holdingWriters),
+                    broadcaster.followedKeys?.contains(key) ?? true
+                else { return }
                 defaultsDidChange()
             }
             observers[key] = observer
