@@ -149,7 +149,9 @@ package final class FolderEvents: Sendable {
     /// container). Then checks that the folder's own source is still on the folder its path
     /// names: one above renamed before its source was open sent nothing.
     private func watchAncestors(of id: UInt64) {
-        guard let folder = state.withLock({ $0.entries[id]?.folder }) else { return }
+        // A registration whose folder went meanwhile is searched for; finding it watches these.
+        guard let entry = state.withLock({ $0.entries[id] }), entry.folderSource != nil else { return }
+        let folder = entry.folder
         var path = (folder as NSString).deletingLastPathComponent
         while path.count > 1 {
             let ancestor = path
