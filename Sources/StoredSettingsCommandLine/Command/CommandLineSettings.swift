@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import StoredSettings
 
 /// The settings of a command-line tool, read from its options, its environment variables and
@@ -131,7 +131,7 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
     public init(
         toolName: String,
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = EnvironmentStore.processVariables(),
         environmentPrefix: String? = nil,
         file: (any Storable)? = nil,
         fallbacks: [any Storable] = [],
@@ -228,7 +228,7 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
     public static func parseOrExit(
         toolName: String,
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = EnvironmentStore.processVariables(),
         environmentPrefix: String? = nil,
         file: (any Storable)? = nil,
         fallbacks: [any Storable] = [],

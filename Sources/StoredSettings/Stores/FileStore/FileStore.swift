@@ -215,7 +215,7 @@ public final class FileStore: Storable {
     ///   found; otherwise what
     ///   ``init(url:format:options:)`` throws.
     public convenience init(application: String, options: Options = Options()) throws {
-        let url = try Self.defaultURL(application: application, environment: ProcessInfo.processInfo.environment)
+        let url = try Self.defaultURL(application: application, environment: EnvironmentStore.processVariables())
         try self.init(url: url, options: options)
     }
 

@@ -27,6 +27,30 @@ extension EnvironmentStore {
     }
 }
 
+extension EnvironmentStore {
+    /// The process's environment, as `ProcessInfo.processInfo.environment` gives it on Linux:
+    /// each entry split at its first `=` (an entry without one left out), the last of a
+    /// repeated name kept, invalid UTF-8 repaired to U+FFFD. Read from `environ` directly,
+    /// because ProcessInfo's conversion was over a third of a tool's start-up.
+    ///
+    /// Thread-safety: reads `environ`, which a concurrent `setenv` may change under it, as
+    /// ProcessInfo's reading does.
+    @usableFromInline
+    package static func processVariables() -> [String: String] {
+        var variables: [String: String] = [:]
+        guard var pointer = environmentPointer() else { return [:] }
+        while let entry = pointer.pointee {
+            let bytes = UnsafeRawBufferPointer(start: entry, count: strlen(entry))
+            if let equals = bytes.firstIndex(of: UInt8(ascii: "=")) {
+                variables[String(decoding: bytes[..<equals], as: UTF8.self)] = String(
+                    decoding: bytes[(equals + 1)...], as: UTF8.self)
+            }
+            pointer += 1
+        }
+        return variables
+    }
+}
+
 /// The C `environ` array of the process.
 private func environmentPointer() -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
     #if canImport(Darwin)

@@ -43,7 +43,7 @@ extension Storable {
 
 /// `path` with the user's home folder written as `~`, as people type it.
 package func abbreviatingHome(_ path: String) -> String {
-    guard let home = ProcessInfo.processInfo.environment["HOME"], home.hasPrefix("/"), home != "/" else {
+    guard let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/"), home != "/" else {
         return path
     }
     let folder = home.hasSuffix("/") ? String(home.dropLast()) : home
