@@ -24,9 +24,8 @@ extension UserDefaultsStore {
     /// The file is where Foundation on Linux keeps the domain: `$XDG_CONFIG_HOME/<domain>.plist`
     /// when `XDG_CONFIG_HOME` is an absolute path, else `~/.config/<domain>.plist`.
     func checkDomainFile(forKey key: String) throws {
-        let environment = ProcessInfo.processInfo.environment
         let folder: String
-        if let configuration = environment["XDG_CONFIG_HOME"], configuration.hasPrefix("/") {
+        if let configuration = getenv("XDG_CONFIG_HOME").map({ String(cString: $0) }), configuration.hasPrefix("/") {
             folder = configuration
         } else {
             folder = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config").path
