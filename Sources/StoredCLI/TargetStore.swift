@@ -35,7 +35,7 @@ struct TargetStore {
     ///   error (64) for a suite name UserDefaults does not allow.
     init(
         opening target: Target, writing: Bool = false,
-        environment: [String: String] = EnvironmentStore.processVariables()
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
         switch target {
         case .file(let path):

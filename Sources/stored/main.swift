@@ -13,6 +13,7 @@ let code = StoredCLI.run(
     arguments: Array(CommandLine.arguments.dropFirst()),
     input: { try FileHandle.standardInput.readToEnd() ?? Data() },
     output: &output,
-    error: &errors
+    error: &errors,
+    environment: EnvironmentStore.processVariables()
 )
 exit(StoredCLI.exitCode(code, output: output, error: &errors).rawValue)
