@@ -25,6 +25,9 @@
 //                                     handler reads StoreContext.defaultStore
 //   defaults-read SUITE PREFIX KEY    prints `keys <count with PREFIX>` and `value <KEY>`,
 //                                     then removes the suite
+//   process-variables                 prints `same true` when EnvironmentStore.processVariables()
+//                                     equals ProcessInfo's environment, else `same false` and a
+//                                     `differs` line per name
 //   environment-read PREFIX KEY       EnvironmentStore(prefix:) over this process's environment:
 //                                     prints `keys <sorted, comma-separated>`, `value <KEY's value
 //                                     or -absent->`, and `reported <error>` for each report
@@ -244,6 +247,16 @@ case ("environment-read", 2):
         store.value(forKey: arguments[1])
     }
     say("value \(describe(value))")
+
+case ("process-variables", 0):
+    let variables = EnvironmentStore.processVariables()
+    let foundation = ProcessInfo.processInfo.environment
+    say("same \(variables == foundation)")
+    for key in Set(variables.keys).union(foundation.keys).sorted() where variables[key] != foundation[key] {
+        say(
+            "differs \(key.debugDescription) \(String(describing: variables[key])) \(String(describing: foundation[key]))"
+        )
+    }
 
 case ("set", 3...):
     let (path, key, text) = (arguments[0], arguments[1], arguments[2])

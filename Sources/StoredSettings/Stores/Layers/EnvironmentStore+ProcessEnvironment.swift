@@ -41,9 +41,21 @@ extension EnvironmentStore {
         guard var pointer = environmentPointer() else { return [:] }
         while let entry = pointer.pointee {
             let bytes = UnsafeRawBufferPointer(start: entry, count: strlen(entry))
-            if let equals = bytes.firstIndex(of: UInt8(ascii: "=")) {
+            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {
+                pointer += 1
+                continue
+            }
+            // Foundation splits at the first `=` Character: with ASCII on both sides, that is
+            // the first `=` byte; a combining mark after it (or a prepend before) joins it to
+            // its neighbour, so such an entry is split as Foundation splits it.
+            if (equals == 0 || bytes[equals - 1] < 0x80) && (equals + 1 == bytes.count || bytes[equals + 1] < 0x80) {
                 variables[String(decoding: bytes[..<equals], as: UTF8.self)] = String(
                     decoding: bytes[(equals + 1)...], as: UTF8.self)
+            } else {
+                let text = String(decoding: bytes, as: UTF8.self)
+                if let split = text.firstIndex(of: "=") {
+                    variables[String(text[..<split])] = String(text[text.index(after: split)...])
+                }
             }
             pointer += 1
         }

@@ -43,7 +43,8 @@ extension Storable {
 
 /// `path` with the user's home folder written as `~`, as people type it.
 package func abbreviatingHome(_ path: String) -> String {
-    guard let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/"), home != "/" else {
+    // The same HOME as the file's path came from (the last of a repeated name, as Foundation).
+    guard let home = EnvironmentStore.processVariables()["HOME"], home.hasPrefix("/"), home != "/" else {
         return path
     }
     let folder = home.hasSuffix("/") ? String(home.dropLast()) : home

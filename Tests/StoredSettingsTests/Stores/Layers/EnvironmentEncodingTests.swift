@@ -59,6 +59,11 @@ struct EnvironmentEncodingProcessTests {
     /// Runs `stored-test-helper environment-read PREFIX KEY` with exactly `environment` (raw
     /// `NAME=VALUE` bytes) and returns its output lines, after waiting for it to exit.
     static func run(prefix: String, key: String, environment: [[UInt8]]) throws -> [String] {
+        try run(["environment-read", prefix, key], environment: environment)
+    }
+
+    /// Runs `stored-test-helper` with `arguments` and exactly `environment`, as above.
+    static func run(_ arguments: [String], environment: [[UInt8]]) throws -> [String] {
         guard let helper = ChildProcess.helperPath else { throw HelperMissing() }
         let fds = try closeOnExecPipe()
         var actions = posix_spawn_file_actions_t()
@@ -66,7 +71,7 @@ struct EnvironmentEncodingProcessTests {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_addclose(&actions, fds[0])
-        let words: [String] = [helper, "environment-read", prefix, key]
+        let words: [String] = [helper] + arguments
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] =
             environment.map { bytes in
