@@ -29,9 +29,6 @@ extension FileStore {
         state: inout FileState, reports: inout [StorageError]
     ) throws -> [String: StoredValue] {
         let target = try FileSystem.resolvingSymbolicLinks(path)
-        // Opening never waits for a writer: a temporary file is removed only when no live
-        // writer holds its `flock` (its writer was killed), without taking the store's lock.
-        AtomicFile.removeStaleTemporaryFiles(for: target)
         let loaded: LoadedFile?
         do {
             loaded = try load(path: target, format: format, options: options)

@@ -55,6 +55,19 @@ public final class FileStore: Storable {
         public init(pathExtension: String) {
             self = pathExtension.lowercased() == "plist" ? .propertyList : .json
         }
+
+        /// `propertyList` when the last component of `path` ends in `.plist` (any case) after
+        /// a character other than a dot, as `URL.pathExtension` reads it; `json` otherwise.
+        /// Parsing a URL for its extension costs more than a small file's whole parse.
+        init(path: String) {
+            let slash = UInt8(ascii: "/")
+            let reversedName = path.utf8.reversed().drop { $0 == slash }.prefix { $0 != slash }
+            let endsInPlist = reversedName.starts(with: "tsilp.".utf8) { byte, expected in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 == expected : byte == expected
+            }
+            let hasStem = reversedName.dropFirst(6).contains { $0 != UInt8(ascii: ".") }
+            self = endsInPlist && hasStem ? .propertyList : .json
+        }
     }
 
     /// The settings file, as given (a symbolic link stays a link; writes go to its target).
@@ -158,8 +171,9 @@ public final class FileStore: Storable {
     ///   untouched, unless the policy is ``CorruptFilePolicy/moveAside``.
     public init(url: URL, format: Format? = nil, options: Options = Options()) throws {
         path = Self.absolutePath(of: url)
-        self.url = URL(fileURLWithPath: path)
-        let format = format ?? Format(pathExtension: url.pathExtension)
+        // `isDirectory: false`: without it, URL asks the file system (an `lstat`) what the path is.
+        self.url = URL(fileURLWithPath: path, isDirectory: false)
+        let format = format ?? Format(path: path)
         self.format = format
         self.options = options
         let loadedFingerprint = Lock<FileFingerprint?>(nil)
@@ -174,11 +188,10 @@ public final class FileStore: Storable {
         medium = UpdateScope.medium(file)
         options.afterOpeningForTesting?.body()
         if let interval = options.changeCheckInterval {
-            // A write that landed after the read above is seen before the open returns.
-            checkForExternalChange(counted: false)
-            // Off the caller's path: placing watches costs the kernel a walk of each watched
-            // folder's cached entries (milliseconds for a busy /tmp), which no read needs; a
-            // store released first is never watched.
+            // Off the caller's path and 2 ms later: placing watches costs the kernel a walk of
+            // each watched folder's cached entries (milliseconds for a busy /tmp), which no read
+            // needs; a store released sooner (a tool's run) is never watched. The watch's first
+            // look finds a write made since the read above.
             ChangeCheckScheduler.shared.runOnce { [weak self] in self?.startWatching(interval: interval) }
         }
         for report in reports { StorageErrorReporter.report(report) }

@@ -141,14 +141,17 @@ struct FileStoreBadFileTests {
         #expect(try FileStore(url: url, options: quietOptions).value(forKey: "fresh") == .bool(true))
     }
 
-    @Test func staleTemporaryFilesAreRemovedOnOpen() throws {
+    /// Opening neither lists the folder nor waits for a writer: the stale file stays until
+    /// the next write, which removes it.
+    @Test func staleTemporaryFilesAreLeftByOpeningAndRemovedByTheNextWrite() throws {
         let folder = try ScratchFolder()
         try Data("{\"a\": 1}".utf8).write(to: folder.file("settings.json"))
         try Data("{\"a\": ".utf8).write(to: folder.file(".settings.json.tmp-999999-abc"))
         let store = try FileStore(url: folder.file("settings.json"), options: quietOptions)
         #expect(store.value(forKey: "a") == .int(1))
-        // Opening does not take the lock (it never waits for a writer), so no lock file yet.
-        #expect(try folder.names() == ["settings.json"])
+        #expect(try folder.names() == [".settings.json.tmp-999999-abc", "settings.json"])
+        try store.setValue(.int(2), forKey: "a")
+        #expect(try folder.names() == ["settings.json", "settings.json.lock"])
     }
 
     @Test func writeOverTheSizeLimitIsRefused() throws {

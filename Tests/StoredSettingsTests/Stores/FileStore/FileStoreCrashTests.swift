@@ -45,6 +45,8 @@ struct FileStoreCrashTests {
             #expect(text.utf8.count == load.size, "round \(round): \(text.utf8.count) bytes")
             let first = text.utf8.first ?? 0
             #expect(text.utf8.allSatisfy { $0 == first }, "round \(round): the value mixes two writes")
+            // The next write removes a killed writer's temporary file.
+            try reopened.setValue(.int(Int64(round)), forKey: "round")
             #expect(try folder.names() == ["settings.json", "settings.json.lock"], "round \(round)")
         }
         // Every round checked its file above; at full scale, kills must also have hit the
@@ -55,7 +57,7 @@ struct FileStoreCrashTests {
         }
         var report = """
             SIGKILL during \(load.size)-byte rewrites: FileStore \(load.rounds) kills, none left a broken file \
-            (\(killedWhileWriting) hit the write itself; their temporary files were removed on the next open)
+            (\(killedWhileWriting) hit the write itself; their temporary files were removed by the next write)
             """
         // UserDefaults for comparison, at full scale and at 1 MB only (its 10 MB writes are slow).
         if TestScale.isFull, load.size == 1_000_000 {

@@ -4,8 +4,8 @@ import Foundation
 /// Runs every ``FileStore``'s periodic check for external changes from one thread, and places
 /// each store's watch (``runOnce(_:)``) after the open returned.
 ///
-/// The thread sleeps on a semaphore until the earliest check is due (or a new check is added),
-/// then runs the due checks one after another. It uses no file descriptor, and no Dispatch
+/// The thread sleeps on a semaphore until the earliest check is due (or a check due before
+/// that is added), then runs the due checks one after another. It uses no file descriptor, and no Dispatch
 /// queue or source: on Linux the first Dispatch timer source, and the first block sent to a
 /// global queue, set up Dispatch's event machinery (an `epoll` descriptor and an `eventfd`)
 /// and trap when the process has no descriptor free. So a process out of descriptors still
@@ -37,7 +37,19 @@ package final class ChangeCheckScheduler: Sendable {
         var checks: [UInt64: Check] = [:]
         var nextID: UInt64 = 0
         var threadStarted = false
+        /// When the thread wakes by itself: `nil` while it runs checks (it looks at the checks
+        /// again before it sleeps), `.max` while it waits for a check to be added.
+        var wakeTime: UInt64?
     }
+
+    /// Checks due this soon run with those due now: a burst of opens, each placing its watch
+    /// ``runOnceDelay`` later, wakes the thread about once a millisecond, not once per open.
+    private static let window: UInt64 = 1_000_000
+
+    /// How long after ``runOnce(_:)`` its handler runs, in nanoseconds (2 ms): a store opened
+    /// and released sooner (a tool's run) never places a watch, and an open does not wake
+    /// the thread unless it sleeps for longer.
+    package static let runOnceDelay: UInt64 = 2_000_000
 
     private let state = Lock(State())
     private let wakeUp = DispatchSemaphore(value: 0)
@@ -45,30 +57,37 @@ package final class ChangeCheckScheduler: Sendable {
     /// Runs `handler` every `interval` nanoseconds, the first time one interval from now,
     /// until ``remove(_:)``.
     package func add(everyNanoseconds interval: UInt64, _ handler: @escaping @Sendable () -> Void) -> Entry {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let (id, startThread) = state.withLock { state -> (UInt64, Bool) in
+        add(interval: interval, firstIn: interval, handler)
+    }
+
+    /// Runs `handler` once on the scheduler's thread, ``runOnceDelay`` from now, after every
+    /// run added before it.
+    package func runOnce(_ handler: @escaping @Sendable () -> Void) {
+        _ = add(interval: 0, firstIn: Self.runOnceDelay, handler)
+    }
+
+    private func add(interval: UInt64, firstIn delay: UInt64, _ handler: @escaping @Sendable () -> Void) -> Entry {
+        let due = DispatchTime.now().uptimeNanoseconds &+ delay
+        let (id, startThread, wake) = state.withLock { state -> (UInt64, Bool, Bool) in
             state.nextID += 1
-            state.checks[state.nextID] = Check(interval: interval, due: now &+ interval, handler: handler)
-            defer { state.threadStarted = true }
-            return (state.nextID, !state.threadStarted)
+            state.checks[state.nextID] = Check(interval: interval, due: due, handler: handler)
+            let startThread = !state.threadStarted
+            state.threadStarted = true
+            // Woken once: it looks at every check, this one and any added before it does.
+            guard let wakeTime = state.wakeTime, due < wakeTime else { return (state.nextID, startThread, false) }
+            state.wakeTime = nil
+            return (state.nextID, startThread, true)
         }
         if startThread {
             let thread = Thread { [self] in run() }
             thread.name = "StoredSettings change checks"
             thread.start()
-        } else {
+        } else if wake {
             wakeUp.signal()
         }
         return Entry(id: id)
     }
 
-    /// Runs `handler` once on the scheduler's thread, as soon as it gets to it, after every
-    /// run added before it.
-    package func runOnce(_ handler: @escaping @Sendable () -> Void) {
-        _ = add(everyNanoseconds: 0, handler)
-    }
-
-    /// Stops the check; a run in progress finishes.
     package func remove(_ entry: Entry) {
         state.withLock { _ = $0.checks.removeValue(forKey: entry.id) }
     }
@@ -78,7 +97,7 @@ package final class ChangeCheckScheduler: Sendable {
             let now = DispatchTime.now().uptimeNanoseconds
             let due = state.withLock { state -> [(id: UInt64, handler: @Sendable () -> Void)] in
                 var due: [(id: UInt64, handler: @Sendable () -> Void)] = []
-                for (id, var check) in state.checks where check.due <= now {
+                for (id, var check) in state.checks where check.due <= now &+ Self.window {
                     due.append((id, check.handler))
                     guard check.interval > 0 else {
                         state.checks[id] = nil
@@ -92,12 +111,17 @@ package final class ChangeCheckScheduler: Sendable {
             // In the order they were added, so a run added after another starts after it ends.
             for (_, handler) in due.sorted(by: { $0.id < $1.id }) { handler() }
             // Checks added or removed while the handlers ran count from here.
-            let next = state.withLock { $0.checks.values.map(\.due).min() }
-            if let next {
-                _ = wakeUp.wait(timeout: DispatchTime(uptimeNanoseconds: next))
-            } else {
-                wakeUp.wait()
+            let next = state.withLock { state -> UInt64 in
+                let next = state.checks.values.map(\.due).min() ?? .max
+                state.wakeTime = next
+                return next
             }
+            if next == .max {
+                wakeUp.wait()
+            } else {
+                _ = wakeUp.wait(timeout: DispatchTime(uptimeNanoseconds: next))
+            }
+            state.withLock { $0.wakeTime = nil }
         }
     }
 }
