@@ -22,7 +22,8 @@ struct FileStoreFormatTests {
 
     @Test func aFolderGivenWithATrailingSlashIsNamedByItsLastComponent() throws {
         let folder = try ScratchFolder()
-        let store = try FileStore(url: URL(fileURLWithPath: folder.file("missing.plist").path + "/"), options: quietOptions)
+        let store = try FileStore(
+            url: URL(fileURLWithPath: folder.file("missing.plist").path + "/"), options: quietOptions)
         #expect(store.format == .propertyList)
     }
 }
