@@ -66,6 +66,13 @@ extension StoredValueJSON {
         private mutating func parseObject() throws -> StoredValue {
             try enterContainer()
             var result: [String: StoredValue] = [:]
+            if depth == 1 {
+                // The root of a settings file holds most of its members: room for as many as
+                // it has colons, instead of five or more rehashes of every key as it grows.
+                let capacity = bytes.reduce(0) { $1 == UInt8(ascii: ":") ? $0 + 1 : $0 }
+                result.reserveCapacity(capacity)
+                if recordsSource { sourceMembers.reserveCapacity(capacity) }
+            }
             // Where each key starts, in order: read only to report a key given twice.
             var keyStarts: [(key: String, start: Int)] = []
             skipWhitespace()
@@ -81,31 +88,35 @@ extension StoredValueJSON {
                 }
                 let keyStart = index
                 let key = try parseString()
-                // One look-up finds both a key given again and a canonically equivalent one.
-                if let index = result.index(forKey: key) {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                    throw corrupted("expected ':' after the key")
+                }
+                index += 1
+                let value: StoredValue
+                let valueStart: Int
+                do {
+                    skipWhitespace()
+                    valueStart = index
+                    if recordsSource { path.append(key) }
+                    value = try parseValue()
+                    if recordsSource { path.removeLast() }
+                } catch var error as StorageError {
+                    error.codingPath.insert(key, at: 0)
+                    throw error
+                }
+                // One hash stores the value and finds a key given before, which the dictionary
+                // keeps: the same one again, or a canonically equivalent one.
+                if result.updateValue(value, forKey: key) != nil, let index = result.index(forKey: key) {
                     let existing = result.keys[index]
                     guard existing.hasSameScalars(as: key) else {
                         throw corrupted(canonicallyEquivalentKeysMessage(existing, key), at: keyStart)
                     }
                     if recordsSource { noteDuplicate(key, at: keyStart, in: keyStarts) }
                 }
-                if recordsSource { keyStarts.append((key, keyStart)) }
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                    throw corrupted("expected ':' after the key")
-                }
-                index += 1
-                do {
-                    skipWhitespace()
-                    let valueStart = index
-                    if recordsSource { path.append(key) }
-                    let value = try parseValue()
-                    if recordsSource { path.removeLast() }
-                    result[key] = value
-                    if recordsSource, depth == 1 { sourceMembers[key] = (valueStart..<index, value) }
-                } catch var error as StorageError {
-                    error.codingPath.insert(key, at: 0)
-                    throw error
+                if recordsSource {
+                    keyStarts.append((key, keyStart))
+                    if depth == 1 { sourceMembers[key] = (valueStart..<index, value) }
                 }
                 skipWhitespace()
                 guard index < bytes.count else { throw corrupted("unexpected end of the file in an object") }

@@ -48,7 +48,7 @@ extension FileStore: TransactionalStore {
                 return (result, changedKeys)
             }
         } catch let error as StorageError {
-            throw error.adding(location: url.path)
+            throw error.adding(location: path)
         }
     }
 }

@@ -109,7 +109,7 @@ extension FileStore {
                 commit(group)
             }
         } catch let error as StorageError {
-            throw error.adding(key: key, location: url.path)
+            throw error.adding(key: key, location: path)
         }
     }
 
@@ -129,7 +129,7 @@ extension FileStore {
                     do {
                         try checkNoCanonicallyEquivalentKey(write.key, in: values)
                     } catch {
-                        outcomes[write.id] = Self.storageError(error, path: url.path)
+                        outcomes[write.id] = Self.storageError(error, path: path)
                         continue
                     }
                     outcomes[write.id] = .some(nil)
@@ -146,7 +146,7 @@ extension FileStore {
             for write in group { outcomes[write.id] = commit([write])[write.id] ?? nil }
             return outcomes
         } catch {
-            let failure = Self.storageError(error, path: url.path)
+            let failure = Self.storageError(error, path: path)
             return Dictionary(uniqueKeysWithValues: group.map { ($0.id, failure) })
         }
     }

@@ -10,15 +10,19 @@ import Darwin
 
 extension FileStore {
     /// The absolute path of the file at `url`, as the kernel will walk it: a relative path is
-    /// joined to its base URL's path (else the current folder), and nothing is removed as text.
+    /// joined to its base URL's path (else the current folder), and nothing is removed as text
+    /// but trailing slashes, as `URL(fileURLWithPath:isDirectory:)`'s `path` removes them.
     ///
     /// `URL.standardizedFileURL` and RFC 3986 resolution drop `link/..` as text, which names
     /// another file when `link` is a symbolic link to a folder elsewhere.
     package static func absolutePath(of url: URL) -> String {
-        let path = url.relativePath
-        if path.hasPrefix("/") { return path }
-        let base = url.baseURL?.path ?? FileManager.default.currentDirectoryPath
-        return base.hasSuffix("/") ? base + path : base + "/" + path
+        var path = url.relativePath
+        if !path.hasPrefix("/") {
+            let base = url.baseURL?.path ?? FileManager.default.currentDirectoryPath
+            path = base.hasSuffix("/") ? base + path : base + "/" + path
+        }
+        while path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/") { path.removeLast() }
+        return path
     }
 
     /// The settings file of `application`, following the XDG Base Directory rules:

@@ -38,7 +38,7 @@ extension FileStore {
         try UpdateScope.checkOutsideUpdateBody(of: [medium])
         try file.withLock { state in
             do {
-                let target = try FileSystem.resolvingSymbolicLinks(url.path)
+                let target = try FileSystem.resolvingSymbolicLinks(path)
                 try UpdateScope.checkOutsideUpdateBody(of: ["file " + target])
                 let hadContent = (state.fingerprint?.size ?? 0) > 0
                 let loaded = try Self.load(path: target, format: format, options: options)
@@ -46,9 +46,9 @@ extension FileStore {
                 state.reportedPathProblem = nil
                 adopt(loaded, into: &state)
             } catch let error as StorageError {
-                throw error.adding(location: url.path)
+                throw error.adding(location: path)
             } catch {
-                throw StorageError(.io, wrapping: error, location: url.path)
+                throw StorageError(.io, wrapping: error, location: path)
             }
         }
     }

@@ -14,7 +14,7 @@ extension FileStore {
     /// ``checkForExternalChange()``; `counted` is false for the one check a store makes when it
     /// starts watching, which ``changeCheckCount`` leaves out.
     func checkForExternalChange(counted: Bool) {
-        if counted { changeChecks.withLock { $0 += 1 } }
+        if counted { versions.withLock { $0.checkCount += 1 } }
         // The common case, nothing changed, costs one `lstat` and one `stat` and never waits
         // for a write in progress. Nor does the file this store is renaming into place: the
         // write publishes its values itself (waiting for it made every write of a watched
@@ -41,8 +41,8 @@ extension FileStore {
                 }
             } catch {
                 let error =
-                    (error as? StorageError)?.adding(location: url.path)
-                    ?? StorageError(.io, wrapping: error, location: url.path)
+                    (error as? StorageError)?.adding(location: path)
+                    ?? StorageError(.io, wrapping: error, location: path)
                 guard error != state.reportedPathProblem else { return }
                 state.reportedPathProblem = error
                 problem = error
@@ -54,14 +54,13 @@ extension FileStore {
     /// Whether `current` (`nil`: no file) is the version the values in memory come from, or
     /// the one this store's write in progress is renaming into place.
     private func isKnownVersion(_ current: FileFingerprint?) -> Bool {
-        if current == loadedFingerprint.value { return true }
-        guard let current else { return false }
-        return current == writingFingerprint.value
+        let known = versions.value
+        return current == known.loaded || (current != nil && current == known.writing)
     }
 
     /// How many times the store checked its file for external changes since it was opened:
     /// once per batch of events in its folder, or once per interval where it polls.
-    package var changeCheckCount: Int { changeChecks.value }
+    package var changeCheckCount: Int { versions.value.checkCount }
 }
 
 /// What tells one ``FileStore`` that its file may have changed.

@@ -61,7 +61,7 @@ extension FileStore {
                 return ((), pending.map { StoredChange(key: $0.key, value: $0.value) })
             }
         } catch let error as StorageError {
-            throw error.adding(location: url.path)
+            throw error.adding(location: path)
         }
     }
 
@@ -83,7 +83,7 @@ extension FileStore {
             } catch let error as StorageError {
                 StorageErrorReporter.report(error)
             } catch {
-                StorageErrorReporter.report(StorageError(.io, wrapping: error, location: url.path))
+                StorageErrorReporter.report(StorageError(.io, wrapping: error, location: path))
             }
         }
     }

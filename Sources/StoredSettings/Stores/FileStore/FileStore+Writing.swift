@@ -46,7 +46,7 @@ extension FileStore {
             if state.fingerprint == nil {
                 // Missing folders are created for the path as given, never at the target of a
                 // symbolic link: a dangling link cannot make the store build folders elsewhere.
-                let directory = (url.path as NSString).deletingLastPathComponent
+                let directory = (path as NSString).deletingLastPathComponent
                 if !directory.isEmpty {
                     try FileSystem.createDirectories(atPath: directory)
                     // A `..` after a folder that did not exist could not be checked before.
@@ -76,7 +76,7 @@ extension FileStore {
                     try Self.checkWritable(target, permissions: permissions)
                 }
                 do {
-                    defer { writingFingerprint.withLock { $0 = nil } }
+                    defer { versions.withLock { $0.writing = nil } }
                     state.fingerprint = try AtomicFile.write(
                         data, to: destination, permissions: permissions,
                         owner: replaced.map { AtomicFile.Owner(user: $0.ownerID, group: $0.groupID) },
@@ -85,7 +85,7 @@ extension FileStore {
                         guard lock.isStillValid(), try FileSystem.fingerprint(atPath: target) == replaced else {
                             throw LockTakenAway()
                         }
-                        writingFingerprint.withLock { $0 = written }
+                        versions.withLock { $0.writing = written }
                     }
                 } catch is LockTakenAway {
                     continue

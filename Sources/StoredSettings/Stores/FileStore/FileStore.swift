@@ -87,29 +87,36 @@ public final class FileStore: Storable {
     /// more instructions than its JSON).
     let medium: String
     let watcher = Lock<FileWatcher?>(nil)
-    /// How many times ``checkForExternalChange()`` ran, for tests of the watcher.
-    let changeChecks = Lock<Int>(0)
-    let loadedFingerprint: Lock<FileFingerprint?>
-    /// The version of the file that this store's write in progress is renaming into place
-    /// (set right before its `rename`, cleared once ``loadedFingerprint`` names it), so that
-    /// the change check the `rename` wakes knows the file for this store's own and does not
-    /// wait for the write to finish; `nil` between writes.
-    let writingFingerprint = Lock<FileFingerprint?>(nil)
+    /// What the change check compares the file with, read without waiting for a write in
+    /// progress (which holds ``file`` through its `fsync`s).
+    let versions: Lock<Versions>
     /// The `setValue` calls waiting for the write in progress (group commit).
     let writeGroup = WriteGroup()
     /// The changes not yet written, in ``WriteMode/writeBehind`` mode; `nil` in durable mode.
     let writeBehind: WriteBehind?
+
+    /// The versions of the file a change check knows for this store's own.
+    struct Versions: Sendable {
+        /// A copy of ``FileState/fingerprint``.
+        var loaded: FileFingerprint?
+        /// The version this store's write in progress is renaming into place (set right before
+        /// its `rename`, cleared once ``loaded`` names it), so that the change check the
+        /// `rename` wakes knows the file for this store's own and does not wait for the write
+        /// to finish; `nil` between writes.
+        var writing: FileFingerprint?
+        /// How many times ``checkForExternalChange()`` ran, for tests of the watcher.
+        var checkCount = 0
+    }
 
     /// What the store knows about the file, guarded by ``file``, which also serializes this
     /// store's writes and reloads.
     struct FileState: Sendable {
         /// The version of the file the values in memory come from; `nil` when there was none.
         var fingerprint: FileFingerprint? {
-            didSet { loadedFingerprint.withLock { $0 = fingerprint } }
+            didSet { versions.withLock { $0.loaded = fingerprint } }
         }
-        /// A copy of ``fingerprint`` that the change check reads without waiting for a write
-        /// in progress (the same object as the store's ``FileStore/loadedFingerprint``).
-        let loadedFingerprint: Lock<FileFingerprint?>
+        /// The store's ``FileStore/versions``, which holds a copy of ``fingerprint``.
+        let versions: Lock<Versions>
         /// The encoding a property-list file is rewritten in.
         var encoding: PropertyListValue.FileEncoding = .xml
         /// A JSON file's text for each key as last read, so a write keeps unchanged keys as
@@ -176,12 +183,12 @@ public final class FileStore: Storable {
         let format = format ?? Format(path: path)
         self.format = format
         self.options = options
-        let loadedFingerprint = Lock<FileFingerprint?>(nil)
-        self.loadedFingerprint = loadedFingerprint
-        var state = FileState(loadedFingerprint: loadedFingerprint)
+        let versions = Lock(Versions())
+        self.versions = versions
+        var state = FileState(versions: versions)
         var reports: [StorageError] = []
         let values = try Self.open(
-            path: self.url.path, format: format, options: options, state: &state, reports: &reports)
+            path: path, format: format, options: options, state: &state, reports: &reports)
         storage = DictionaryStorage(values)
         writeBehind = options.writeMode == .writeBehind ? WriteBehind() : nil
         file = Lock(state)
@@ -199,7 +206,7 @@ public final class FileStore: Storable {
 
     /// Starts watching the file for changes by other processes.
     private func startWatching(interval: Duration) {
-        let watcher = FileWatcher(path: url.path, interval: interval) { [weak self] in
+        let watcher = FileWatcher(path: path, interval: interval) { [weak self] in
             self?.checkForExternalChange()
         }
         self.watcher.withLock { $0 = watcher }
@@ -238,7 +245,7 @@ public final class FileStore: Storable {
 
     /// The path of the file, for error messages; followed by ` (write-behind)` in
     /// ``WriteMode/writeBehind`` mode, so that no message passes such a store for a durable one.
-    public var location: String? { writeBehind == nil ? url.path : url.path + " (write-behind)" }
+    public var location: String? { writeBehind == nil ? path : path + " (write-behind)" }
 
     /// The value stored under `key`, from memory.
     ///
@@ -289,7 +296,7 @@ public final class FileStore: Storable {
             do {
                 return try setBehind(value, forKey: key, in: writeBehind)
             } catch let error as StorageError {
-                throw error.adding(key: key, location: url.path)
+                throw error.adding(key: key, location: path)
             }
         }
         try StorageError.validate(key: key, location: path)
@@ -326,7 +333,7 @@ public final class FileStore: Storable {
                 return (result, [key])
             }
         } catch let error as StorageError {
-            throw error.adding(key: key, location: url.path)
+            throw error.adding(key: key, location: path)
         }
     }
 

@@ -35,12 +35,12 @@ public final class DictionaryStorage: Sendable {
         var subscribers = 0
         /// Whether every key in `values` is valid (``StorageError/validate(key:location:)``):
         /// then a write to a key already present, with the same scalars, needs no validation.
-        /// Seeds and replacements may hold keys a write would refuse, so they recompute it.
-        var keysAreValid: Bool
+        /// Seeds and replacements may hold keys a write would refuse; `nil` until the first
+        /// write that needs it works it out (an open that is only read never does).
+        var keysAreValid: Bool?
 
         init(values: [String: StoredValue]) {
             self.values = values
-            keysAreValid = Self.areValid(values.keys)
         }
 
         static func areValid(_ keys: some Sequence<String>) -> Bool {
@@ -52,7 +52,7 @@ public final class DictionaryStorage: Sendable {
         ///
         /// - Throws: ``StorageError/Code/invalidKey``.
         @inline(__always)
-        func checkedIndex(forKey key: String) throws -> [String: StoredValue].Index? {
+        mutating func checkedIndex(forKey key: String) throws -> [String: StoredValue].Index? {
             guard let index = values.index(forKey: key) else {
                 try StorageError.validate(key: key)
                 return nil
@@ -61,7 +61,8 @@ public final class DictionaryStorage: Sendable {
             let existing = values.keys[index]
             let sameScalars = existing.hasSameScalars(as: key)
             // The same scalars as a key a write already accepted: valid.
-            if !keysAreValid || !sameScalars { try StorageError.validate(key: key) }
+            if keysAreValid == nil { keysAreValid = Self.areValid(values.keys) }
+            if keysAreValid != true || !sameScalars { try StorageError.validate(key: key) }
             if !sameScalars { throw canonicallyEquivalentKeyError(key, existing: existing) }
             return index
         }
@@ -211,7 +212,7 @@ public final class DictionaryStorage: Sendable {
                 }
                 guard !changes.isEmpty else { return }
                 state.values = values
-                state.keysAreValid = State.areValid(values.keys)
+                state.keysAreValid = nil
                 state.revision &+= 1
                 if state.subscribers > 0 { state.subscribers = broadcaster.publish(changes) }
             }
@@ -226,7 +227,7 @@ public final class DictionaryStorage: Sendable {
     package func replace(with values: [String: StoredValue], changedKeys: [String]) {
         asReplacingWriter {
             state.withLock { state in
-                state.keysAreValid = state.keysAreValid ? State.areValid(changedKeys) : State.areValid(values.keys)
+                state.keysAreValid = state.keysAreValid == true && State.areValid(changedKeys) ? true : nil
                 state.values = values
                 state.revision &+= 1
                 if state.subscribers > 0 {
@@ -246,7 +247,7 @@ public final class DictionaryStorage: Sendable {
         asReplacingWriter {
             state.withLock { state in
                 state.keysAreValid =
-                    state.keysAreValid ? State.areValid(changes.lazy.map(\.key)) : State.areValid(values.keys)
+                    state.keysAreValid == true && State.areValid(changes.lazy.map(\.key)) ? true : nil
                 state.values = values
                 state.revision &+= 1
                 if state.subscribers > 0 { state.subscribers = broadcaster.publish(changes) }
