@@ -10,19 +10,32 @@ extension SettingsGroup {
     /// Derived once per type in a process (an instance made and reflected over with `Mirror`),
     /// then kept: the defaults are those of the first derivation.
     package static func declarations() -> [SettingDeclaration] {
-        let type = ObjectIdentifier(Self.self)
-        if let known = derivedDeclarations.withLock({ $0[type] }) { return known }
-        let derived = declaredSettings().map { _, setting in setting.declaration }
-        return derivedDeclarations.withLock { known in
-            if let first = known[type] { return first }
-            known[type] = derived
-            return derived
+        derived().declarations
+    }
+
+    /// The settings the type declares, with their property names, as ``declarations()`` derives
+    /// them: on an instance over a `VolatileStore`, so they tell keys, types and defaults, never
+    /// stored values. Derived once per type in a process.
+    package static func declaredSettings() -> [(name: String, setting: any AnyStoredSetting)] {
+        derived().settings
+    }
+
+    private static func derived() -> DerivedGroup {
+        derivedGroups.value(forKey: ObjectIdentifier(Self.self)) {
+            let settings = Self(store: VolatileStore()).storedSettings()
+            return DerivedGroup(settings: settings, declarations: settings.map { $0.setting.declaration })
         }
     }
 }
 
-/// The declarations of each settings group type derived so far in the process.
-private let derivedDeclarations = Lock<[ObjectIdentifier: [SettingDeclaration]]>([:])
+/// What ``SettingsGroup/declarations()`` and ``SettingsGroup/declaredSettings()`` derive from
+/// one group type.
+private struct DerivedGroup: Sendable {
+    let settings: [(name: String, setting: any AnyStoredSetting)]
+    let declarations: [SettingDeclaration]
+}
+
+private let derivedGroups = Lock<[ObjectIdentifier: DerivedGroup]>([:])
 
 extension AnyStoredSetting {
     /// The setting as plain data for the layers.

@@ -30,11 +30,6 @@ extension SettingsGroup {
             return (name, setting)
         }
     }
-
-    /// The settings the type declares, read from an instance on a throwaway store.
-    package static func declaredSettings() -> [(name: String, setting: any AnyStoredSetting)] {
-        Self(store: VolatileStore()).storedSettings()
-    }
 }
 
 /// The description of one setting, with secrets redacted.

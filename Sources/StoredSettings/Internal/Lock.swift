@@ -109,3 +109,18 @@ extension Lock where State: Sendable {
         withLock { $0 }
     }
 }
+
+extension Lock {
+    /// The value kept for `key`, derived by `derive` (outside the lock) and kept when none is;
+    /// when two threads derive one at once, the first kept is the one both return.
+    package func value<Key: Hashable, Value>(forKey key: Key, derive: () -> Value) -> Value
+    where State == [Key: Value] {
+        if let known = withLock({ $0[key] }) { return known }
+        let derived = derive()
+        return withLock { known in
+            if let first = known[key] { return first }
+            known[key] = derived
+            return derived
+        }
+    }
+}

@@ -188,7 +188,8 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
             }
             check.add(diagnosing.errors, fromCommandLine: fromCommandLine)
         }
-        let declared = settings.storedSettings().map(\.setting)
+        // The type's settings, derived once: the checks below need keys, types and secrecy only.
+        let declared = Group.declaredSettings().map(\.setting)
         if !underConfig {
             check.addDecodingProblems(of: declared, in: store)
         }

@@ -27,7 +27,12 @@ extension CommandLineStore {
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         declaredBy group: any SettingsGroup.Type
     ) {
-        self.init(arguments: arguments, parser: Self.parser(for: group.declarations()))
+        self.init(arguments: arguments, parser: Self.parser(for: group))
+    }
+
+    /// The parser of `group`'s options, built once per type in a process.
+    static func parser(for group: any SettingsGroup.Type) -> CommandLineParser {
+        parsers.value(forKey: ObjectIdentifier(group)) { parser(for: group.declarations()) }
     }
 
     /// The parser of the options of `declarations`: what the store reads and the help lists.
@@ -39,6 +44,8 @@ extension CommandLineStore {
             options: options, declaredKeys: declarations.map(\.key), reservedNames: SettingsCommand.reservedOptionNames)
     }
 }
+
+private let parsers = Lock<[ObjectIdentifier: CommandLineParser]>([:])
 
 extension SettingsCommand {
     /// Option names (without `--`) that no declared setting takes as its own, with or without
