@@ -18,8 +18,8 @@ extension FileStore {
         var source = StoredValueJSON.SourceText()
     }
 
-    /// What ``init(url:format:options:)`` does before the store exists: clean up stale
-    /// temporary files, read the file, apply the corrupt-file policy, check permissions.
+    /// What ``init(url:format:options:)`` does before the store exists: read the file (through
+    /// a symbolic link, with its checks), apply the corrupt-file policy, check permissions.
     ///
     /// Only ``CorruptFilePolicy/moveAside`` on a file that does not parse takes the
     /// cross-process lock (to move the file aside while no writer replaces it); otherwise
@@ -28,11 +28,19 @@ extension FileStore {
         path: String, format: Format, options: Options,
         state: inout FileState, reports: inout [StorageError]
     ) throws -> [String: StoredValue] {
-        let target = try FileSystem.resolvingSymbolicLinks(path)
+        var target = path
         let loaded: LoadedFile?
         do {
-            loaded = try load(path: target, format: format, options: options)
+            do {
+                // Most settings files are no symbolic link: read without following one, so only
+                // a link costs the `lstat`s its checks need.
+                loaded = try load(path: path, format: format, options: options, followingLink: false)
+            } catch is FileSystem.SymbolicLinkFound {
+                target = try FileSystem.resolvingSymbolicLinks(path)
+                loaded = try load(path: target, format: format, options: options)
+            }
         } catch let error as StorageError where isCorruption(error) && options.corruptFilePolicy == .moveAside {
+            target = try FileSystem.resolvingSymbolicLinks(path)
             let lock = state.lock(forTarget: target)
             loaded = try lock.withLock {
                 try loadMovingAsideIfCorrupt(path: target, format: format, options: options, reports: &reports)
@@ -48,12 +56,15 @@ extension FileStore {
         return loaded.values
     }
 
-    /// Reads and parses the file at `path` (already resolved); `nil` when there is none.
+    /// Reads and parses the file at `path` (already resolved, or read with `followingLink:
+    /// false`); `nil` when there is none.
     ///
     /// - Throws: The errors of ``init(url:format:options:)``, with `path` filled in.
-    static func load(path: String, format: Format, options: Options) throws -> LoadedFile? {
+    static func load(path: String, format: Format, options: Options, followingLink: Bool = true) throws -> LoadedFile? {
         do {
-            guard let (data, fingerprint) = try FileSystem.readFile(atPath: path, maximumSize: options.maximumFileSize)
+            guard
+                let (data, fingerprint) = try FileSystem.readFile(
+                    atPath: path, maximumSize: options.maximumFileSize, followingLink: followingLink)
             else {
                 return nil
             }

@@ -178,8 +178,11 @@ public final class FileStore: Storable {
     ///   untouched, unless the policy is ``CorruptFilePolicy/moveAside``.
     public init(url: URL, format: Format? = nil, options: Options = Options()) throws {
         path = Self.absolutePath(of: url)
-        // `isDirectory: false`: without it, URL asks the file system (an `lstat`) what the path is.
-        self.url = URL(fileURLWithPath: path, isDirectory: false)
+        // A file URL with no base and no trailing slash already names the file as `path` does;
+        // building another costs about as much as parsing a small file. (`isDirectory: false`:
+        // without it, URL asks the file system, with an `lstat`, what the path is.)
+        let isAbsoluteFileURL = url.isFileURL && url.baseURL == nil && !url.hasDirectoryPath
+        self.url = isAbsoluteFileURL ? url : URL(fileURLWithPath: path, isDirectory: false)
         let format = format ?? Format(path: path)
         self.format = format
         self.options = options

@@ -32,15 +32,19 @@ package enum FileSystem {
     /// so a FIFO, a device or a socket at `path` is an error at once, never a wait for a writer
     /// that may not come. (`O_NONBLOCK` changes nothing for reads of a regular file.)
     ///
+    /// With `followingLink: false` the last component is not followed (`O_NOFOLLOW`), and a
+    /// symbolic link there throws ``SymbolicLinkFound``.
+    ///
     /// - Returns: The bytes and the file's fingerprint, or `nil` when there is no file.
     /// - Throws: ``StorageError/Code/tooLarge`` above `maximumSize`; ``StorageError/Code/io``
     ///   when the path is not a regular file (naming what it is) or a call fails, such as
     ///   `open` with `Too many open files`.
-    package static func readFile(atPath path: String, maximumSize: Int) throws -> (
+    package static func readFile(atPath path: String, maximumSize: Int, followingLink: Bool = true) throws -> (
         data: Data, fingerprint: FileFingerprint
     )? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLink ? 0 : O_NOFOLLOW))
         if fd < 0 {
+            if errno == ELOOP, !followingLink { throw SymbolicLinkFound() }
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw ioError("cannot open the file", path: path)
         }
@@ -75,6 +79,10 @@ package enum FileSystem {
         }
         return (data, FileFingerprint(info))
     }
+
+    /// What ``readFile(atPath:maximumSize:followingLink:)`` throws for a symbolic link it was
+    /// told not to follow (`ELOOP`; also when the path has too many links on the way).
+    package struct SymbolicLinkFound: Error {}
 
     /// Throws unless `info` describes a regular file: a FIFO, device, socket or folder where a
     /// settings file or its lock should be is ``StorageError/Code/io``, naming what it is.

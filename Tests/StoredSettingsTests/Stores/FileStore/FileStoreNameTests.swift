@@ -31,4 +31,25 @@ struct FileStoreNameTests {
         let relative = URL(fileURLWithPath: "settings.json/", relativeTo: folder.url)
         #expect(try FileStore(url: relative, options: quietOptions).location == folder.file("settings.json").path)
     }
+
+    /// URLs naming one file in several spellings: each store reads, writes and names the file
+    /// at `url.path`, and its `url` names the same file.
+    @Test func everySpellingOfAFileURLNamesTheFileAtItsPath() throws {
+        let folder = try ScratchFolder()
+        let file = folder.file("my settings.json")
+        let encoded = file.path.replacingOccurrences(of: " ", with: "%20")
+        let spellings = [
+            file, URL(fileURLWithPath: file.path, isDirectory: false), URL(string: "file://" + encoded),
+            URL(string: "file://localhost" + encoded), URL(fileURLWithPath: "my settings.json", relativeTo: folder.url),
+            URL(string: "my%20settings.json", relativeTo: folder.url),
+        ].compactMap(\.self)
+        #expect(spellings.count == 6)
+        for (index, url) in spellings.enumerated() {
+            let store = try FileStore(url: url, options: quietOptions)
+            #expect(store.location == file.path, "spelling \(index): \(url)")
+            #expect(store.url.path == file.path, "spelling \(index): \(url)")
+            try store.setValue(.int(Int64(index)), forKey: "k")
+            #expect(try FileStore(url: file, options: quietOptions).value(forKey: "k") == .int(Int64(index)))
+        }
+    }
 }
