@@ -67,9 +67,9 @@ extension StoredValueJSON {
             try enterContainer()
             var result: [String: StoredValue] = [:]
             if depth == 1 {
-                // The root of a settings file holds most of its members: room for as many as
-                // it has colons, instead of five or more rehashes of every key as it grows.
-                let capacity = bytes.reduce(0) { $1 == UInt8(ascii: ":") ? $0 + 1 : $0 }
+                // The root of a settings file holds most of its members: room for them at once,
+                // instead of five or more rehashes of every key as the dictionary grows.
+                let capacity = memberCount()
                 result.reserveCapacity(capacity)
                 if recordsSource { sourceMembers.reserveCapacity(capacity) }
             }
@@ -88,35 +88,31 @@ extension StoredValueJSON {
                 }
                 let keyStart = index
                 let key = try parseString()
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                    throw corrupted("expected ':' after the key")
-                }
-                index += 1
-                let value: StoredValue
-                let valueStart: Int
-                do {
-                    skipWhitespace()
-                    valueStart = index
-                    if recordsSource { path.append(key) }
-                    value = try parseValue()
-                    if recordsSource { path.removeLast() }
-                } catch var error as StorageError {
-                    error.codingPath.insert(key, at: 0)
-                    throw error
-                }
-                // One hash stores the value and finds a key given before, which the dictionary
-                // keeps: the same one again, or a canonically equivalent one.
-                if result.updateValue(value, forKey: key) != nil, let index = result.index(forKey: key) {
+                // One look-up finds both a key given again and a canonically equivalent one.
+                if let index = result.index(forKey: key) {
                     let existing = result.keys[index]
                     guard existing.hasSameScalars(as: key) else {
                         throw corrupted(canonicallyEquivalentKeysMessage(existing, key), at: keyStart)
                     }
                     if recordsSource { noteDuplicate(key, at: keyStart, in: keyStarts) }
                 }
-                if recordsSource {
-                    keyStarts.append((key, keyStart))
-                    if depth == 1 { sourceMembers[key] = (valueStart..<index, value) }
+                if recordsSource { keyStarts.append((key, keyStart)) }
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                    throw corrupted("expected ':' after the key")
+                }
+                index += 1
+                do {
+                    skipWhitespace()
+                    let valueStart = index
+                    if recordsSource { path.append(key) }
+                    let value = try parseValue()
+                    if recordsSource { path.removeLast() }
+                    result[key] = value
+                    if recordsSource, depth == 1 { sourceMembers[key] = (valueStart..<index, value) }
+                } catch var error as StorageError {
+                    error.codingPath.insert(key, at: 0)
+                    throw error
                 }
                 skipWhitespace()
                 guard index < bytes.count else { throw corrupted("unexpected end of the file in an object") }
@@ -132,6 +128,40 @@ extension StoredValueJSON {
             }
             depth -= 1
             return .dictionary(result)
+        }
+
+        /// How many members the object being read has (its colons outside strings and nested
+        /// containers, counted up to its end), at most 65,536: room reserved for a malformed
+        /// file, which the parse then refuses, stays small.
+        private func memberCount() -> Int {
+            var count = 0
+            var depth = 1
+            var inString = false
+            var escaped = false
+            for byte in bytes[index...] {
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return count }
+                case UInt8(ascii: ":") where depth == 1:
+                    count += 1
+                    if count == 1 << 16 { return count }
+                default: break
+                }
+            }
+            return count
         }
 
         /// Records that `key`, starting at `start`, was given before in its object, whose keys

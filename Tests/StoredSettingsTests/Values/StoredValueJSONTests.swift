@@ -117,3 +117,30 @@ struct JSONKeyOrderTests {
         #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == "{\n  \"a\": 4,\n  \"m\": 3\n}\n")
     }
 }
+
+/// The room a parse reserves for a file's root object follows its members, never the colons
+/// inside its strings or nested containers: a one-key file of colons stays one key's size.
+@Suite(.timeLimit(TestScale.hangGuard))
+struct JSONRootCapacityTests {
+    static func rootCapacity(_ json: String) throws -> Int {
+        guard case .dictionary(let root) = try StoredValueJSON.parse(Data(json.utf8)) else { return -1 }
+        return root.capacity
+    }
+
+    @Test func colonsInAStringReserveNothing() throws {
+        let colons = String(repeating: ":", count: 1 << 20)
+        #expect(try Self.rootCapacity(#"{"note": "\#(colons)"}"#) < 16)
+        #expect(try Self.rootCapacity(#"{"note": "\"\#(colons)\\"}"#) < 16)
+    }
+
+    @Test func colonsInNestedContainersReserveNothing() throws {
+        let nested = Array(repeating: #"{"a": 1, "b": {"c": 2}}"#, count: 10_000).joined(separator: ", ")
+        #expect(try Self.rootCapacity(#"{"list": [\#(nested)], "k": 1}"#) < 16)
+    }
+
+    @Test func everyMemberOfTheRootHasRoomAtOnce() throws {
+        let members = (0..<5_000).map { #""key\#($0)": \#($0)"# }.joined(separator: ", ")
+        let capacity = try Self.rootCapacity("{\(members)}")
+        #expect(capacity >= 5_000 && capacity < 10_000)
+    }
+}
