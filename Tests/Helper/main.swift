@@ -257,6 +257,13 @@ case ("process-variables", 0):
             "differs \(key.debugDescription) \(String(describing: variables[key])) \(String(describing: foundation[key]))"
         )
     }
+    // A prefix's read holds every variable with that prefix, as the whole read gives it.
+    for prefix in ["A", "D", "E", "F", "F\u{600}", "G", "J", "", "\u{FFFD}"] {
+        let read = EnvironmentStore.processVariables(withPrefix: prefix)
+        if read.filter({ $0.key.hasPrefix(prefix) }) != variables.filter({ $0.key.hasPrefix(prefix) }) {
+            say("prefix \(prefix.debugDescription) differs: \(read)")
+        }
+    }
 
 case ("set", 3...):
     let (path, key, text) = (arguments[0], arguments[1], arguments[2])

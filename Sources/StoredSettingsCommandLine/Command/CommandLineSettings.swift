@@ -111,7 +111,9 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
     ///   - toolName: The tool's name: the start of every message, the settings folder's name
     ///     for the default `file`, and (in capitals) the default environment prefix.
     ///   - arguments: The command-line arguments without the program name.
-    ///   - environment: The environment variables; by default the process's.
+    ///   - environment: The environment variables; `nil` (the default) for the process's,
+    ///     read from `environ` (as `ProcessInfo` reads them), decoding only the variables whose
+    ///     name starts with the prefix.
     ///   - environmentPrefix: The prefix of the tool's variables without the `_`; by default
     ///     `toolName` in capitals, with `_` for anything but letters and digits (`NOTES`).
     ///   - file: The writable layer; `nil` (the default) opens `FileStore(application:
@@ -131,7 +133,7 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
     public init(
         toolName: String,
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        environment: [String: String] = EnvironmentStore.processVariables(),
+        environment: [String: String]? = nil,
         environmentPrefix: String? = nil,
         file: (any Storable)? = nil,
         fallbacks: [any Storable] = [],
@@ -144,7 +146,8 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
         let commandLine = CommandLineStore(arguments: arguments, declaredBy: Group.self)
         let prefix = environmentPrefix ?? Self.defaultPrefix(for: toolName)
         let environmentStore = EnvironmentStore(
-            prefix: prefix, environment: environment, declaredBy: Group.self, otherVariables: otherVariables)
+            prefix: prefix, environment: environment ?? EnvironmentStore.processVariables(withPrefix: prefix),
+            declaredBy: Group.self, otherVariables: otherVariables)
         let writable: any Storable
         if let file {
             writable = file
@@ -229,7 +232,7 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
     public static func parseOrExit(
         toolName: String,
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        environment: [String: String] = EnvironmentStore.processVariables(),
+        environment: [String: String]? = nil,
         environmentPrefix: String? = nil,
         file: (any Storable)? = nil,
         fallbacks: [any Storable] = [],

@@ -75,14 +75,14 @@ package struct EnvironmentDeclarations: Sendable {
         let fieldNames = resolveFields(owners: owners, variables: variables, undecodable: undecodable)
         servingVariables = companions.union(fieldNames)
         // With no prefix every variable of the process would be "unknown": no check then.
-        guard !prefix.isEmpty else { return }
+        guard !prefix.isEmpty, !names.isEmpty else { return }
         let known = ownVariables.union(servingVariables)
         // Hints compare the words after the prefix, which every name shares.
         let knownWords = known.union(otherVariables).filter { $0.hasPrefix(prefix) }.map {
             String($0.dropFirst(prefix.count))
-        }
+        }.sorted()
         for name in names.sorted() where !known.contains(name) && !otherVariables.contains(name) {
-            let hint = closestMatch(to: String(name.dropFirst(prefix.count)), among: knownWords.sorted())
+            let hint = closestMatch(to: String(name.dropFirst(prefix.count)), among: knownWords)
             warnings.append(Self.unknownVariableWarning(name, hint: hint.map { prefix + $0 }))
         }
     }

@@ -19,7 +19,19 @@ package enum KeyWords {
     /// word starts at an uppercase letter after a lowercase letter or a digit, and at the last
     /// capital of a run followed by a lowercase letter (`HTTPServer`), unless that letter is a
     /// plural `s` (`URLs`).
+    ///
+    /// Kept for the first 4,096 keys of the process: every start-up splits each declared key
+    /// again, and each environment layer each key it is asked for.
     package static func words(of key: String) -> [String]? {
+        if let known = splitKeys.withLock({ $0[key] }) { return known }
+        let words = split(key)
+        splitKeys.withLock { if $0.count < 4_096 { $0[key] = words } }
+        return words
+    }
+
+    private static let splitKeys = Lock<[String: [String]?]>([:])
+
+    private static func split(_ key: String) -> [String]? {
         let bytes = Array(key.utf8)
         var words: [String] = []
         var current: [UInt8] = []

@@ -33,15 +33,20 @@ extension EnvironmentStore {
     /// repeated name kept, invalid UTF-8 repaired to U+FFFD. Read from `environ` directly,
     /// because ProcessInfo's conversion was over a third of a tool's start-up.
     ///
+    /// With an ASCII `prefix`, an entry whose bytes do not start with it is skipped before it
+    /// is decoded: the result holds every variable whose name has the prefix (and perhaps a
+    /// few more, such as a name where a combining mark follows it), at the cost of reading
+    /// those alone. A layer that reads only its prefix's variables needs no more.
+    ///
     /// Thread-safety: reads `environ`, which a concurrent `setenv` may change under it, as
     /// ProcessInfo's reading does.
-    @usableFromInline
-    package static func processVariables() -> [String: String] {
+    package static func processVariables(withPrefix prefix: String = "") -> [String: String] {
+        let skipped = prefix.utf8.allSatisfy { $0 < 0x80 } ? Array(prefix.utf8) : []
         var variables: [String: String] = [:]
         guard var pointer = environmentPointer() else { return [:] }
         while let entry = pointer.pointee {
             let bytes = UnsafeRawBufferPointer(start: entry, count: strlen(entry))
-            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {
+            guard bytes.starts(with: skipped), let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {
                 pointer += 1
                 continue
             }

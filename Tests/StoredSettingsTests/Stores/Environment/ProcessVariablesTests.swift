@@ -10,6 +10,15 @@ struct ProcessVariablesTests {
         #expect(!EnvironmentStore.processVariables().isEmpty)
     }
 
+    /// A read for one prefix decodes only the entries that start with it, and gives each
+    /// variable with the prefix as the whole read does.
+    @Test(arguments: ["PATH", "HOME", "P", "X", "NO_SUCH_PREFIX_", ""])
+    func aPrefixesReadHoldsItsVariablesAsTheWholeReadDoes(prefix: String) {
+        let whole = EnvironmentStore.processVariables()
+        let read = EnvironmentStore.processVariables(withPrefix: prefix)
+        #expect(read == whole.filter { $0.key.hasPrefix(prefix) })
+    }
+
     #if os(Linux)
     /// Entries no shell makes, in a child process's raw environment: repeated names, no `=`,
     /// an empty name, bytes that are not UTF-8, and combining marks or prepended characters

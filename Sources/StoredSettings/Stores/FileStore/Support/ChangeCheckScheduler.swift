@@ -5,11 +5,11 @@ import Foundation
 /// each store's watch (``runOnce(_:)``) after the open returned.
 ///
 /// The thread sleeps on a semaphore until the earliest check is due (or a check due before
-/// that is added), then runs the due checks one after another. It uses no file descriptor, and no Dispatch
-/// queue or source: on Linux the first Dispatch timer source, and the first block sent to a
-/// global queue, set up Dispatch's event machinery (an `epoll` descriptor and an `eventfd`)
-/// and trap when the process has no descriptor free. So a process out of descriptors still
-/// opens stores, and its checks still run. Deadlines use the monotonic clock (`DispatchTime`),
+/// that is added), then runs the checks due within the next millisecond one after another.
+/// It uses no file descriptor, and no Dispatch queue or source: on Linux the first Dispatch
+/// timer source, and the first block sent to a global queue, set up Dispatch's event machinery
+/// (an `epoll` descriptor and an `eventfd`) and trap when the process has no descriptor free.
+/// So a process out of descriptors still opens stores, and its checks still run. Deadlines use the monotonic clock (`DispatchTime`),
 /// so setting the wall clock does not move them.
 ///
 /// A check that finds nothing changed costs one `lstat` and one `stat`; one that finds a
@@ -88,6 +88,7 @@ package final class ChangeCheckScheduler: Sendable {
         return Entry(id: id)
     }
 
+    /// Stops the check; a run in progress finishes.
     package func remove(_ entry: Entry) {
         state.withLock { _ = $0.checks.removeValue(forKey: entry.id) }
     }
