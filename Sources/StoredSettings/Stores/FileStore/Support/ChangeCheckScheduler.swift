@@ -49,7 +49,7 @@ package final class ChangeCheckScheduler: Sendable {
     /// How long after ``runOnce(_:)`` its handler runs, in nanoseconds (2 ms): a store opened
     /// and released sooner (a tool's run) never places a watch, and an open does not wake
     /// the thread unless it sleeps for longer.
-    package static let runOnceDelay: UInt64 = 2_000_000
+    private static let runOnceDelay: UInt64 = 2_000_000
 
     private let state = Lock(State())
     private let wakeUp = DispatchSemaphore(value: 0)
