@@ -12,8 +12,8 @@ public import Foundation
 /// - **Durable, atomic writes.** When a write returns, the file is on disk: a temporary file
 ///   in the same folder is written, `fsync`ed and `rename`d over the file, then the folder is
 ///   `fsync`ed. A crash leaves the old or the new file, never a half-written one; temporary
-///   files of killed writers are removed by the next open or write (a live writer's, which it
-///   keeps `flock`ed, never are).
+///   files of killed writers are removed by the next write, from any store (a live writer's,
+///   which it keeps `flock`ed, never are).
 /// - **Several processes.** Every write re-reads the file if another process changed it, and
 ///   applies only its own changes, under an exclusive `flock` on `settings.json.lock`, so no
 ///   update is lost and ``update(forKey:_:)`` is atomic across processes, even when someone
@@ -24,7 +24,9 @@ public import Foundation
 /// - **External changes** (another process, a person editing the file) show up within
 ///   milliseconds, from the platform's file events (`inotify` on Linux, `kqueue` on Apple
 ///   platforms; a `stat` check every quarter of a second where none can be had, see
-///   ``Options/changeCheckInterval``), and are delivered once through ``changes()``. A store
+///   ``Options/changeCheckInterval``), and are delivered once through ``changes()``. The
+///   watch is placed 2 ms after the open, off the caller's thread, and a store released
+///   sooner is never watched; a change made in between is still seen. A store
 ///   whose file nobody changes never wakes. Reads never touch the disk. With the interval
 ///   `nil` the store does not watch at all, and ``reload()`` reads the file when you ask
 ///   (on `SIGHUP`, say).
