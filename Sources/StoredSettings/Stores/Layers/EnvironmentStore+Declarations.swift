@@ -41,6 +41,9 @@ package struct EnvironmentDeclarations: Sendable {
         declarations: [SettingDeclaration], otherVariables: Set<String> = [],
         emptyValues: EnvironmentStore.EmptyValues = .unset
     ) {
+        // With no variable of the prefix there is nothing to map, read or report: the usual
+        // start-up of a tool pays for no declaration here.
+        guard !names.isEmpty || !undecodable.isEmpty else { return }
         var owners: [(variable: String, declaration: SettingDeclaration)] = []
         for declaration in declarations {
             guard let words = KeyWords.screamingSnakeCase(declaration.key) else { continue }

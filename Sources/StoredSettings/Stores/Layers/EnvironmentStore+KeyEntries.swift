@@ -19,6 +19,8 @@ extension EnvironmentStore {
     /// The key's value, from its kept entry when there is one (copied out under the lock, so
     /// the entry itself is neither retained nor released), else from its entry resolved now.
     func entryValue(forKey key: String) -> StoredValue? {
+        // No variable of the prefix is set (the usual case): every key is unset.
+        if variables.isEmpty, undecodable.isEmpty { return nil }
         if let cached = keyEntries.withLock({ entries -> StoredValue?? in entries[key].map { $0.value } }) {
             return cached
         }

@@ -114,7 +114,7 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
 
     /// The variables with the prefix, by full name; empty values left out unless
     /// ``emptyValues`` is ``EmptyValues/empty``.
-    private let variables: [String: String]
+    let variables: [String: String]
     /// The names `NAME` for which a `NAME_FILE` variable is set: the only ones whose secret
     /// file is ever looked at.
     private let companionTargets: Set<String>

@@ -16,16 +16,16 @@ extension LayeredStore {
         layers: [any Storable], declarations: [String: SettingDeclaration]
     ) -> [StorageError] {
         var result: [StorageError] = []
-        let declared = Set(declarations.keys)
         for layer in layers {
             if let diagnosing = layer as? any DiagnosingStore { result += diagnosing.warnings }
             // A defaults domain also holds keys of the system and of other code in the process.
             guard !declarations.isEmpty, !isOneRunLayer(layer), !(layer is UserDefaultsStore) else { continue }
-            for key in layer.keys().sorted() where !declared.contains(key) && !reservedKeys.contains(key) {
+            let unknown = layer.keys().filter { declarations[$0] == nil && !reservedKeys.contains($0) }
+            for key in unknown.sorted() {
                 var message = "no declared setting uses this key"
                 if let field = fieldHint(for: key, declarations) {
                     message += " (\(field))"
-                } else if let match = closestMatch(to: key, among: declared.sorted()) {
+                } else if let match = closestMatch(to: key, among: declarations.keys.sorted()) {
                     message += " (did you mean '\(match)'?)"
                 }
                 result.append(StorageError(.unknownKey, key: key, location: layer.describedLocation, message: message))

@@ -173,4 +173,31 @@ struct EnvironmentDeclaredTests {
         #expect(store.value(forKey: "editor") == .string(""))
         #expect(store.warnings.isEmpty)
     }
+
+    @Test func aStoreWithNoVariableOfItsPrefixReadsNothingYetNamesEveryVariable() throws {
+        // `APP_` alone, `APPLE` and `app_editor` do not carry the prefix `APP_`.
+        let store = EnvironmentStore(
+            prefix: "APP", environment: ["HOME": "/home/a", "APPLE": "1", "APP_": "x", "app_editor": "ed"],
+            declaredBy: EnvironmentSettings.self)
+        for key in ["layout", "page", "editor", "hosts", "retries"] {
+            #expect(store.value(forKey: key) == nil)
+            #expect(store.origin(forKey: key) == nil)
+            #expect(store.fieldOverrides(forKey: key).isEmpty)
+        }
+        #expect(store.variableName(forKey: "editor") == "APP_EDITOR")
+        #expect(store.variableName(forKey: "layout") == "APP_LAYOUT")
+        #expect(store.keys().isEmpty)
+        #expect(store.warnings.isEmpty)
+        #expect(store.errors.isEmpty)
+        let error = try #require(throws: StorageError.self) { try store.setValue(.string("x"), forKey: "editor") }
+        #expect(error.location == "environment variable APP_EDITOR")
+    }
+
+    @Test func aPrefixedVariableThatIsOnlyEmptyIsStillCheckedAgainstTheDeclarations() {
+        let store = EnvironmentStore(
+            prefix: "APP", environment: ["APP_EDITOR": "", "APP_COLOUR": ""], declaredBy: EnvironmentSettings.self)
+        #expect(store.value(forKey: "editor") == nil)
+        #expect(store.warnings.map(\.location) == ["environment variable APP_COLOUR"])
+        #expect(store.warnings.first?.code == .unknownKey)
+    }
 }
