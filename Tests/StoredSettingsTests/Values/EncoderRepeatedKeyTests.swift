@@ -38,4 +38,25 @@ struct EncoderRepeatedKeyTests {
     @Test func nilEncodedLastRemovesTheKey() throws {
         #expect(try StoredValueEncoder().encode(Removed()) == .dictionary(["b": .int(2)]))
     }
+
+    /// `a` first as 1, then as a nested container filled after `b` is encoded; `b` first as a
+    /// super encoder, then as a value, with the super encoder filled after that.
+    private struct ContainerAndValueInTurn: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(1, forKey: .a)
+            var nested = container.nestedContainer(keyedBy: Key.self, forKey: .a)
+            let replaced = container.superEncoder(forKey: .b)
+            try container.encode("value", forKey: .b)
+            var late = replaced.container(keyedBy: Key.self)
+            try late.encode(3, forKey: .a)
+            try nested.encode(2, forKey: .b)
+        }
+    }
+
+    @Test func theLaterOfAValueAndAContainerForOneKeyIsKept() throws {
+        #expect(
+            try StoredValueEncoder().encode(ContainerAndValueInTurn())
+                == .dictionary(["a": .dictionary(["b": .int(2)]), "b": .string("value")]))
+    }
 }
