@@ -47,6 +47,9 @@
 //   fuzz-property-lists SEED COUNT    parse COUNT generated property lists (PropertyListFuzz.swift)
 //   report-into-closed-error          two reports through the default error handler while
 //                                     standard error is a closed pipe; prints `reported`
+//   command-line-read TOOL            CommandLineSettings over this process's environment
+//                                     (CommandLineReadCommand.swift): its values, or its status
+//                                     and problems
 //   report-after-command-line TOOL [handler]   a report before and after CommandLineSettings
 //                                     (ClosedErrorCommand.swift), standard error on output
 //   default-store-set KEY INT         through StoreContext.defaultStore: prints `reported <error>`
@@ -357,6 +360,9 @@ case ("fuzz-property-lists", 2):
 
 case ("report-into-closed-error", 0):
     reportIntoClosedErrorCommand()
+
+case ("command-line-read", 1):
+    commandLineReadCommand(toolName: arguments[0])
 
 case ("report-after-command-line", 1), ("report-after-command-line", 2):
     reportAfterCommandLineCommand(toolName: arguments[0], withHandler: arguments.count == 2)

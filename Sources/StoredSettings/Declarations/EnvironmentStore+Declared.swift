@@ -32,8 +32,9 @@ extension EnvironmentStore {
     ///   did-you-mean hint naming the closest variable that is read. (With an empty prefix there
     ///   is no such check.)
     ///
-    /// Secret files of declared settings that cannot be read, and settings given both by
-    /// `NAME` and by `NAME_FILE`, are in ``errors`` (``validate()`` throws the first); secret
+    /// Variables of declared settings whose value is not valid UTF-8, secret files of declared
+    /// settings that cannot be read, and settings given both by `NAME` and by `NAME_FILE` are
+    /// in ``errors`` (``validate()`` throws the first); secret
     /// files of secret settings that every user may read, variables no setting reads and
     /// variables naming two fields are in ``warnings``.
     ///

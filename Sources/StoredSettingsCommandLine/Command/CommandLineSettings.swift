@@ -36,7 +36,8 @@ public import StoredSettings
 ///   line: expected Int, found string.`
 /// - 65 (``SettingsCommand/ExitCode/dataError``): an environment variable (or a field override
 ///   from one) whose value does not read as its setting's type, or that the environment store
-///   rejected (a secret file that cannot be read), naming the variable.
+///   rejected (a value that is not valid UTF-8, a secret file that cannot be read), naming
+///   the variable.
 /// - with ``UnknownKeys/reject``, an unknown key: 64 for an option, 65 for an environment
 ///   variable or a key in the file.
 /// - 74 (``SettingsCommand/ExitCode/ioError``): the default settings file cannot be opened (65
@@ -112,8 +113,9 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
     ///     for the default `file`, and (in capitals) the default environment prefix.
     ///   - arguments: The command-line arguments without the program name.
     ///   - environment: The environment variables; `nil` (the default) for the process's,
-    ///     read from `environ` (as `ProcessInfo` reads them), decoding only the variables whose
-    ///     name starts with the prefix.
+    ///     read from `environ` as `EnvironmentStore(prefix:)` reads them: only the variables
+    ///     with the prefix are decoded, and one whose value is not valid UTF-8 stops the run
+    ///     (65) naming the variable, rather than being read with U+FFFD in place of the bytes.
     ///   - environmentPrefix: The prefix of the tool's variables without the `_`; by default
     ///     `toolName` in capitals, with `_` for anything but letters and digits (`NOTES`).
     ///   - file: The writable layer; `nil` (the default) opens `FileStore(application:
@@ -146,7 +148,7 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
         let commandLine = CommandLineStore(arguments: arguments, declaredBy: Group.self)
         let prefix = environmentPrefix ?? Self.defaultPrefix(for: toolName)
         let environmentStore = EnvironmentStore(
-            prefix: prefix, environment: environment ?? EnvironmentStore.processVariables(withPrefix: prefix),
+            prefix: prefix, environment: environment,
             declaredBy: Group.self, otherVariables: otherVariables)
         let writable: any Storable
         if let file {

@@ -52,6 +52,9 @@ package struct EnvironmentDeclarations: Sendable {
         }
         var companions: Set<String> = []
         for (variable, declaration) in owners {
+            if undecodable.contains(variable) {
+                errors.append(EnvironmentStore.notUTF8Error(key: declaration.key, variable: variable))
+            }
             let companion = variable + "_FILE"
             if !ownVariables.contains(companion) { companions.insert(companion) }
             guard secretFiles[variable] == nil,
@@ -131,10 +134,7 @@ package struct EnvironmentDeclarations: Sendable {
                 continue
             }
             if undecodable.contains(name) {
-                errors.append(
-                    StorageError(
-                        .dataCorrupted, key: winner.key, location: "environment variable \(name)",
-                        codingPath: winner.path, message: "the value is not valid UTF-8"))
+                errors.append(EnvironmentStore.notUTF8Error(key: winner.key, variable: name, codingPath: winner.path))
             } else if variables[name] != nil {
                 fieldVariables[winner.key, default: []].append(FieldVariable(path: winner.path, variable: name))
             }

@@ -15,15 +15,33 @@ extension EnvironmentStore {
         return valid ? String(decoding: bytes, as: UTF8.self) : nil
     }
 
-    /// The process's environment as bytes, from `environ`.
-    static func processEnvironment() -> [[UInt8]] {
+    /// The error for the variable `name`, which gives `key` (at `codingPath`, for a field), whose
+    /// value is not valid UTF-8.
+    static func notUTF8Error(key: String, variable name: String, codingPath: [String] = []) -> StorageError {
+        StorageError(
+            .dataCorrupted, key: key, location: "environment variable \(name)", codingPath: codingPath,
+            message: "the value is not valid UTF-8")
+    }
+
+    /// The process's environment as `NAME=VALUE` bytes, from `environ`: with an ASCII
+    /// `prefix`, only the entries whose bytes start with it (see
+    /// ``processVariables(withPrefix:)``).
+    static func processEnvironment(withPrefix prefix: String) -> [[UInt8]] {
         var entries: [[UInt8]] = []
-        guard var pointer = environmentPointer() else { return [] }
+        forEachEnvironmentEntry(withPrefix: prefix) { entries.append(Array($0)) }
+        return entries
+    }
+
+    /// Calls `body` with each entry of `environ`, in order; with an ASCII `prefix`, only with
+    /// those whose bytes start with it, so the others are never copied or decoded.
+    private static func forEachEnvironmentEntry(withPrefix prefix: String, _ body: (UnsafeRawBufferPointer) -> Void) {
+        let skipped = prefix.utf8.allSatisfy { $0 < 0x80 } ? Array(prefix.utf8) : []
+        guard var pointer = environmentPointer() else { return }
         while let entry = pointer.pointee {
-            entries.append(Array(UnsafeRawBufferPointer(start: entry, count: strlen(entry))))
+            let bytes = UnsafeRawBufferPointer(start: entry, count: strlen(entry))
+            if bytes.starts(with: skipped) { body(bytes) }
             pointer += 1
         }
-        return entries
     }
 }
 
@@ -41,15 +59,9 @@ extension EnvironmentStore {
     /// Thread-safety: reads `environ`, which a concurrent `setenv` may change under it, as
     /// ProcessInfo's reading does.
     package static func processVariables(withPrefix prefix: String = "") -> [String: String] {
-        let skipped = prefix.utf8.allSatisfy { $0 < 0x80 } ? Array(prefix.utf8) : []
         var variables: [String: String] = [:]
-        guard var pointer = environmentPointer() else { return [:] }
-        while let entry = pointer.pointee {
-            let bytes = UnsafeRawBufferPointer(start: entry, count: strlen(entry))
-            guard bytes.starts(with: skipped), let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {
-                pointer += 1
-                continue
-            }
+        forEachEnvironmentEntry(withPrefix: prefix) { bytes in
+            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { return }
             // Foundation splits at the first `=` Character: with ASCII on both sides, that is
             // the first `=` byte; a combining mark after it (or a prepend before) joins it to
             // its neighbour, so such an entry is split as Foundation splits it.
@@ -62,7 +74,6 @@ extension EnvironmentStore {
                     variables[String(text[..<split])] = String(text[text.index(after: split)...])
                 }
             }
-            pointer += 1
         }
         return variables
     }

@@ -99,11 +99,13 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     public let prefix: String
     /// What a set but empty variable means: unset (the default) or the empty text.
     public let emptyValues: EmptyValues
-    /// Problems found at creation by a store with declarations, in a fixed order: secret files
-    /// that cannot be read (``StorageError/Code/notFound``, ``StorageError/Code/io``,
-    /// ``StorageError/Code/tooLarge``, ``StorageError/Code/dataCorrupted``), settings given
-    /// both by `NAME` and `NAME_FILE` (``StorageError/Code/ambiguousVariable``). Each names
-    /// the key, the variable and the path, never a value. Empty without declarations.
+    /// Problems found at creation by a store with declarations, in a fixed order: by declared
+    /// setting, a variable whose value is not valid UTF-8 (``StorageError/Code/dataCorrupted``),
+    /// secret files that cannot be read (``StorageError/Code/notFound``,
+    /// ``StorageError/Code/io``, ``StorageError/Code/tooLarge``,
+    /// ``StorageError/Code/dataCorrupted``), settings given both by `NAME` and `NAME_FILE`
+    /// (``StorageError/Code/ambiguousVariable``); then field variables that are not valid UTF-8.
+    /// Each names the key, the variable and the path, never a value. Empty without declarations.
     public let errors: [StorageError]
     /// Things worth telling the user, found at creation by a store with declarations: secret
     /// files that every user may read (``StorageError/Code/insecurePermissions``), variables
@@ -164,7 +166,7 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
                 emptyValues: emptyValues, otherVariables: otherVariables)
         } else {
             self.init(
-                prefix: prefix, rawEnvironment: Self.processEnvironment(), declarations: declarations,
+                prefix: prefix, rawEnvironment: Self.processEnvironment(withPrefix: prefix), declarations: declarations,
                 emptyValues: emptyValues, otherVariables: otherVariables)
         }
     }
@@ -252,8 +254,8 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     /// A variable whose value is not valid UTF-8 holds no value: reading its key returns `nil`
     /// and reports ``StorageError/Code/dataCorrupted`` naming the variable to
     /// ``StorageErrorReporter``. A secret file that cannot be read (or that conflicts with the
-    /// variable) is reported there once, when it is first needed, unless it is a declared
-    /// key's, which ``errors`` holds instead.
+    /// variable) is reported there once, when it is first needed. Neither is reported for a
+    /// declared key: ``errors`` holds its problem instead.
     public func value(forKey key: String) -> StoredValue? {
         entryValue(forKey: key)
     }
@@ -268,12 +270,9 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
             return nil
         case nil:
             if let text = variables[name] { return (.string(text), "environment variable \(name)") }
-            if undecodable.contains(name) {
-                StorageErrorReporter.report(
-                    StorageError(
-                        .dataCorrupted, key: key, location: "environment variable \(name)",
-                        message: "the value is not valid UTF-8"
-                    ))
+            // A declared key's problem is in `errors` instead.
+            if undecodable.contains(name), !(declared?.ownVariables.contains(name) ?? false) {
+                StorageErrorReporter.report(Self.notUTF8Error(key: key, variable: name))
             }
             return nil
         }

@@ -43,8 +43,10 @@ extension Storable {
 
 /// `path` with the user's home folder written as `~`, as people type it.
 package func abbreviatingHome(_ path: String) -> String {
-    // The same HOME as the file's path came from (the last of a repeated name, as Foundation).
-    guard let home = EnvironmentStore.processVariables()["HOME"], home.hasPrefix("/"), home != "/" else {
+    // The same HOME as the file's path came from (the last of a repeated name, as Foundation);
+    // only the entries starting with HOME are decoded.
+    guard let home = EnvironmentStore.processVariables(withPrefix: "HOME")["HOME"], home.hasPrefix("/"), home != "/"
+    else {
         return path
     }
     let folder = home.hasSuffix("/") ? String(home.dropLast()) : home

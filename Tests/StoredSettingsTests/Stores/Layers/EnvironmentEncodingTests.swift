@@ -43,6 +43,21 @@ struct EnvironmentEncodingTests {
         #expect(store.value(forKey: "theme") == .string("dark"))
     }
 
+    @Test func aDeclaredSettingsVariableThatIsNotUTF8IsAnErrorAndNotReportedOnRead() throws {
+        let raw: [[UInt8]] = [Array("APP_EDITOR=caf".utf8) + [0xE9], Array("APP_RETRIES=4".utf8)]
+        let store = EnvironmentStore(
+            prefix: "APP", rawEnvironment: raw, declarations: EnvironmentSettings.declarations())
+        #expect(
+            store.errors.map(\.description) == [
+                "Setting 'editor' in environment variable APP_EDITOR: the value is not valid UTF-8."
+            ])
+        #expect(throws: StorageError.self) { try store.validate() }
+        let reported = ReportedErrors()
+        #expect(reported.capture { store.value(forKey: "editor") } == nil)
+        #expect(reported.errors.isEmpty)
+        #expect(store.value(forKey: "retries") == .string("4"))
+    }
+
     @Test func aVariableWhoseNameIsNotUTF8IsLeftOut() {
         let raw: [[UInt8]] = [
             Array("APP_".utf8) + [0xFF] + Array("=x".utf8), Array("APP_THEME=dark".utf8), Array("NOEQUALS".utf8),
@@ -123,5 +138,25 @@ struct EnvironmentEncodingProcessTests {
     func aChildProcessReadsItsUTF8Variables() throws {
         let lines = try Self.run(prefix: "APP", key: "theme", environment: [Array("APP_THEME=caf\u{E9}".utf8)])
         #expect(lines == ["keys theme", "value caf\u{E9}"])
+    }
+
+    /// A tool reading its own environment (`environment: nil`) holds the same rule: a value
+    /// that is not UTF-8 stops the run, naming the variable, and is never read as U+FFFD.
+    @Test(.timeLimit(TestScale.hangGuard))
+    func aToolStopsOnAVariableThatIsNotUTF8NamingIt() throws {
+        let lines = try Self.run(
+            ["command-line-read", "app"],
+            environment: [
+                Array("APP_NAME=caf".utf8) + [0xE9], Array("APP_THEME=dark".utf8), Array("OTHER=".utf8) + [0xFF],
+            ])
+        #expect(
+            lines == [
+                "status 65",
+                "problem app: Setting 'name' in environment variable APP_NAME: the value is not valid UTF-8.",
+            ])
+        let good = try Self.run(
+            ["command-line-read", "app"],
+            environment: [Array("APP_THEME=caf\u{E9}".utf8), Array("OTHER=".utf8) + [0xFF]])
+        #expect(good == ["name none", "theme caf\u{E9}"])
     }
 }
