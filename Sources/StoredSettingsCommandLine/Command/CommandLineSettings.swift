@@ -271,8 +271,19 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
     }
 
     /// `NOTES` for `notes`, `MY_TOOL` for `my-tool`.
-    static func defaultPrefix(for toolName: String) -> String {
-        String(toolName.uppercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+    package static func defaultPrefix(for toolName: String) -> String {
+        // An ASCII name, the usual one, maps byte by byte: no Unicode case mapping is needed.
+        if toolName.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) {
+            return String(
+                decoding: toolName.utf8.map { byte in
+                    switch byte {
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - 0x20
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): byte
+                    default: UInt8(ascii: "_")
+                    }
+                }, as: UTF8.self)
+        }
+        return String(toolName.uppercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
     }
 }
 

@@ -172,6 +172,16 @@ struct CommandLineSettingsTests {
         #expect(Set(file.keys()) == ["launchCount", "hosts"])
     }
 
+    @Test func theDefaultPrefixKeepsLettersAndDigitsInCapitalsAndWritesUnderscoresForTheRest() {
+        let expected = [
+            "notes": "NOTES", "my-notes": "MY_NOTES", "Notes2": "NOTES2", "a.b c": "A_B_C", "tool\t": "TOOL_",
+            "a\r\nb": "A_B", "straße": "STRASSE", "café": "CAF_", "": "",
+        ]
+        for (toolName, prefix) in expected {
+            #expect(CommandLineSettings<EntryPointSettings>.defaultPrefix(for: toolName) == prefix, "\(toolName)")
+        }
+    }
+
     @Test func theDefaultPrefixIsTheToolNameInCapitals() throws {
         let file = try TemporaryFileStore()
         var messages = ""
