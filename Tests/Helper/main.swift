@@ -261,7 +261,7 @@ case ("process-variables", 0):
         )
     }
     // A prefix's read holds every variable with that prefix, as the whole read gives it.
-    for prefix in ["A", "D", "E", "F", "F\u{600}", "G", "J", "", "\u{FFFD}"] {
+    for prefix in ["A", "D", "E", "F", "F\u{600}", "G", "J", "K", "KI", "", "\u{FFFD}"] {
         let read = EnvironmentStore.processVariables(withPrefix: prefix)
         if read.filter({ $0.key.hasPrefix(prefix) }) != variables.filter({ $0.key.hasPrefix(prefix) }) {
             say("prefix \(prefix.debugDescription) differs: \(read)")

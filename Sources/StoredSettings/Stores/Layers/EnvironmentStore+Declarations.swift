@@ -21,7 +21,8 @@ package struct EnvironmentDeclarations: Sendable {
     /// Variables that serve a declared setting without being a key's own variable (field
     /// variables, `NAME_FILE` companions): left out of ``EnvironmentStore/keys()``.
     package var servingVariables: Set<String> = []
-    /// Secret files that cannot be read, conflicts, undecodable field variables.
+    /// Variables of declared keys, secret files' `NAME_FILE` variables and field variables
+    /// whose value is not valid UTF-8; secret files that cannot be read; conflicts.
     package var errors: [StorageError] = []
     /// Secret files every user may read, empty secret files, unknown variables, ambiguous
     /// field variables.
@@ -52,11 +53,16 @@ package struct EnvironmentDeclarations: Sendable {
         }
         var companions: Set<String> = []
         for (variable, declaration) in owners {
-            if undecodable.contains(variable) {
-                errors.append(EnvironmentStore.notUTF8Error(key: declaration.key, variable: variable))
-            }
             let companion = variable + "_FILE"
             if !ownVariables.contains(companion) { companions.insert(companion) }
+            // The variable, or its secret file's, holds bytes that are not UTF-8 (and no
+            // repeat of the name holds text).
+            for name in [variable, companion]
+            where undecodable.contains(name) && variables[name] == nil
+                && (name == variable || !ownVariables.contains(name))
+            {
+                errors.append(EnvironmentStore.notUTF8Error(key: declaration.key, variable: name))
+            }
             guard secretFiles[variable] == nil,
                 let outcome = EnvironmentStore.secretFileOutcome(
                     forVariable: variable, key: declaration.key, variables: variables, ownVariables: ownVariables,

@@ -33,13 +33,17 @@ extension EnvironmentStore {
     }
 
     /// Calls `body` with each entry of `environ`, in order; with an ASCII `prefix`, only with
-    /// those whose bytes start with it, so the others are never copied or decoded.
+    /// those that may start with it, so the others are never copied or decoded. An entry is
+    /// skipped when its first bytes are ASCII and differ from the prefix's: a non-ASCII
+    /// character there may still equal an ASCII one (U+212A KELVIN SIGN is `K` to `String`).
     private static func forEachEnvironmentEntry(withPrefix prefix: String, _ body: (UnsafeRawBufferPointer) -> Void) {
         let skipped = prefix.utf8.allSatisfy { $0 < 0x80 } ? Array(prefix.utf8) : []
         guard var pointer = environmentPointer() else { return }
         while let entry = pointer.pointee {
             let bytes = UnsafeRawBufferPointer(start: entry, count: strlen(entry))
-            if bytes.starts(with: skipped) { body(bytes) }
+            if bytes.starts(with: skipped) || bytes.prefix(skipped.count).contains(where: { $0 >= 0x80 }) {
+                body(bytes)
+            }
             pointer += 1
         }
     }
@@ -51,10 +55,10 @@ extension EnvironmentStore {
     /// repeated name kept, invalid UTF-8 repaired to U+FFFD. Read from `environ` directly,
     /// because ProcessInfo's conversion was over a third of a tool's start-up.
     ///
-    /// With an ASCII `prefix`, an entry whose bytes do not start with it is skipped before it
-    /// is decoded: the result holds every variable whose name has the prefix (and perhaps a
-    /// few more, such as a name where a combining mark follows it), at the cost of reading
-    /// those alone. A layer that reads only its prefix's variables needs no more.
+    /// With an ASCII `prefix`, an entry that cannot start with it is skipped before it is
+    /// decoded: the result holds every variable whose name has the prefix (and perhaps a few
+    /// more, such as a name where a combining mark follows it), at the cost of reading those
+    /// alone. A layer that reads only its prefix's variables needs no more.
     ///
     /// Thread-safety: reads `environ`, which a concurrent `setenv` may change under it, as
     /// ProcessInfo's reading does.

@@ -34,9 +34,12 @@ import Foundation
 /// `Date`, JSON text as arrays, dictionaries and `Codable` values). A variable that is set but
 /// empty (`APP_AUTO_RELOAD=`) counts as unset, as many shells and tools treat it, unless the
 /// store is created with `emptyValues: .empty` (see ``EmptyValues``). A variable
-/// whose bytes are not valid UTF-8 is never read with U+FFFD in their place: it holds no value,
-/// ``keys()`` leaves it out, and reading its key reports ``StorageError/Code/dataCorrupted``
-/// naming the variable.
+/// whose bytes are not valid UTF-8 (its own or its `NAME_FILE` companion) is never read with
+/// U+FFFD in their place: it holds no value, ``keys()`` leaves it out, and reading its key
+/// reports ``StorageError/Code/dataCorrupted`` naming the variable; for a declared key of a
+/// store with declarations, ``errors`` holds that problem instead. A name that is not valid
+/// UTF-8 gives no key; a store with declarations warns about it as a variable no setting reads,
+/// under its spelling with U+FFFD.
 ///
 /// ## Lists
 ///
@@ -172,8 +175,9 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     }
 
     /// Creates a store from `NAME=VALUE` byte strings, as the C `environ` array holds them.
-    /// Entries without `=` and names that are not valid UTF-8 are left out; values that are
-    /// not valid UTF-8 are remembered as undecodable.
+    /// Entries without `=` are left out. Variables whose value is not valid UTF-8 are
+    /// remembered as undecodable, as are names that are not valid UTF-8, under their spelling
+    /// with U+FFFD (no key reads them; the unknown-variable check names them).
     package convenience init(
         prefix: String, rawEnvironment: [[UInt8]], declarations: [SettingDeclaration]? = nil,
         emptyValues: EmptyValues = .unset, otherVariables: Set<String> = []
@@ -181,9 +185,11 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
         var decoded: [String: String] = [:]
         var undecodable: Set<String> = []
         for entry in rawEnvironment {
-            guard let equals = entry.firstIndex(of: UInt8(ascii: "=")),
-                let name = Self.utf8Text(entry[..<equals])
-            else { continue }
+            guard let equals = entry.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            guard let name = Self.utf8Text(entry[..<equals]) else {
+                undecodable.insert(String(decoding: entry[..<equals], as: UTF8.self))
+                continue
+            }
             if let value = Self.utf8Text(entry[(equals + 1)...]) {
                 decoded[name] = value
             } else {
@@ -251,8 +257,9 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     /// unless ``emptyValues`` is ``EmptyValues/empty``), when both are, or when the key has no
     /// variable.
     ///
-    /// A variable whose value is not valid UTF-8 holds no value: reading its key returns `nil`
-    /// and reports ``StorageError/Code/dataCorrupted`` naming the variable to
+    /// A variable whose value is not valid UTF-8 (or whose `NAME_FILE` companion's is) holds no
+    /// value: reading its key returns `nil` and reports ``StorageError/Code/dataCorrupted``
+    /// naming the variable to
     /// ``StorageErrorReporter``. A secret file that cannot be read (or that conflicts with the
     /// variable) is reported there once, when it is first needed. Neither is reported for a
     /// declared key: ``errors`` holds its problem instead.
@@ -271,8 +278,9 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
         case nil:
             if let text = variables[name] { return (.string(text), "environment variable \(name)") }
             // A declared key's problem is in `errors` instead.
-            if undecodable.contains(name), !(declared?.ownVariables.contains(name) ?? false) {
-                StorageErrorReporter.report(Self.notUTF8Error(key: key, variable: name))
+            guard !(declared?.ownVariables.contains(name) ?? false) else { return nil }
+            for variable in [name, name + "_FILE"] where undecodable.contains(variable) {
+                StorageErrorReporter.report(Self.notUTF8Error(key: key, variable: variable))
             }
             return nil
         }

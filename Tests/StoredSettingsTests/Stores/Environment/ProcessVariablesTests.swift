@@ -21,14 +21,14 @@ struct ProcessVariablesTests {
 
     #if os(Linux)
     /// Entries no shell makes, in a child process's raw environment: repeated names, no `=`,
-    /// an empty name, bytes that are not UTF-8, and combining marks or prepended characters
-    /// next to the `=`, which Foundation's split by Character joins to it. (Linux: the rules
-    /// are those of Foundation there.)
+    /// an empty name, bytes that are not UTF-8, combining marks or prepended characters next
+    /// to the `=`, which Foundation's split by Character joins to it, and a KELVIN SIGN that
+    /// `String` takes for `K`. (Linux: the rules are those of Foundation there.)
     @Test func oddEntriesAreReadAsFoundationReadsThem() throws {
         let entries: [[UInt8]] =
             [
                 "A=1", "A=2", "NOEQUALS", "=empty", "B==c", "C=", "D=\u{301}x", "E=\u{301}=y", "F\u{600}=x",
-                "G\u{600}=x=z", "H=x\u{200D}=y", "I=\u{1F1E9}\u{1F1EA}",
+                "G\u{600}=x=z", "H=x\u{200D}=y", "I=\u{1F1E9}\u{1F1EA}", "\u{212A}IT=kelvin",
             ].map { Array($0.utf8) } + [Array("J=".utf8) + [0xFF, 0x41], [0xFE, 0x42] + Array("=v".utf8)]
         let lines = try EnvironmentEncodingProcessTests.run(["process-variables"], environment: entries)
         #expect(lines == ["same true"])

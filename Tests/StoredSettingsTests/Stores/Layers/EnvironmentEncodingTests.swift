@@ -58,6 +58,14 @@ struct EnvironmentEncodingTests {
         #expect(store.value(forKey: "retries") == .string("4"))
     }
 
+    @Test func aRepeatedNameWithTextAfterBytesThatAreNotUTF8ReadsTheTextWithoutAnError() {
+        let raw: [[UInt8]] = [Array("APP_EDITOR=caf".utf8) + [0xE9], Array("APP_EDITOR=ok".utf8)]
+        let store = EnvironmentStore(
+            prefix: "APP", rawEnvironment: raw, declarations: EnvironmentSettings.declarations())
+        #expect(store.errors.isEmpty)
+        #expect(store.value(forKey: "editor") == .string("ok"))
+    }
+
     @Test func aVariableWhoseNameIsNotUTF8IsLeftOut() {
         let raw: [[UInt8]] = [
             Array("APP_".utf8) + [0xFF] + Array("=x".utf8), Array("APP_THEME=dark".utf8), Array("NOEQUALS".utf8),
@@ -158,5 +166,33 @@ struct EnvironmentEncodingProcessTests {
             ["command-line-read", "app"],
             environment: [Array("APP_THEME=caf\u{E9}".utf8), Array("OTHER=".utf8) + [0xFF]])
         #expect(good == ["name none", "theme caf\u{E9}"])
+    }
+
+    /// A secret file's `NAME_FILE` variable holding bytes that are not UTF-8 stops the tool as
+    /// well, naming that variable; a prefixed name that is not UTF-8 is a variable no setting
+    /// reads, named with U+FFFD.
+    @Test(.timeLimit(TestScale.hangGuard))
+    func aToolNamesASecretFileVariableOrANameThatIsNotUTF8() throws {
+        let file = try Self.run(
+            ["command-line-read", "app"], environment: [Array("APP_NAME_FILE=/tmp/".utf8) + [0xFF]])
+        #expect(
+            file == [
+                "status 65",
+                "problem app: Setting 'name' in environment variable APP_NAME_FILE: the value is not valid UTF-8.",
+            ])
+        let name = try Self.run(
+            ["command-line-read", "app"], environment: [Array("APP_NAM".utf8) + [0xFF] + Array("=x".utf8)])
+        #expect(
+            name == [
+                "warning app: warning: environment variable APP_NAM\u{FFFD}: no setting reads this variable (did you mean APP_NAME?).",
+                "name none", "theme light",
+            ])
+    }
+
+    /// `String` takes U+212A KELVIN SIGN for `K`, so `\u{212A}IT_THEME` has the prefix `KIT_`.
+    @Test(.timeLimit(TestScale.hangGuard))
+    func aNameThatStringTakesForThePrefixIsRead() throws {
+        let lines = try Self.run(prefix: "KIT", key: "theme", environment: [Array("\u{212A}IT_THEME=dark".utf8)])
+        #expect(lines == ["keys theme", "value dark"])
     }
 }
