@@ -55,18 +55,14 @@ package struct EnvironmentDeclarations: Sendable {
         for (variable, declaration) in owners {
             let companion = variable + "_FILE"
             if !ownVariables.contains(companion) { companions.insert(companion) }
-            // The variable, or its secret file's, holds bytes that are not UTF-8 (and no
-            // repeat of the name holds text).
-            for name in [variable, companion]
-            where undecodable.contains(name) && variables[name] == nil
-                && (name == variable || !ownVariables.contains(name))
-            {
-                errors.append(EnvironmentStore.notUTF8Error(key: declaration.key, variable: name))
+            // The variable holds bytes that are not UTF-8, and no repeat of its name holds text.
+            if undecodable.contains(variable), variables[variable] == nil {
+                errors.append(EnvironmentStore.notUTF8Error(key: declaration.key, variable: variable))
             }
             guard secretFiles[variable] == nil,
                 let outcome = EnvironmentStore.secretFileOutcome(
-                    forVariable: variable, key: declaration.key, variables: variables, ownVariables: ownVariables,
-                    isSecret: declaration.isSecret)
+                    forVariable: variable, key: declaration.key, variables: variables, undecodable: undecodable,
+                    ownVariables: ownVariables, isSecret: declaration.isSecret)
             else { continue }
             secretFiles[variable] = outcome
             switch outcome {
@@ -139,10 +135,10 @@ package struct EnvironmentDeclarations: Sendable {
                 }
                 continue
             }
-            if undecodable.contains(name) {
-                errors.append(EnvironmentStore.notUTF8Error(key: winner.key, variable: name, codingPath: winner.path))
-            } else if variables[name] != nil {
+            if variables[name] != nil {
                 fieldVariables[winner.key, default: []].append(FieldVariable(path: winner.path, variable: name))
+            } else if undecodable.contains(name) {
+                errors.append(EnvironmentStore.notUTF8Error(key: winner.key, variable: name, codingPath: winner.path))
             }
         }
         for key in fieldVariables.keys {

@@ -97,16 +97,20 @@ extension EnvironmentStore {
 
     /// What the `NAME_FILE` companion of the variable `name` gives for `key`: `nil` when there
     /// is no companion (unset or empty, or the own variable of a declared key, which keeps its
-    /// plain meaning); a ``StorageError/Code/ambiguousVariable`` failure when `name` is set to
-    /// a non-empty text as well; else the file's outcome, read now.
+    /// plain meaning); a ``StorageError/Code/dataCorrupted`` failure when the companion's
+    /// value is not valid UTF-8 (`undecodable`, and no repeat of it holds text); a
+    /// ``StorageError/Code/ambiguousVariable`` failure when `name` is set to a non-empty text
+    /// as well; else the file's outcome, read now.
     package static func secretFileOutcome(
-        forVariable name: String, key: String, variables: [String: String], ownVariables: Set<String>,
-        isSecret: Bool = true
+        forVariable name: String, key: String, variables: [String: String], undecodable: Set<String> = [],
+        ownVariables: Set<String>, isSecret: Bool = true
     ) -> SecretFileOutcome? {
         let fileVariable = name + "_FILE"
-        guard let path = variables[fileVariable], !path.isEmpty, !ownVariables.contains(fileVariable) else {
-            return nil
+        guard !ownVariables.contains(fileVariable) else { return nil }
+        guard let path = variables[fileVariable] else {
+            return undecodable.contains(fileVariable) ? .failed(notUTF8Error(key: key, variable: fileVariable)) : nil
         }
+        guard !path.isEmpty else { return nil }
         if let text = variables[name], !text.isEmpty { return .failed(conflictError(key: key, variable: name)) }
         return readSecretFile(atPath: path, variable: fileVariable, key: key, isSecret: isSecret)
     }

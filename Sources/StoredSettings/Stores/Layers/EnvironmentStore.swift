@@ -34,10 +34,10 @@ import Foundation
 /// `Date`, JSON text as arrays, dictionaries and `Codable` values). A variable that is set but
 /// empty (`APP_AUTO_RELOAD=`) counts as unset, as many shells and tools treat it, unless the
 /// store is created with `emptyValues: .empty` (see ``EmptyValues``). A variable
-/// whose bytes are not valid UTF-8 (its own or its `NAME_FILE` companion) is never read with
-/// U+FFFD in their place: it holds no value, ``keys()`` leaves it out, and reading its key
-/// reports ``StorageError/Code/dataCorrupted`` naming the variable; for a declared key of a
-/// store with declarations, ``errors`` holds that problem instead. A name that is not valid
+/// whose bytes are not valid UTF-8 is never read with U+FFFD in their place: it holds no value,
+/// ``keys()`` leaves it out, and reading its key reports ``StorageError/Code/dataCorrupted``
+/// naming the variable (a `NAME_FILE` companion's, as a secret file that cannot be read); for a
+/// declared key of a store with declarations, ``errors`` holds that problem instead. A name that is not valid
 /// UTF-8 gives no key; a store with declarations warns about it as a variable no setting reads,
 /// under its spelling with U+FFFD.
 ///
@@ -217,7 +217,7 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
         self.companionTargets = Set(
             variables.compactMap { name, path in
                 name.hasSuffix("_FILE") && !path.isEmpty ? String(name.dropLast("_FILE".count)) : nil
-            })
+            } + undecodable.filter { $0.hasSuffix("_FILE") }.map { String($0.dropLast("_FILE".count)) })
         if let declarations {
             let declared = EnvironmentDeclarations(
                 prefix: normalized, variables: variables, names: Set(prefixed.keys).union(undecodable),
@@ -257,11 +257,11 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     /// unless ``emptyValues`` is ``EmptyValues/empty``), when both are, or when the key has no
     /// variable.
     ///
-    /// A variable whose value is not valid UTF-8 (or whose `NAME_FILE` companion's is) holds no
-    /// value: reading its key returns `nil` and reports ``StorageError/Code/dataCorrupted``
-    /// naming the variable to
-    /// ``StorageErrorReporter``. A secret file that cannot be read (or that conflicts with the
-    /// variable) is reported there once, when it is first needed. Neither is reported for a
+    /// A variable whose value is not valid UTF-8 holds no value: reading its key returns `nil`
+    /// and reports ``StorageError/Code/dataCorrupted`` naming the variable to
+    /// ``StorageErrorReporter``. A `NAME_FILE` companion that is not valid UTF-8, or whose
+    /// secret file cannot be read (or that conflicts with the variable), leaves the key without
+    /// a value and is reported there once, when it is first needed. Neither is reported for a
     /// declared key: ``errors`` holds its problem instead.
     public func value(forKey key: String) -> StoredValue? {
         entryValue(forKey: key)
@@ -278,9 +278,8 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
         case nil:
             if let text = variables[name] { return (.string(text), "environment variable \(name)") }
             // A declared key's problem is in `errors` instead.
-            guard !(declared?.ownVariables.contains(name) ?? false) else { return nil }
-            for variable in [name, name + "_FILE"] where undecodable.contains(variable) {
-                StorageErrorReporter.report(Self.notUTF8Error(key: key, variable: variable))
+            if undecodable.contains(name), !(declared?.ownVariables.contains(name) ?? false) {
+                StorageErrorReporter.report(Self.notUTF8Error(key: key, variable: name))
             }
             return nil
         }
@@ -294,7 +293,8 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
         if let known = secretFiles.withLock({ $0[name] }) { return known }
         guard
             let outcome = Self.secretFileOutcome(
-                forVariable: name, key: key, variables: variables, ownVariables: declared?.ownVariables ?? [])
+                forVariable: name, key: key, variables: variables, undecodable: undecodable,
+                ownVariables: declared?.ownVariables ?? [])
         else { return nil }
         let (kept, isNew) = secretFiles.withLock { files -> (SecretFileOutcome, Bool) in
             if let earlier = files[name] { return (earlier, false) }

@@ -66,6 +66,47 @@ struct EnvironmentEncodingTests {
         #expect(store.value(forKey: "editor") == .string("ok"))
     }
 
+    /// A `NAME_FILE` that is not UTF-8 fails as a secret file that cannot be read: the key holds
+    /// no value, even with `NAME` set, and the problem is reported once (or held in `errors`).
+    @Test func aFileVariableThatIsNotUTF8LeavesTheKeyWithoutAValue() throws {
+        let raw: [[UInt8]] = [Array("APP_EDITOR=vim".utf8), Array("APP_EDITOR_FILE=".utf8) + [0xFF]]
+        let plain = EnvironmentStore(prefix: "APP", rawEnvironment: raw)
+        let reported = ReportedErrors()
+        #expect(reported.capture { plain.value(forKey: "editor") } == nil)
+        #expect(reported.capture { plain.value(forKey: "editor") } == nil)
+        #expect(
+            reported.errors.map(\.description) == [
+                "Setting 'editor' in environment variable APP_EDITOR_FILE: the value is not valid UTF-8."
+            ])
+        let declared = EnvironmentStore(
+            prefix: "APP", rawEnvironment: raw, declarations: EnvironmentSettings.declarations())
+        #expect(declared.errors.map(\.description) == reported.errors.map(\.description))
+        let quiet = ReportedErrors()
+        #expect(quiet.capture { declared.value(forKey: "editor") } == nil)
+        #expect(quiet.errors.isEmpty)
+    }
+
+    /// A declared key's own variable that ends in `_FILE` keeps its plain meaning: it is no
+    /// other key's secret file, so only its own key has the problem.
+    @Test func aDeclaredVariableEndingInFILEIsNoOtherKeysSecretFile() throws {
+        let raw: [[UInt8]] = [Array("APP_CONFIG_FILE=".utf8) + [0xFF]]
+        let store = EnvironmentStore(
+            prefix: "APP", rawEnvironment: raw, declarations: [SettingDeclaration(key: "configFile", shape: .other)])
+        #expect(store.errors.map(\.key) == ["configFile"])
+        let reported = ReportedErrors()
+        #expect(reported.capture { store.value(forKey: "config") } == nil)
+        #expect(reported.capture { store.value(forKey: "configFile") } == nil)
+        #expect(reported.errors.isEmpty)
+    }
+
+    @Test func aRepeatedFieldVariableWithTextOverridesItsFieldWithoutAnError() {
+        let raw: [[UInt8]] = [Array("APP_LAYOUT_INDENT=4".utf8), Array("APP_LAYOUT_INDENT=".utf8) + [0xFF]]
+        let store = EnvironmentStore(
+            prefix: "APP", rawEnvironment: raw, declarations: EnvironmentSettings.declarations())
+        #expect(store.errors.isEmpty)
+        #expect(store.fieldOverrides(forKey: "layout").map(\.path) == [["indent"]])
+    }
+
     @Test func aVariableWhoseNameIsNotUTF8IsLeftOut() {
         let raw: [[UInt8]] = [
             Array("APP_".utf8) + [0xFF] + Array("=x".utf8), Array("APP_THEME=dark".utf8), Array("NOEQUALS".utf8),
