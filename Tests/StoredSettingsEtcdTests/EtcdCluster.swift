@@ -98,9 +98,9 @@ final class EtcdCluster: Sendable {
                 certificates = try await TestCertificates.make(in: certificateFolder)
             }
             let secure = certificates != nil
-            members = try (0..<size).map { index in
-                Member(
-                    name: "m\(index)", clientPort: try Self.freePort(), peerPort: try Self.freePort(), secure: secure)
+            let ports = try Self.freePorts(2 * size)
+            members = (0..<size).map { index in
+                Member(name: "m\(index)", clientPort: ports[2 * index], peerPort: ports[2 * index + 1], secure: secure)
             }
         } catch {
             ProcessSlots.etcdMembers.release(size)
@@ -324,9 +324,17 @@ final class EtcdCluster: Sendable {
 
     /// A TCP port on 127.0.0.1 that was free a moment ago: bound with port 0, read, closed.
     static func freePort() throws -> Int {
-        let (socketFD, port) = try FakeHTTPServer.listeningSocket()
-        close(socketFD)
-        return Int(port)
+        try freePorts(1)[0]
+    }
+
+    /// `count` different TCP ports on 127.0.0.1 that were free a moment ago: all bound with port
+    /// 0 at once, read, then closed. Ports taken one at a time can repeat (the kernel may hand
+    /// a closed port out again), which gave a cluster two members with one URL.
+    static func freePorts(_ count: Int) throws -> [Int] {
+        var sockets: [(Int32, UInt16)] = []
+        defer { for (socketFD, _) in sockets { close(socketFD) } }
+        for _ in 0..<count { sockets.append(try FakeHTTPServer.listeningSocket()) }
+        return sockets.map { Int($0.1) }
     }
 
     /// Runs `etcdctl` against the cluster to its end; its standard output.

@@ -108,7 +108,7 @@ struct EtcdStoreTests {
     }
 
     @Test func noReachableEndpointAtOpenIsAnIOErrorNamingTheEndpoints() throws {
-        let ports = try (0..<2).map { _ in try EtcdCluster.freePort() }
+        let ports = try EtcdCluster.freePorts(2)
         let endpoints = ports.map { "127.0.0.1:\($0)" }
         let error = try #require(throws: StorageError.self) {
             try EtcdStore(configuration: .init(endpoints: endpoints, prefix: "app", connectionTimeout: 0.3))
