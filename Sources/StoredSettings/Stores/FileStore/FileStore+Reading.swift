@@ -40,6 +40,8 @@ extension FileStore {
                 loaded = try load(path: target, format: format, options: options)
             }
         } catch let error as StorageError where isCorruption(error) && options.corruptFilePolicy == .moveAside {
+            // Moving the file aside is a write: through no link another user could have planted.
+            try FileSystem.checkNoLinkOfAnotherUser(on: path)
             target = try FileSystem.resolvingSymbolicLinks(path)
             let lock = state.lock(forTarget: target)
             loaded = try lock.withLock {

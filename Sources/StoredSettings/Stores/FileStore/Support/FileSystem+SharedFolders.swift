@@ -22,8 +22,18 @@ extension FileSystem {
     /// kernel's `fs.protected_symlinks` trusts it: root writing below a folder another user
     /// owns (a `sudo` run on that user's settings) trusts that user.
     ///
-    /// - Throws: ``StorageError/Code/insecurePermissions`` naming the folder and its mode.
+    /// Then every symbolic link on the way to `path` must be this user's or root's
+    /// (``checkNoLinkOfAnotherUser(on:)``).
+    ///
+    /// - Throws: ``StorageError/Code/insecurePermissions`` naming the folder and its mode, or
+    ///   the link and its owner.
     package static func checkNoOtherUserCanRedirect(_ path: String) throws {
+        try checkNoWritableFolder(above: path)
+        try checkNoLinkOfAnotherUser(on: path)
+    }
+
+    /// The mode rule of ``checkNoOtherUserCanRedirect(_:)``.
+    private static func checkNoWritableFolder(above path: String) throws {
         let user = geteuid()
         var entry = stat()
         guard user == 0 || (lstat(path, &entry) == 0 && entry.st_uid != user) else { return }
@@ -50,6 +60,64 @@ extension FileSystem {
                 message:
                     "refusing to write: the folder \(folder) can be written by other users and is not sticky (mode \(mode)), so anyone could replace the file with a link to any path; run chmod go-w on it"
             )
+        }
+    }
+
+    /// Refuses a write whose way to `path` passes a symbolic link that belongs to a user other
+    /// than this process's (`geteuid`) and root: the folder holding the settings file, any
+    /// folder above it, or the file itself.
+    ///
+    /// Such a link was made by its owner, who may replace it at any time, and a write through
+    /// it would create or replace whatever it points at with this process's rights: root
+    /// running `sudo stored write ~alice/.config/tool/settings.json` where Alice made
+    /// `settings.json`, or the `tool` folder, a link to `/etc/nologin` or to a folder only
+    /// root may write. A link of root's cannot be changed by anyone else (a link's target is
+    /// fixed; replacing it makes a link of the replacer's), nor can one of this user's, so
+    /// those are followed wherever they are. Each component is looked at with `lstat` and each
+    /// link read with `readlink`, in the order the kernel walks them, targets included; the
+    /// walk stops at the first component that does not exist (folders the write creates are
+    /// this process's own).
+    ///
+    /// - Throws: ``StorageError/Code/insecurePermissions`` naming the link, its owner, and the
+    ///   owner of the folder it is in.
+    package static func checkNoLinkOfAnotherUser(on path: String) throws {
+        let user = geteuid()
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var remaining = absolute.split(separator: "/").reversed().map(String.init)
+        var folder = ""
+        var links = 0
+        while let component = remaining.popLast() {
+            if component == "." { continue }
+            if component == ".." {
+                folder = (folder as NSString).deletingLastPathComponent
+                if folder == "/" { folder = "" }
+                continue
+            }
+            let entry = folder + "/" + component
+            var info = stat()
+            guard lstat(entry, &info) == 0 else { return }
+            guard info.st_mode & S_IFMT == S_IFLNK else {
+                folder = entry
+                continue
+            }
+            if info.st_uid != user, info.st_uid != 0 {
+                var parent = stat()
+                let folderOwner =
+                    stat(folder.isEmpty ? "/" : folder, &parent) == 0 ? " (in a folder of user \(parent.st_uid))" : ""
+                throw StorageError(
+                    .insecurePermissions, location: path,
+                    message:
+                        "refusing to write through the symbolic link \(entry): it belongs to user \(info.st_uid)\(folderOwner), who could point it at any file, and this process (user \(user)) would then create or replace that file; only links of this user or of root are followed when writing"
+                )
+            }
+            links += 1
+            guard links <= 40 else { return }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(entry, &buffer, buffer.count - 1)
+            guard length > 0 else { return }
+            let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if target.hasPrefix("/") { folder = "" }
+            remaining += target.split(separator: "/").reversed().map(String.init)
         }
     }
 }

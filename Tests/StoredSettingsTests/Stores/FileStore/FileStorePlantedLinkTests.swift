@@ -1,0 +1,134 @@
+import Foundation
+import StoredSettings
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Root writing below a folder another user owns (`sudo tool …` on that user's settings):
+/// a symbolic link that user made, as the settings file or as a folder on the way, would let
+/// them point root's write at any file. Such a link is refused; links of root's are followed.
+@Suite(.timeLimit(TestScale.hangGuard))
+struct FileStorePlantedLinkTests {
+    static let user: uid_t = 65534
+    let scratch: ScratchFolder
+    /// `home/.config/tool`, owned by ``user`` down from `home`, mode 0755.
+    let tool: URL
+    /// A folder only root may enter, holding `target.json`.
+    let protected: URL
+    let target: URL
+    static let targetBytes = Data("{\"root\": 1}\n".utf8)
+
+    init() throws {
+        scratch = try ScratchFolder()
+        #expect(chmod(scratch.path, 0o755) == 0)
+        let home = scratch.file("home")
+        tool = home.appendingPathComponent(".config/tool")
+        try FileManager.default.createDirectory(at: tool, withIntermediateDirectories: true)
+        for folder in [home, home.appendingPathComponent(".config"), tool] {
+            #expect(chmod(folder.path, 0o755) == 0 && chown(folder.path, Self.user, gid_t(Self.user)) == 0)
+        }
+        protected = scratch.file("protected")
+        #expect(mkdir(protected.path, 0o700) == 0)
+        target = protected.appendingPathComponent("target.json")
+        try Self.targetBytes.write(to: target)
+    }
+
+    /// A symbolic link at `link` to `destination`, owned by `owner`.
+    func plant(_ link: URL, to destination: URL, owner: uid_t = Self.user) {
+        #expect(symlink(destination.path, link.path) == 0)
+        #expect(lchown(link.path, owner, gid_t(owner)) == 0)
+    }
+
+    /// Only the target file was there before: nothing was created or changed in its folder.
+    func expectProtectedFolderUntouched(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: protected.path)
+        #expect(names == ["target.json"], sourceLocation: sourceLocation)
+        #expect(try Data(contentsOf: target) == Self.targetBytes, sourceLocation: sourceLocation)
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root: the rule is for root writing another user's files"))
+    func rootRefusesASettingsFileTheFolderOwnerLinkedElsewhere() throws {
+        let link = tool.appendingPathComponent("settings.json")
+        plant(link, to: target)
+        let store = try FileStore(url: link, options: quietOptions)
+        let error = try #require(throws: StorageError.self) { try store.setValue(.int(2), forKey: "root") }
+        #expect(error.code == .insecurePermissions, "\(error)")
+        #expect(error.description.contains("symbolic link \(link.path)"), "\(error)")
+        #expect(error.description.contains("belongs to user 65534"), "\(error)")
+        try expectProtectedFolderUntouched()
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root: the rule is for root writing another user's files"))
+    func rootRefusesALinkToAFileThatDoesNotExistYet() throws {
+        let link = tool.appendingPathComponent("settings.json")
+        plant(link, to: protected.appendingPathComponent("nologin"))
+        let error = try #require(throws: StorageError.self) {
+            try FileStore(url: link, options: quietOptions).setValue(.int(2), forKey: "k")
+        }
+        #expect(error.code == .insecurePermissions, "\(error)")
+        try expectProtectedFolderUntouched()
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root: the rule is for root writing another user's files"))
+    func rootRefusesAFolderItsParentsOwnerLinkedToARootOnlyFolder() throws {
+        let config = tool.deletingLastPathComponent()
+        let linked = config.appendingPathComponent("linked")
+        plant(linked, to: protected)
+        let error = try #require(throws: StorageError.self) {
+            try FileStore(url: linked.appendingPathComponent("target.json"), options: quietOptions)
+                .setValue(.int(2), forKey: "root")
+        }
+        #expect(error.code == .insecurePermissions, "\(error)")
+        #expect(error.description.contains("symbolic link \(linked.path)"), "\(error)")
+        try expectProtectedFolderUntouched()
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root: the rule is for root writing another user's files"))
+    func rootNeverCreatesALockThroughALinkTheFolderOwnerPlanted() throws {
+        let settings = tool.appendingPathComponent("settings.json")
+        try Data("{}\n".utf8).write(to: settings)
+        #expect(chown(settings.path, Self.user, gid_t(Self.user)) == 0)
+        plant(tool.appendingPathComponent("settings.json.lock"), to: protected.appendingPathComponent("lock"))
+        #expect(throws: StorageError.self) {
+            try FileStore(url: settings, options: quietOptions).setValue(.int(2), forKey: "k")
+        }
+        try expectProtectedFolderUntouched()
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root: the rule is for root writing another user's files"))
+    func rootDoesNotMoveAsideAFileThroughALinkTheFolderOwnerPlanted() throws {
+        try Data("not json\n".utf8).write(to: target)
+        let link = tool.appendingPathComponent("settings.json")
+        plant(link, to: target)
+        var options = quietOptions
+        options.corruptFilePolicy = .moveAside
+        let error = try #require(throws: StorageError.self) { try FileStore(url: link, options: options) }
+        #expect(error.code == .insecurePermissions, "\(error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: protected.path) == ["target.json"])
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root: the rule is for root writing another user's files"))
+    func rootFollowsItsOwnLinkInAnotherUsersFolder() throws {
+        let link = tool.appendingPathComponent("settings.json")
+        plant(link, to: target, owner: 0)
+        try FileStore(url: link, options: quietOptions).setValue(.int(2), forKey: "root")
+        #expect(try FileStore(url: target, options: quietOptions).value(forKey: "root") == .int(2))
+    }
+
+    /// The user themself writes through their own link.
+    @Test(.enabled(if: geteuid() == 0, "needs root to run a child as another user"))
+    func theFolderOwnerWritesThroughTheirOwnLink() async throws {
+        let elsewhere = tool.appendingPathComponent("real.json")
+        let link = tool.appendingPathComponent("settings.json")
+        plant(link, to: elsewhere)
+        let written = facts(try await ChildProcess.run(["set", link.path, "k", "v", "--drop-privileges"]))
+        #expect(written["ok"] != nil, "\(written)")
+        #expect(try FileStore(url: elsewhere, options: quietOptions).value(forKey: "k") == .string("v"))
+    }
+}
