@@ -31,13 +31,27 @@ enum Daybook {
               -h, --help              Show this help.
             """)
 
-    /// Runs daybook and returns its exit status.
+    /// Runs daybook and returns its exit status. `environment`: the variables to read; `nil` for
+    /// the process's, read from their bytes by the library's rule (a value that is not UTF-8
+    /// is an error naming its variable, never text with U+FFFD in place of the bytes).
     static func run(
         arguments: [String],
-        environment: [String: String],
+        environment: [String: String]?,
         output: inout some TextOutputStream,
         error: inout some TextOutputStream
     ) -> SettingsCommand.ExitCode {
+        let variables: [String: String]
+        if let environment {
+            variables = environment
+        } else {
+            let process = ProcessEnvironment.read()
+            // The folders daybook names itself: a path that cannot be spelt stops the run.
+            if let name = ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "HOME"].first(where: process.notUTF8.contains) {
+                error.write("daybook: environment variable \(name): the value is not valid UTF-8.\n")
+                return .dataError
+            }
+            variables = process.text
+        }
         // `--strict` (before `--`) is daybook's own: unknown keys then stop the run.
         var arguments = arguments
         let strict = arguments.prefix { $0 != "--" }.contains("--strict")
@@ -47,7 +61,7 @@ enum Daybook {
         // answer is an I/O error (74), unless the fleet values cached last time serve (a warning).
         let fleetConfiguration: EtcdStore.Configuration?
         do {
-            fleetConfiguration = try DaybookFleet.configuration(environment: environment)
+            fleetConfiguration = try DaybookFleet.configuration(environment: variables)
         } catch let problem {
             // A bad timing names its own variable; a bad address is DAYBOOK_ETCD's.
             let named = (problem as? StorageError)?.location?.hasPrefix("environment variable") == true
@@ -61,7 +75,10 @@ enum Daybook {
             error.write("daybook: \(problem)\n")
             return .ioError
         }
-        switch run(arguments: arguments, strict: strict, environment: environment, fleet: fleet, &output, &error) {
+        switch run(
+            arguments: arguments, strict: strict, environment: environment, variables: variables, fleet: fleet,
+            &output, &error)
+        {
         case .finished(let status):
             return status
         case .follow(let rest):
@@ -73,16 +90,18 @@ enum Daybook {
         }
     }
 
-    /// How a run of ``run(arguments:strict:environment:fleet:_:_:)`` ended: with a status, or
+    /// How a run of ``run(arguments:strict:environment:variables:fleet:_:_:)`` ended: with a status, or
     /// with `follow` to start (and the arguments after it).
     enum Outcome {
         case finished(SettingsCommand.ExitCode)
         case follow([String])
     }
 
-    /// Reads the settings and runs every command but `follow`.
+    /// Reads the settings and runs every command but `follow`; `environment` goes to the
+    /// library as given (`nil`: the process's), `variables` are the ones daybook reads itself.
     private static func run(
-        arguments: [String], strict: Bool, environment: [String: String], fleet: [any Storable],
+        arguments: [String], strict: Bool, environment: [String: String]?, variables: [String: String],
+        fleet: [any Storable],
         _ output: inout some TextOutputStream, _ error: inout some TextOutputStream
     ) -> Outcome {
         // Options, then DAYBOOK_* variables, then the settings file, then the fleet's defaults;
@@ -143,9 +162,9 @@ enum Daybook {
 
         switch command {
         case "write":
-            return .finished(write(arguments.joined(separator: " "), settings, environment, error: &error))
+            return .finished(write(arguments.joined(separator: " "), settings, variables, error: &error))
         case "show":
-            return .finished(show(settings, environment, output: &output, error: &error))
+            return .finished(show(settings, variables, output: &output, error: &error))
         default:
             return .finished(status(settings, output: &output))
         }

@@ -49,7 +49,7 @@ enum DaybookFollow {
     static func run(
         arguments: [String],
         daybookArguments: [String],
-        environment: [String: String],
+        environment: [String: String]?,
         fleet: [any Storable],
         output: inout some TextOutputStream,
         error: inout some TextOutputStream

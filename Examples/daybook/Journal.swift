@@ -48,7 +48,13 @@ struct Journal {
         )
         let flat = entry.text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
         let line = Data("\(Date.ISO8601FormatStyle().format(entry.date))\t\(flat)\n".utf8)
-        let descriptor = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        var descriptor = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        // Never 0, 1 or 2: with standard output closed, the journal would get daybook's output.
+        if (0...2).contains(descriptor) {
+            let opened = descriptor
+            descriptor = fcntl(opened, F_DUPFD_CLOEXEC, 3)
+            close(opened)
+        }
         guard descriptor >= 0 else { throw JournalError(path: url.path, errno: errno) }
         defer { close(descriptor) }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)

@@ -18,7 +18,7 @@ var output = StandardStream.output
 var error = StandardStream.error
 var status = Daybook.run(
     arguments: Array(CommandLine.arguments.dropFirst()),
-    environment: ProcessInfo.processInfo.environment,
+    environment: nil,
     output: &output,
     error: &error
 )

@@ -29,7 +29,7 @@ final class DomainLock {
     /// - Throws: ``StorageError/Code/io`` naming `domain` and the folder when the folder cannot
     ///   be opened or locked.
     init(folder: String, domain: String) throws {
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = FileSystem.openFile(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         guard descriptor >= 0 else {
             throw StorageError(
                 .io, location: domain,

@@ -57,7 +57,7 @@ final class EtcdSnapshotCache: Sendable {
     /// - Throws: An error for a file that is not regular or is over ``maximumFileSize``, or
     ///   cannot be read.
     private static func read(_ url: URL) throws -> Data? {
-        let fd = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = descriptorAboveStandardStreams(open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC))
         if fd < 0 && errno == ENOENT { return nil }
         guard fd >= 0 else { throw failure("open", url.path) }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
@@ -195,7 +195,7 @@ final class EtcdSnapshotCache: Sendable {
         try FileManager.default.createDirectory(
             atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let temporary = "\(url.path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = descriptorAboveStandardStreams(open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600))
         guard fd >= 0 else { throw failure("open", temporary) }
         var renamed = false
         defer { if !renamed { unlink(temporary) } }
@@ -217,7 +217,7 @@ final class EtcdSnapshotCache: Sendable {
         close(fd)
         guard rename(temporary, url.path) == 0 else { throw failure("rename", temporary) }
         renamed = true
-        let folderFD = open(folder, O_RDONLY | O_CLOEXEC)
+        let folderFD = descriptorAboveStandardStreams(open(folder, O_RDONLY | O_CLOEXEC))
         guard folderFD >= 0 else { throw failure("open", folder) }
         defer { close(folderFD) }
         guard fsync(folderFD) == 0 else { throw failure("fsync", folder) }

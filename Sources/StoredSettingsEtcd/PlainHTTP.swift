@@ -69,7 +69,8 @@ enum PlainHTTP {
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let info = candidate {
             candidate = info.pointee.ai_next
-            let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
+            let fd = descriptorAboveStandardStreams(
+                socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol))
             guard fd >= 0 else { continue }
             let flags = fcntl(fd, F_GETFL)
             _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)

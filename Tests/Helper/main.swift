@@ -55,6 +55,9 @@
 //   default-store-set KEY INT         through StoreContext.defaultStore: prints `reported <error>`
 //                                     for each report, `read <value>`, sets KEY with the setter,
 //                                     `read <value>`, then `save ok` or `save error <code> <error>`
+//   write-while-printing PATH N       N writes while another thread prints, for a process whose
+//                                     standard input and output are closed (StandardStreamCommands.swift)
+//   application-write TOOL KEY VALUE  set KEY in FileStore(application: TOOL); `ok <path>` or `error …`
 //   set PATH KEY STRING [options]     set KEY to STRING and report; options:
 //       --umask OCTAL                 set the process's umask first
 //       --file-size-limit BYTES       setrlimit(RLIMIT_FSIZE), SIGXFSZ ignored
@@ -363,6 +366,12 @@ case ("report-into-closed-error", 0):
 
 case ("command-line-read", 1):
     commandLineReadCommand(toolName: arguments[0])
+
+case ("write-while-printing", 2):
+    writeWhilePrintingCommand(path: arguments[0], count: number(arguments[1]))
+
+case ("application-write", 3):
+    applicationWriteCommand(application: arguments[0], key: arguments[1], value: arguments[2])
 
 case ("report-after-command-line", 1), ("report-after-command-line", 2):
     reportAfterCommandLineCommand(toolName: arguments[0], withHandler: arguments.count == 2)

@@ -40,13 +40,27 @@ package enum CloseOnExecPipe {
         var fds: [Int32] = [-1, -1]
         if let pipe2 {
             guard pipe2(&fds, O_CLOEXEC) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
-            return (fds[0], fds[1])
+            return try aboveStandardStreams(fds)
         }
         return try lock.withLock { _ in
             guard pipe(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
             _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
             _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-            return (fds[0], fds[1])
+            return try aboveStandardStreams(fds)
         }
+    }
+
+    /// Both ends of a new pipe moved to 3 or above (``FileSystem/movedAboveStandardStreams(_:)``).
+    private static func aboveStandardStreams(_ fds: [Int32]) throws -> (read: Int32, write: Int32) {
+        let read = FileSystem.movedAboveStandardStreams(fds[0])
+        let code = errno
+        let write = FileSystem.movedAboveStandardStreams(fds[1])
+        guard read >= 0, write >= 0 else {
+            let failure = read < 0 ? code : errno
+            if read >= 0 { close(read) }
+            if write >= 0 { close(write) }
+            throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EMFILE)
+        }
+        return (read, write)
     }
 }

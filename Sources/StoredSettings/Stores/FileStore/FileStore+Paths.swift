@@ -35,13 +35,17 @@ extension FileStore {
     /// - Parameters:
     ///   - application: The application's name.
     ///   - environment: The environment variables to use (the process's in production).
+    ///   - notUTF8: The names of the variables in `environment` whose bytes are not valid
+    ///     UTF-8: a path that cannot be spelt is never replaced by another.
     ///   - passwordDatabaseHome: The home folder of the current user's password-database entry.
     /// - Throws: ``StorageError/Code/invalidKey`` for a name that is empty, `.`, contains `/`,
     ///   `..`, NUL or control characters, or starts with `-`; ``StorageError/Code/io`` when
-    ///   no home folder is known.
+    ///   no home folder is known; ``StorageError/Code/dataCorrupted`` naming `XDG_CONFIG_HOME`
+    ///   or `HOME` when the one that would be used is not valid UTF-8.
     package static func configurationURL(
         application: String,
         environment: [String: String],
+        notUTF8: Set<String> = [],
         passwordDatabaseHome: () -> String? = FileStore.passwordDatabaseHome
     ) throws -> URL {
         try validateApplicationName(application)
@@ -50,10 +54,19 @@ extension FileStore {
             while path.count > 1, path.hasSuffix("/") { path.removeLast() }
             return path == "/" ? nil : path
         }
+        func text(_ variable: String) throws -> String? {
+            let value = usable(environment[variable])
+            guard value == nil || !notUTF8.contains(variable) else {
+                throw StorageError(
+                    .dataCorrupted, key: application, location: "environment variable \(variable)",
+                    message: "the value is not valid UTF-8, so the configuration folder it names cannot be opened")
+            }
+            return value
+        }
         let base: String
-        if let xdg = usable(environment["XDG_CONFIG_HOME"]) {
+        if let xdg = try text("XDG_CONFIG_HOME") {
             base = xdg
-        } else if let home = usable(environment["HOME"]) ?? usable(passwordDatabaseHome()) {
+        } else if let home = try text("HOME") ?? usable(passwordDatabaseHome()) {
             base = home + "/.config"
         } else {
             throw StorageError(
@@ -75,10 +88,13 @@ extension FileStore {
     /// tools on macOS and everything on Linux
     /// ``configurationURL(application:environment:passwordDatabaseHome:)``.
     ///
-    /// - Parameter bundleURL: The main bundle's URL (`Bundle.main.bundleURL`), a parameter for tests.
+    /// - Parameters:
+    ///   - notUTF8: The names of the variables in `environment` whose bytes are not valid UTF-8.
+    ///   - bundleURL: The main bundle's URL (`Bundle.main.bundleURL`), a parameter for tests.
     /// - Throws: What the chosen function throws.
     package static func defaultURL(
-        application: String, environment: [String: String], bundleURL: URL = Bundle.main.bundleURL
+        application: String, environment: [String: String], notUTF8: Set<String> = [],
+        bundleURL: URL = Bundle.main.bundleURL
     ) throws -> URL {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         return try applicationSupportURL(application: application)
@@ -89,7 +105,7 @@ extension FileStore {
         // tells them on macOS.
         if isApplicationBundle(bundleURL) { return try applicationSupportURL(application: application) }
         #endif
-        return try configurationURL(application: application, environment: environment)
+        return try configurationURL(application: application, environment: environment, notUTF8: notUTF8)
         #endif
     }
 

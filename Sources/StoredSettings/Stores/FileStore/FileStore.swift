@@ -237,10 +237,13 @@ public final class FileStore: Storable {
     /// - Throws: ``StorageError/Code/invalidKey`` for an application name that is empty, `.`,
     ///   contains `/`, `..`, NUL or control characters, or starts with `-`;
     ///   ``StorageError/Code/io`` when no home folder (or Application Support folder) can be
-    ///   found; otherwise what
+    ///   found; ``StorageError/Code/dataCorrupted`` naming the variable when the
+    ///   `XDG_CONFIG_HOME` or `HOME` that names the folder is not valid UTF-8 (read from the
+    ///   environment's bytes, never with U+FFFD in their place); otherwise what
     ///   ``init(url:format:options:)`` throws.
     public convenience init(application: String, options: Options = Options()) throws {
-        let url = try Self.defaultURL(application: application, environment: EnvironmentStore.processVariables())
+        let (environment, notUTF8) = EnvironmentStore.processVariables(named: ["XDG_CONFIG_HOME", "HOME"])
+        let url = try Self.defaultURL(application: application, environment: environment, notUTF8: notUTF8)
         try self.init(url: url, options: options)
     }
 
@@ -283,7 +286,8 @@ public final class FileStore: Storable {
     ///   the `errno` text (read-only folder, full disk, no free descriptor, a file whose owner
     ///   this process may not keep); ``StorageError/Code/insecurePermissions`` when another user
     ///   could redirect the write (root, or another user's file, below a group- or
-    ///   world-writable folder that is not sticky); ``StorageError/Code/dataCorrupted`` when another process
+    ///   world-writable folder that is not sticky; a symbolic link on the way that belongs to
+    ///   neither this user nor root); ``StorageError/Code/dataCorrupted`` when another process
     ///   left a file that does not parse, or emptied a file that held settings, and it did not
     ///   settle into one that parses within about half a second. The file and the values in
     ///   memory keep the previous value then.

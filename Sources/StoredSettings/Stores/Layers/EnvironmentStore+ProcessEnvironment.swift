@@ -83,6 +83,29 @@ extension EnvironmentStore {
     }
 }
 
+extension EnvironmentStore {
+    /// The process's variables `names`, read from `environ` as ``processVariables(withPrefix:)``
+    /// reads them, and which of them hold bytes that are not valid UTF-8 (whose text then has
+    /// U+FFFD in their place, and names another path than the bytes do).
+    package static func processVariables(named names: Set<String>) -> (values: [String: String], notUTF8: Set<String>) {
+        var values: [String: String] = [:]
+        var notUTF8: Set<String> = []
+        forEachEnvironmentEntry(withPrefix: "") { bytes in
+            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { return }
+            let name = String(decoding: bytes[..<equals], as: UTF8.self)
+            guard names.contains(name) else { return }
+            let value = bytes[(equals + 1)...]
+            values[name] = String(decoding: value, as: UTF8.self)
+            if StoredValueJSON.Parser.isValidUTF8(UnsafeRawBufferPointer(rebasing: value)) {
+                notUTF8.remove(name)
+            } else {
+                notUTF8.insert(name)
+            }
+        }
+        return (values, notUTF8)
+    }
+}
+
 /// The C `environ` array of the process.
 private func environmentPointer() -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
     #if canImport(Darwin)

@@ -44,7 +44,7 @@ extension EnvironmentStore {
         func failure(_ code: StorageError.Code, _ message: String) -> SecretFileOutcome {
             .failed(StorageError(code, key: key, location: origin, message: message))
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = FileSystem.openFile(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0)
         guard fd >= 0 else {
             let code = errno
             return failure(code == ENOENT ? .notFound : .io, "cannot open the \(file): \(errnoText(code))")

@@ -19,10 +19,27 @@ package enum FileSystem {
         StorageError(.io, location: path, message: "\(what): \(errnoText(code))")
     }
 
-    /// `open(2)` with a mode, under a name that members called `open` cannot shadow.
+    /// `open(2)` with a mode, under a name that members called `open` cannot shadow; the
+    /// descriptor is never 0, 1 or 2 (``movedAboveStandardStreams(_:)``).
     @inline(__always)
     package static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-        open(path, flags, mode)
+        movedAboveStandardStreams(open(path, flags, mode))
+    }
+
+    /// `fd`, or when it is 0, 1 or 2 a close-on-exec copy of it at 3 or above, the original
+    /// closed; -1 (with `errno` set) when no such copy can be made. Every descriptor the
+    /// package opens passes through here.
+    ///
+    /// The kernel gives out the lowest free number, so in a process started with standard
+    /// input or output closed (a daemon, cron, `exec <&- >&-`) a lock or temporary file would
+    /// become standard output, and the next `print` of any thread would land in it.
+    package static func movedAboveStandardStreams(_ fd: Int32) -> Int32 {
+        guard fd >= 0, fd <= 2 else { return fd }
+        let moved = fcntl(fd, F_DUPFD_CLOEXEC, 3)
+        let code = errno
+        close(fd)
+        if moved < 0 { errno = code }
+        return moved
     }
 
     /// Reads the regular file at `path` whole, refusing files larger than `maximumSize` before
@@ -42,7 +59,7 @@ package enum FileSystem {
     package static func readFile(atPath path: String, maximumSize: Int, followingLink: Bool = true) throws -> (
         data: Data, fingerprint: FileFingerprint
     )? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLink ? 0 : O_NOFOLLOW))
+        let fd = openFile(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLink ? 0 : O_NOFOLLOW), 0)
         if fd < 0 {
             if errno == ELOOP, !followingLink { throw SymbolicLinkFound() }
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -213,7 +230,12 @@ package enum FileSystem {
 
     /// The names of the entries in the folder at `path` that start with `prefix`.
     package static func entries(inDirectory path: String, withPrefix prefix: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
+        let fd = openFile(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        guard fd >= 0 else { return [] }
+        guard let directory = fdopendir(fd) else {
+            close(fd)
+            return []
+        }
         defer { closedir(directory) }
         var names: [String] = []
         // Only the names that match become strings: `strncmp` stops at the end of a shorter name.

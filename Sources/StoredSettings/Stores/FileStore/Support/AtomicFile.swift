@@ -105,6 +105,13 @@ package enum AtomicFile {
             throw FileSystem.ioError("cannot write (fsync)", path: path)
         }
         guard fstat(fd, &info) == 0 else { throw FileSystem.ioError("cannot read the file's attributes", path: path) }
+        // Bytes beyond ours came from elsewhere (a write to the descriptor number before it was
+        // moved above the standard streams): such a file never replaces the settings.
+        guard Int(info.st_size) == data.count else {
+            throw StorageError(
+                .io, location: path,
+                message: "the temporary file holds \(info.st_size) bytes where \(data.count) were written")
+        }
         let fingerprint = FileFingerprint(info)
         try beforeReplace(fingerprint)
         _ = try DurabilityHook.run(.rename, path: path)

@@ -132,7 +132,7 @@ package final class FolderEvents: Sendable {
         _ path: String, events: DispatchSource.FileSystemEvent,
         handler: @escaping @Sendable (DispatchSource.FileSystemEvent) -> Void
     ) -> Source? {
-        let fd = open(path, O_EVTONLY | O_CLOEXEC)
+        let fd = FileSystem.openFile(path, O_EVTONLY | O_CLOEXEC, 0)
         guard fd >= 0 else { return nil }
         let source = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: events, queue: queue)
         let box = Source(source: source)
