@@ -40,7 +40,7 @@ let notesOverview = """
 
 func runNotes(
     arguments: [String],
-    environment: [String: String],
+    environment: [String: String]?,
     file: FileStore,
     output: inout some TextOutputStream,
     error: inout some TextOutputStream
