@@ -59,7 +59,7 @@ let package = Package(
         // Child processes the reliability tests launch (crash, multi-process and disk-full runs).
         .executableTarget(
             name: "stored-test-helper",
-            dependencies: ["StoredSettings", "StoredSettingsCommandLine"],
+            dependencies: ["StoredSettings", "StoredSettingsCommandLine", "StoredCLI"],
             path: "Tests/Helper"
         ),
         // Child processes the etcd tests launch (concurrent updates, cross-process changes).

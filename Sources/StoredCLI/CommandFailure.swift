@@ -2,10 +2,10 @@ import StoredSettings
 import StoredSettingsCommandLine
 
 /// A failed command: the exit code and the one line for standard error.
-struct CommandFailure: Error {
-    var exitCode: ExitCode
+package struct CommandFailure: Error {
+    package var exitCode: ExitCode
     /// The line without its newline: `stored: Setting 'count' in ./demo.json: …`.
-    var line: String
+    package var line: String
 
     init(_ exitCode: ExitCode, _ line: String) {
         self.exitCode = exitCode

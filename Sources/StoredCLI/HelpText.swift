@@ -160,6 +160,8 @@ package enum HelpText {
         Merges the keys of FILE into TARGET: keys in FILE replace the same keys in
         TARGET, other keys stay. FILE is a JSON object, or a property list when its
         name ends in .plist or its text starts like one; - reads standard input.
+        FILE is read as a settings file is: a pipe, device or folder is refused
+        (74), and so is more than 16 MiB, from FILE or standard input (65).
         Every key and value is checked first and a settings file is written once,
         atomically: on any error, TARGET is left unchanged.
 

@@ -1,77 +1,59 @@
-import Foundation
-import StoredSettings
+package import Foundation
+package import StoredSettings
 import StoredSettingsCommandLine
 
 /// Reads the FILE of `stored import`: a JSON object or a property-list dictionary, checked
 /// completely before anything is written.
-enum ImportFile {
+package enum ImportFile {
     /// The keys and values of `file`, or of standard input for `-`.
     ///
-    /// The format is a property list when the name ends in `.plist`, JSON when it ends in
-    /// `.json`, and otherwise guessed from the first bytes (`<` or `bplist` for a property list).
+    /// The file is read as a ``FileStore`` reads its settings file: a FIFO, a device, a socket
+    /// or a folder is refused at once, never waited on or read without end, and so is a file
+    /// larger than the default size limit (``FileStore/Options/maximumFileSize``, 16 MiB), as is
+    /// standard input beyond it. Its bytes are parsed by the store's own parser, with its checks
+    /// of kinds, keys and nesting. The format is a property list when the name ends in `.plist`,
+    /// JSON when it ends in `.json`, and otherwise guessed from the first bytes (`<` or `bplist`
+    /// for a property list).
     ///
-    /// - Throws: ``CommandFailure`` naming the file: no input (66) when it cannot be read; bad
-    ///   data (65) when it does not parse, its root is not an object, a key is empty or has
-    ///   control characters, or it nests deeper than ``StoredValueJSON/maximumDepth``.
-    static func read(_ file: String, input: () throws -> Data) throws -> [String: StoredValue] {
+    /// - Throws: ``CommandFailure`` naming the file: no input (66) when there is no such file
+    ///   or standard input cannot be read; I/O error (74) when it is not a regular file or
+    ///   cannot be read; bad data (65) when it is too large, does not parse, its root is not an
+    ///   object, a key is empty or has control characters, it nests deeper than
+    ///   ``StoredValueJSON/maximumDepth`` (the root counted), or it holds a value stored values
+    ///   lack.
+    package static func read(_ file: String, input: () throws -> Data) throws -> [String: StoredValue] {
         let name = file == "-" ? "standard input" : file
-        let data: Data
+        let limit = FileStore.Options.defaultMaximumFileSize
         do {
-            data = file == "-" ? try input() : try contents(of: file)
-        } catch {
-            throw CommandFailure(.noInput, "stored: \(name): cannot read: \(Self.reason(error)).")
-        }
-        do {
+            let data: Data
+            if file == "-" {
+                do {
+                    data = try input()
+                } catch let error as StorageError {
+                    throw error
+                } catch {
+                    throw CommandFailure(
+                        .noInput, "stored: \(name): cannot read: \(StorageError.readableText(of: error)).")
+                }
+                guard data.count <= limit else {
+                    throw StorageError(.tooLarge, message: "more than the limit of \(limit) bytes")
+                }
+            } else {
+                guard let contents = try FileSystem.readFile(atPath: file, maximumSize: limit)?.data else {
+                    throw CommandFailure(.noInput, "stored: \(name): cannot read: no such file.")
+                }
+                data = contents
+            }
             return try parse(data, isPropertyList: isPropertyList(file, data))
         } catch let error as StorageError {
             throw CommandFailure(TargetStore.relabel(error, storePath: nil, name: name))
         }
     }
 
-    /// The bytes of `file`. A regular file is read with `Data(contentsOf:)`; a pipe or a
-    /// character device (`/dev/stdin`, the `/dev/fd/N` of a shell's `<(command)`) is read to
-    /// its end through a `FileHandle`, which `Data(contentsOf:)` on Linux refuses as
-    /// "permission denied".
-    private static func contents(of file: String) throws -> Data {
-        var info = stat()
-        if stat(file, &info) == 0 {
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR:
-                throw POSIXError(.EISDIR)
-            case S_IFIFO, S_IFCHR:
-                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
-                defer { try? handle.close() }
-                return try handle.readToEnd() ?? Data()
-            default:
-                break
-            }
-        }
-        return try Data(contentsOf: URL(fileURLWithPath: file))
-    }
-
+    /// The keys and values in `data`, parsed as a settings file of the format is parsed
+    /// (``FileStore``'s parser), with every key checked as a write checks it.
     static func parse(_ data: Data, isPropertyList: Bool) throws -> [String: StoredValue] {
-        let root: StoredValue
-        if isPropertyList {
-            let object: Any
-            do {
-                object = try PropertyListSerialization.propertyList(from: data, format: nil)
-            } catch {
-                throw StorageError(.dataCorrupted, message: "not a valid property list")
-            }
-            guard let value = PropertyListValue.storedValue(from: object) else {
-                throw StorageError(
-                    .dataCorrupted, message: "the property list holds a value that is not a stored value")
-            }
-            root = value
-        } else {
-            root = try StoredValueJSON.parse(data)
-        }
-        guard case .dictionary(let values) = root else {
-            throw StorageError(.dataCorrupted, foundKind: root.kind, message: "the root is not an object")
-        }
-        if root.depth > StoredValueJSON.maximumDepth {
-            throw StorageError(.nestingTooDeep, message: "nesting deeper than \(StoredValueJSON.maximumDepth) levels")
-        }
+        let values = try FileStore.parseContents(data, format: isPropertyList ? .propertyList : .json)
         for key in values.keys { try StorageError.validate(key: key) }
         return values
     }
@@ -82,13 +64,5 @@ enum ImportFile {
         if lowercased.hasSuffix(".json") { return false }
         let start = data.prefix(64).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         return start.starts(with: Array("bplist".utf8)) || start.first == UInt8(ascii: "<")
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        if let error = error as? CocoaError {
-            if error.code == .fileReadNoSuchFile { return "no such file" }
-            if error.code == .fileReadNoPermission { return "permission denied" }
-        }
-        return StorageError.readableText(of: error)
     }
 }

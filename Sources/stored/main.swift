@@ -11,7 +11,10 @@ var output = StandardStream.output
 var errors = StandardStream.error
 let code = StoredCLI.run(
     arguments: Array(CommandLine.arguments.dropFirst()),
-    input: { try FileHandle.standardInput.readToEnd() ?? Data() },
+    input: {
+        try FileSystem.readToEnd(
+            descriptor: 0, maximumSize: FileStore.Options.defaultMaximumFileSize, path: "standard input")
+    },
     output: &output,
     error: &errors,
     environment: EnvironmentStore.processVariables()

@@ -71,7 +71,7 @@ struct SplitMix: RandomNumberGenerator {
 }
 
 /// A binary property list of 1 to 12 random objects, object 0 at the top.
-private func binaryPropertyList(_ random: inout SplitMix) -> Data {
+func binaryPropertyList(_ random: inout SplitMix) -> Data {
     let objectCount = Int.random(in: 1...12, using: &random)
     func reference() -> UInt8 {
         // Now and then a reference past the table, or to an object that contains it.
@@ -135,7 +135,7 @@ private func binaryPropertyList(_ random: inout SplitMix) -> Data {
 }
 
 /// An XML property list of random elements, including some that property lists do not have.
-private func xmlPropertyList(_ random: inout SplitMix) -> Data {
+func xmlPropertyList(_ random: inout SplitMix) -> Data {
     let texts = [
         "x", "\u{00C5}", "\u{212B}", "&#xD800;", "&#x1;", "&amp;", "&#xFEFF;k", "1e400", "-0", "12",
         "9223372036854775808", "18446744073709551616", "0x1F", "2024-02-30T10:00:00Z", "2001-01-01T00:00:00Z", "AAEC",
@@ -168,7 +168,7 @@ private func xmlPropertyList(_ random: inout SplitMix) -> Data {
 }
 
 /// `bytes`, or one time in three `bytes` with a few bytes changed, or cut short.
-private func mutated(_ bytes: [UInt8], _ random: inout SplitMix, keepingPrefix prefix: Int) -> [UInt8] {
+func mutated(_ bytes: [UInt8], _ random: inout SplitMix, keepingPrefix prefix: Int) -> [UInt8] {
     guard Int.random(in: 0..<3, using: &random) == 0, bytes.count > prefix + 1 else { return bytes }
     var result = bytes
     if Bool.random(using: &random) {

@@ -45,6 +45,7 @@
 //   migrate PATH LOG [KILL_IN]        open them through version 3's migrations; KILL_IN: SIGKILL
 //                                     inside that version's migration
 //   fuzz-property-lists SEED COUNT    parse COUNT generated property lists (PropertyListFuzz.swift)
+//   fuzz-import SEED COUNT            give COUNT generated files to `stored import`'s reader (ImportFuzz.swift)
 //   report-into-closed-error          two reports through the default error handler while
 //                                     standard error is a closed pipe; prints `reported`
 //   command-line-read TOOL            CommandLineSettings over this process's environment
@@ -360,6 +361,10 @@ case ("migrate", 2...3):
 case ("fuzz-property-lists", 2):
     guard let seed = UInt64(arguments[0]) else { fail("not a seed: \(arguments[0])") }
     fuzzPropertyListsCommand(seed: seed, count: number(arguments[1]))
+
+case ("fuzz-import", 2):
+    guard let seed = UInt64(arguments[0]) else { fail("not a seed: \(arguments[0])") }
+    fuzzImportCommand(seed: seed, count: number(arguments[1]))
 
 case ("report-into-closed-error", 0):
     reportIntoClosedErrorCommand()

@@ -92,6 +92,37 @@ struct DomainSafetyTests {
         #expect(sandbox.folder.text(sandbox.domainFile) == Self.brokenDomain)
     }
 
+    /// `{"k": [set(["x"])]}` as a binary property list: Foundation's bridging crashes on it.
+    static let setInArray: Data = {
+        let objects: [[UInt8]] = [
+            [0xD1, 1, 2], [0x51, UInt8(ascii: "k")], [0xA1, 3], [0xC1, 4], [0x51, UInt8(ascii: "x")],
+        ]
+        var bytes = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for object in objects {
+            offsets.append(UInt8(bytes.count))
+            bytes += object
+        }
+        let table = bytes.count
+        bytes += offsets + [0, 0, 0, 0, 0, 0, 1, 1]
+        for field in [UInt64(objects.count), 0, UInt64(table)] {
+            bytes += (0..<8).reversed().map { UInt8(field >> ($0 * 8) & 0xFF) }
+        }
+        return Data(bytes)
+    }()
+
+    @Test(arguments: [["read"], ["write", "count", "-int", "1"]])
+    func domainFileHoldingASetInsideAnArrayIsRefusedWithoutCrashing(verb: [String]) async throws {
+        let sandbox = try Sandbox()
+        let path = sandbox.folder.path(sandbox.domainFile)
+        try Self.setInArray.write(to: URL(fileURLWithPath: path))
+        let arguments = [verb[0], "--domain", sandbox.suite] + verb.dropFirst()
+        let run = try await onOwnThread { try sandbox.stored(arguments: arguments) }
+        #expect(run.status == 65, "\(run.errors)")
+        #expect(run.errors.contains("a set"), "\(run.errors)")
+        #expect(FileManager.default.contents(atPath: path) == Self.setInArray)
+    }
+
     @Test(.timeLimit(.hangGuard))
     func eightProcessesWritingOneDomainKeepEveryKey() async throws {
         let sandbox = try Sandbox()

@@ -168,14 +168,18 @@ struct StoredToolEdgeCaseTests {
         #expect(run.errors.contains("two\\nlines.json"))
     }
 
-    @Test func importReadsAPipeLikeAShellsProcessSubstitution() throws {
+    /// A pipe given as FILE (a shell's `<(command)`) is refused at once, as a FIFO at a
+    /// settings file's path is: it could be endless. Standard input (`-`) is read instead.
+    @Test func importRefusesAPipeAsFileAndReadsStandardInput() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("s.json")
         let pipe = Pipe()
         try pipe.fileHandleForWriting.write(contentsOf: Data("{\"fromPipe\": 7}".utf8))
         try pipe.fileHandleForWriting.close()
         let run = stored("import", path, "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)")
-        expectSuccess(run)
+        expectFailure(run, .ioError)
+        #expect(run.errors.contains("not a regular file but a FIFO"), "\(run.errors)")
+        expectSuccess(stored("import", path, "-", input: "{\"fromPipe\": 7}"))
         #expect(stored("read", path, "fromPipe").output == "7\n")
     }
 
@@ -183,8 +187,8 @@ struct StoredToolEdgeCaseTests {
         let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.path("in.json"), withIntermediateDirectories: false)
         let run = stored("import", folder.path("s.json"), folder.path("in.json"))
-        expectFailure(run, .noInput)
-        #expect(run.errors.hasSuffix("cannot read: Is a directory.\n"), "\(run.errors)")
+        expectFailure(run, .ioError)
+        #expect(run.errors.hasSuffix("the path is not a regular file but a folder.\n"), "\(run.errors)")
         #expect(folder.contents("s.json") == nil)
     }
 }

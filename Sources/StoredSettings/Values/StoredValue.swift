@@ -90,14 +90,16 @@ extension StoredValue {
         }
     }
 
-    /// The depth of the tree: 1 for a scalar, one more than the deepest child for a container.
+    /// How many containers deep the tree nests: 0 for a scalar, 1 for an array or dictionary of
+    /// scalars (or of nothing), one more than its deepest child for any other container. This
+    /// is what ``StoredValueJSON/maximumDepth`` limits in every format, read or written.
     ///
     /// - Complexity: O(n) in the number of nodes.
     package var depth: Int {
         switch self {
         case .array(let items): 1 + (items.lazy.map(\.depth).max() ?? 0)
         case .dictionary(let items): 1 + (items.values.lazy.map(\.depth).max() ?? 0)
-        default: 1
+        default: 0
         }
     }
 }

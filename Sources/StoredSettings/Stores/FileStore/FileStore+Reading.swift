@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -75,6 +75,14 @@ extension FileStore {
         } catch let error as StorageError {
             throw error.adding(location: path)
         }
+    }
+
+    /// The settings in the bytes of a settings file of `format`, parsed and checked as a store
+    /// reads its file: every reader of settings files (`stored import` among them) uses it.
+    ///
+    /// - Throws: What ``init(url:format:options:)`` throws for a file that does not parse.
+    package static func parseContents(_ data: Data, format: Format) throws -> [String: StoredValue] {
+        try decode(data, format: format).0
     }
 
     /// The values in a file's bytes, and for JSON the text of each. Zero bytes are an empty store.

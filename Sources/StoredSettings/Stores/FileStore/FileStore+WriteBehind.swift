@@ -46,28 +46,115 @@ extension FileStore {
     /// what follows (before the app is suspended or the tool exits). A durable store has
     /// nothing to write, and it returns at once.
     ///
+    /// A change a durable write would have refused is dropped alone, and the others are
+    /// written: one whose key is canonically equivalent to a key of other Unicode scalars that
+    /// another writer stored meanwhile (``StorageError/Code/invalidKey``), and, when the
+    /// changes together would make the file larger than ``Options/maximumFileSize``, the
+    /// largest of them, until the rest fit (``StorageError/Code/tooLarge``). The value in
+    /// memory becomes the file's again, and that change is delivered.
+    ///
     /// - Throws: What ``setValue(_:forKey:)`` throws for a failed write; the changes stay in
-    ///   memory and are written by the next write or flush.
+    ///   memory and are written by the next write or flush. For dropped changes, the first
+    ///   refusal, once the other changes are written; further ones go to
+    ///   ``StorageErrorReporter``.
     ///
     /// Thread-safety: may be called from any thread; it waits for a background write in
     /// progress, then writes what is left on the calling thread.
     public func flush() throws {
         guard let writeBehind, !writeBehind.state.withLock({ $0.pending.isEmpty }) else { return }
+        var refusals: [StorageError] = []
         do {
-            try commitChanges { values in
-                let pending = writeBehind.state.withLock { $0.pending }
-                for (key, value) in pending { values[key] = value }
-                // Published by the setters already; listed so that the file is written.
-                return ((), pending.map { StoredChange(key: $0.key, value: $0.value) })
+            while true {
+                do {
+                    try writePending(of: writeBehind, refusals: &refusals)
+                    break
+                } catch let refused as PendingRefused {
+                    guard let key = dropLargestPending(of: writeBehind) else { throw refused.error }
+                    refusals.append(refused.error.adding(key: key))
+                    // Memory shows the file's value again where the change was dropped.
+                    try? reload()
+                }
             }
         } catch let error as StorageError {
             throw error.adding(location: path)
         }
+        guard let first = refusals.first else { return }
+        for refusal in refusals.dropFirst() { StorageErrorReporter.report(refusal.adding(location: path)) }
+        throw first.adding(location: path)
+    }
+
+    /// The file of the pending changes failed the checks of the write (encoding, size): one
+    /// of them at least is more than the file can hold beside the others.
+    private struct PendingRefused: Error {
+        var error: StorageError
+    }
+
+    /// Writes the pending changes as one file.
+    ///
+    /// A change whose key is canonically equivalent to a key of other scalars in the file is
+    /// dropped, as a durable write refuses it, and its refusal added to `refusals`.
+    ///
+    /// - Throws: ``PendingRefused`` when the file's checks after the changes were applied
+    ///   refuse it; else what a write throws.
+    private func writePending(of writeBehind: WriteBehind, refusals: inout [StorageError]) throws {
+        var applied = false
+        var found: [StorageError] = []
+        defer { refusals += found }
+        do {
+            try commitChanges { values in
+                applied = false
+                found = []
+                let changes = writeBehind.state.withLock { state -> [StoredChange] in
+                    var changes: [StoredChange] = []
+                    for (key, value) in state.pending {
+                        if let existing = canonicallyEquivalentKey(to: key, in: values) {
+                            found.append(canonicallyEquivalentKeyError(key, existing: existing))
+                            state.pending[key] = nil
+                            continue
+                        }
+                        values[key] = value
+                        // Published by the setters already; listed so that the file is written.
+                        changes.append(StoredChange(key: key, value: value))
+                    }
+                    return changes
+                }
+                applied = true
+                return ((), changes)
+            }
+        } catch let error as StorageError
+            where applied && [.tooLarge, .encodingFailed, .nestingTooDeep].contains(error.code)
+        {
+            throw PendingRefused(error: error)
+        }
+    }
+
+    /// Removes the pending change whose value alone makes the largest file (the last key in
+    /// order among equals) and returns its key; `nil` when nothing is pending.
+    private func dropLargestPending(of writeBehind: WriteBehind) -> String? {
+        let pending = writeBehind.state.withLock { $0.pending }
+        let sizes = pending.map { key, value -> (size: Int, key: String) in
+            var keyOrder = StoredValueJSON.KeyOrder()
+            let bytes = try? fileBytes(
+                [key: value ?? .bool(false)], encoding: versions.withLock { $0.encoding },
+                source: StoredValueJSON.SourceText(), keyOrder: &keyOrder, target: path)
+            return (bytes?.count ?? .max, key)
+        }
+        guard let largest = sizes.max(by: { ($0.size, $0.key) < ($1.size, $1.key) }) else { return nil }
+        writeBehind.state.withLock { state in
+            if let value = state.pending[largest.key], let dropped = pending[largest.key],
+                value.isIdentical(to: dropped)
+            {
+                state.pending[largest.key] = nil
+            }
+        }
+        return largest.key
     }
 
     /// ``setValue(_:forKey:)`` in write-behind mode: commits in memory, publishing the change,
     /// and queues the background writer unless a run is queued already.
     func setBehind(_ value: StoredValue?, forKey key: String, in writeBehind: WriteBehind) throws {
+        // What a durable write would refuse, refused now: queued, it would fail every write.
+        if let value { try checkFileCanHold(value, forKey: key) }
         let schedule = try writeBehind.state.withLock { state in
             try storage.setValue(value, forKey: key)
             state.pending[key] = .some(value)
@@ -117,7 +204,12 @@ extension FileStore {
         _ pending: [String: StoredValue?], on values: [String: StoredValue]
     ) -> [String: StoredValue] {
         var values = values
-        for (key, value) in pending { values[key] = value }
+        for (key, value) in pending {
+            // A key canonically equivalent to a stored key of other scalars is one a write
+            // refuses: it never changes that key (the writer drops it).
+            if let index = values.index(forKey: key), !values.keys[index].hasSameScalars(as: key) { continue }
+            values[key] = value
+        }
         return values
     }
 }

@@ -61,15 +61,8 @@ extension FileStore {
                 var values = try refresh(&state, target: target, underFileLock: true, reports: &reports)
                 let (result, changes) = try UpdateScope.runBody(ofUpdateOn: media, key: key) { try body(&values) }
                 guard !changes.isEmpty else { return result }
-                let data = try Self.encode(
-                    values, format: format, encoding: state.encoding, source: state.source, keyOrder: &state.keyOrder)
-                guard data.count <= options.maximumFileSize else {
-                    throw StorageError(
-                        .tooLarge, location: target,
-                        message:
-                            "the file would have \(data.count) bytes, more than the limit of \(options.maximumFileSize)"
-                    )
-                }
+                let data = try fileBytes(
+                    values, encoding: state.encoding, source: state.source, keyOrder: &state.keyOrder, target: target)
                 let replaced = state.fingerprint
                 let permissions = replaced?.permissions ?? 0o600
                 if replaced != nil {
@@ -99,6 +92,35 @@ extension FileStore {
                 message:
                     "cannot lock \((target as NSString).lastPathComponent).lock: it keeps being deleted during writes")
         }
+    }
+
+    /// The bytes of the file holding `values`, checked as every write checks them.
+    ///
+    /// - Throws: ``StorageError/Code/encodingFailed`` or ``StorageError/Code/nestingTooDeep``
+    ///   for what the format cannot hold (see ``encode(_:format:encoding:source:keyOrder:)``);
+    ///   ``StorageError/Code/tooLarge`` beyond ``Options/maximumFileSize``.
+    func fileBytes(
+        _ values: [String: StoredValue], encoding: PropertyListValue.FileEncoding, source: StoredValueJSON.SourceText,
+        keyOrder: inout StoredValueJSON.KeyOrder, target: String
+    ) throws -> Data {
+        let data = try Self.encode(values, format: format, encoding: encoding, source: source, keyOrder: &keyOrder)
+        guard data.count <= options.maximumFileSize else {
+            throw StorageError(
+                .tooLarge, location: target,
+                message: "the file would have \(data.count) bytes, more than the limit of \(options.maximumFileSize)")
+        }
+        return data
+    }
+
+    /// Throws what a write of `value` under `key` would throw for that value alone: the checks
+    /// of ``fileBytes(_:encoding:source:keyOrder:target:)`` on a file holding only it, in the
+    /// file's format and encoding. The write-behind setter makes them, so that a value no
+    /// write could hold is refused to its caller rather than queued.
+    func checkFileCanHold(_ value: StoredValue, forKey key: String) throws {
+        var keyOrder = StoredValueJSON.KeyOrder()
+        _ = try fileBytes(
+            [key: value], encoding: versions.withLock { $0.encoding }, source: StoredValueJSON.SourceText(),
+            keyOrder: &keyOrder, target: path)
     }
 
     /// Thrown inside a write when its lock stopped being the lock before the `rename`.

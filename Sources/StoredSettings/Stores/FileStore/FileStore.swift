@@ -108,6 +108,9 @@ public final class FileStore: Storable {
         var writing: FileFingerprint?
         /// How many times ``checkForExternalChange()`` ran, for tests of the watcher.
         var checkCount = 0
+        /// A copy of ``FileState/encoding``, for the write-behind setter's checks, which never
+        /// wait for a write in progress.
+        var encoding: PropertyListValue.FileEncoding = .xml
     }
 
     /// What the store knows about the file, guarded by ``file``, which also serializes this
@@ -120,7 +123,9 @@ public final class FileStore: Storable {
         /// The store's ``FileStore/versions``, which holds a copy of ``fingerprint``.
         let versions: Lock<Versions>
         /// The encoding a property-list file is rewritten in.
-        var encoding: PropertyListValue.FileEncoding = .xml
+        var encoding: PropertyListValue.FileEncoding = .xml {
+            didSet { versions.withLock { $0.encoding = encoding } }
+        }
         /// A JSON file's text for each key as last read, so a write keeps unchanged keys as
         /// the file spelled them (a file this store wrote holds the same text for them).
         var source = StoredValueJSON.SourceText()

@@ -35,7 +35,9 @@ extension PropertyListValue {
     ///   string with a lone UTF-16 surrogate, and naming both keys for a dictionary with two
     ///   canonically equivalent keys, which Swift dictionaries would merge. XML nested beyond
     ///   `PropertyListSerialization`'s own limit is ``StorageError/Code/nestingTooDeep`` too, with
-    ///   the parser's message.
+    ///   the parser's message. An XML list holding a character XML 1.0 forbids (read from a
+    ///   character reference such as `&#1;`) is ``StorageError/Code/dataCorrupted``, naming
+    ///   the setting: no write could hold it again.
     package static func parseFile(_ data: Data) throws -> (value: StoredValue, encoding: FileEncoding) {
         let encoding = encoding(of: data)
         if encoding == .binary {
@@ -60,6 +62,7 @@ extension PropertyListValue {
         // bytes (the binary check above did for a binary list).
         if encoding == .xml {
             try data.withUnsafeBytes { try PropertyListKeyCheck.checkXML($0) }
+            try checkXMLCharacters(read: value)
         }
         if value.depth > maximumDepth {
             throw StorageError(.nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels")
@@ -67,11 +70,55 @@ extension PropertyListValue {
         return (value, encoding)
     }
 
+    /// Throws ``StorageError/Code/dataCorrupted`` when a string or dictionary key of `value`,
+    /// parsed from XML, holds a character the XML writer refuses (``checkXMLCharacters(_:inKey:hint:)``).
+    ///
+    /// Foundation's parser reads character references XML 1.0 forbids (`&#1;`); a file holding
+    /// one could not be written again, so every write of any key would fail. It is refused as
+    /// it is read instead, and left as it is. A member of the root dictionary is named as the
+    /// error's key, the place inside it as the coding path; a bad key is never quoted.
+    private static func checkXMLCharacters(read value: StoredValue) throws {
+        func check(_ value: StoredValue) throws {
+            switch value {
+            case .string(let text):
+                try checkXMLCharacters(text, inKey: false)
+            case .array(let items):
+                for (index, item) in items.enumerated() {
+                    try StorageError.prefixingCodingPath(String(index)) { try check(item) }
+                }
+            case .dictionary(let items):
+                for (key, item) in items {
+                    try checkXMLCharacters(key, inKey: true)
+                    try StorageError.prefixingCodingPath(key) { try check(item) }
+                }
+            default:
+                break
+            }
+        }
+        do {
+            try check(value)
+        } catch var error as StorageError {
+            error.code = .dataCorrupted
+            error.expectedType = nil
+            if !error.codingPath.isEmpty { error.key = error.codingPath.removeFirst() }
+            error.message =
+                (error.message ?? "")
+                + " (XML 1.0 allows it in no form, not even as a character reference, so it could not be written back); keep such text in a binary property list or JSON"
+            throw error
+        }
+    }
+
     /// The bytes of a property-list file holding `value`, in `encoding`.
     ///
     /// - Throws: ``StorageError/Code/encodingFailed`` for what the encoding cannot hold (see
-    ///   ``xmlData(from:)``).
+    ///   ``xmlData(from:)``); ``StorageError/Code/nestingTooDeep`` for containers nested deeper
+    ///   than ``maximumDepth``, the root counted.
     package static func fileData(from value: StoredValue, encoding: FileEncoding) throws -> Data {
+        // What ``parseFile(_:)`` would refuse to read back is not written: an unreadable file
+        // loses every key in it.
+        if value.depth > maximumDepth {
+            throw StorageError(.nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels")
+        }
         switch encoding {
         case .xml:
             return try xmlData(from: value)

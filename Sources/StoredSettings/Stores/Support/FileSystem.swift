@@ -97,6 +97,29 @@ package enum FileSystem {
         return (data, FileFingerprint(info))
     }
 
+    /// Reads the open descriptor `fd` (standard input, a pipe) to its end, refusing more than
+    /// `maximumSize` bytes as soon as they arrive, so that an endless stream (`/dev/zero`)
+    /// cannot fill memory.
+    ///
+    /// - Throws: ``StorageError/Code/tooLarge`` beyond `maximumSize`; ``StorageError/Code/io``
+    ///   when a read fails. Both name `path`.
+    package static func readToEnd(descriptor fd: Int32, maximumSize: Int, path: String) throws -> Data {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ioError("cannot read", path: path)
+            }
+            if count == 0 { return data }
+            guard data.count + count <= maximumSize else {
+                throw StorageError(.tooLarge, location: path, message: "more than the limit of \(maximumSize) bytes")
+            }
+            data.append(contentsOf: chunk[0..<count])
+        }
+    }
+
     /// What ``readFile(atPath:maximumSize:followingLink:)`` throws for a symbolic link it was
     /// told not to follow (`ELOOP`; also when the path has too many links on the way).
     package struct SymbolicLinkFound: Error {}

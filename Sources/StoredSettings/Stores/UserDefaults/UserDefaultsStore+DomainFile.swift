@@ -1,12 +1,15 @@
 package import Foundation
 
 extension UserDefaultsStore {
-    /// Why the bytes of a domain file are not a domain, in words ("it holds no dictionary", or
-    /// `PropertyListSerialization`'s reason); `nil` when they are a property-list dictionary.
+    /// Why the bytes of a domain file are not a domain, in words; `nil` when they are a
+    /// property-list dictionary. They are parsed as a ``FileStore`` parses a property list,
+    /// with its checks, so that no kind Foundation's bridging cannot take reaches it.
     package static func domainFileProblem(_ data: Data) -> String? {
         do {
-            if try PropertyListSerialization.propertyList(from: data, format: nil) is [String: Any] { return nil }
-            return "it holds no dictionary"
+            _ = try FileStore.parseContents(data, format: .propertyList)
+            return nil
+        } catch let error as StorageError {
+            return error.message ?? error.code.summary
         } catch {
             return StorageError.readableText(of: error)
         }

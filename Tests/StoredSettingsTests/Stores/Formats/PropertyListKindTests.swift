@@ -49,6 +49,25 @@ struct PropertyListKindTests {
         #expect(try Data(contentsOf: url) == Self.set)
     }
 
+    /// `{"k": [set(["x"])]}`: a set inside an array.
+    static let setInArray = binary([
+        [0xD1, 1, 2], [0x51, UInt8(ascii: "k")], [0xA1, 3], [0xC1, 4], [0x51, UInt8(ascii: "x")],
+    ])
+
+    /// `stored import` parses its FILE with the store's parser, so the kind check covers it.
+    @Test func storedImportRefusesASetInsideAnArrayAsCorruptData() async throws {
+        let folder = try ScratchFolder()
+        let file = folder.file("in.plist")
+        try Self.setInArray.write(to: file)
+        let target = folder.file("settings.json")
+        let stored = try #require(ProgramRun.storedPath)
+        let run = try await ProgramRun.run(stored, ["import", target.path, file.path])
+        #expect(run.signal == nil, "stored import crashed: \(run.errors)")
+        #expect(run.exitCode == 65, "\(run.errors)")
+        #expect(run.errors.contains(file.path) && run.errors.contains("a set"), "\(run.errors)")
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+    }
+
     static let unsupported: [(String, Data)] = [
         ("a set", set),
         ("an ordered set", dictionary(holding: [0xB1, 3], [[0x51, UInt8(ascii: "x")]])),
@@ -121,5 +140,15 @@ struct PropertyListKindTests {
         let (exitCode, output) = await child.finish()
         #expect(exitCode == 0, "\(output)")
         #expect(output.hasPrefix("parsed "), "\(output)")
+    }
+
+    /// The same kinds of generated lists, and JSON texts, given to `stored import` as its FILE
+    /// (named `-`, so the format is guessed from the bytes), in a child process.
+    @Test func generatedImportFilesAreReadOrRefusedWithoutCrashing() async throws {
+        let count = TestScale.pick(quick: 20_000, full: 400_000)
+        let child = try ChildProcess.launch(["fuzz-import", "20261206", String(count)])
+        let (exitCode, output) = await child.finish()
+        #expect(exitCode == 0, "\(output)")
+        #expect(output.hasPrefix("read "), "\(output)")
     }
 }

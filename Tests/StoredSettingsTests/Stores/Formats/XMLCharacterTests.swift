@@ -99,6 +99,41 @@ struct XMLCharacterTests {
     }
 }
 
+/// A character reference XML 1.0 forbids (`&#1;`), which Foundation's parser reads anyway:
+/// the file is refused as it is opened, naming the setting and the file, since no write could
+/// hold the value again; the file is left as it is.
+@Suite(.timeLimit(TestScale.hangGuard))
+struct XMLCharacterReferenceTests {
+    static func file(_ body: String) -> Data {
+        Data(
+            ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict>"
+                + "<key>fine</key><integer>1</integer>\(body)</dict></plist>\n").utf8)
+    }
+
+    static let cases: [(String, String)] = [
+        ("k", "<key>k</key><string>a&#1;b</string>"),
+        ("k", "<key>k</key><array><string>&#x1F;</string></array>"),
+        ("k", "<key>k</key><dict><key>&#xFFFE;</key><true/></dict>"),
+        ("a&#1;", "<key>a&#1;</key><true/>"),
+    ]
+
+    @Test(arguments: cases)
+    func aFileHoldingOneIsRefusedNamingTheSettingAndTheFile(key: String, body: String) throws {
+        let folder = try ScratchFolder()
+        let url = folder.file("settings.plist")
+        let data = Self.file(body)
+        try data.write(to: url)
+        let error = try #require(throws: StorageError.self) { try FileStore(url: url, options: quietOptions) }
+        #expect(error.code == .dataCorrupted, "\(error)")
+        #expect(error.location == url.path, "\(error)")
+        if key == "k" {
+            #expect(error.key == "k", "\(error)")
+        }
+        #expect(error.description.contains("an XML property list cannot hold the character"), "\(error)")
+        #expect(try Data(contentsOf: url) == data)
+    }
+}
+
 /// Checks bytes with the platform's XML parser (libxml2 on Linux), which applies XML 1.0's
 /// character rules that `PropertyListSerialization` does not.
 final class XMLWellFormedness: NSObject, XMLParserDelegate {
