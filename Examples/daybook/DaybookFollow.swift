@@ -87,7 +87,11 @@ enum DaybookFollow {
         }
         // The signals' default actions are turned off first; Dispatch then delivers them on a
         // queue, where reloading is safe (a plain signal handler may call almost nothing).
+        // Dispatch installs its handler for a signal on its own thread some time after
+        // `resume()` returns, and until then the signal is ignored, so lost: the ready line
+        // waits for every source's registration.
         let queue = DispatchQueue(label: "daybook.follow.signals")
+        let registered = DispatchSemaphore(value: 0)
         var sources: [any DispatchSourceSignal] = []
         for number in [SIGHUP, SIGTERM, SIGINT] {
             signal(number, SIG_IGN)
@@ -96,9 +100,13 @@ enum DaybookFollow {
                 guard number == SIGHUP else { return events.post(.stop) }
                 do { try file.reload() } catch let problem { events.post(.problem("\(problem)")) }
             }
+            source.setRegistrationHandler { registered.signal() }
+            // A source Dispatch cannot register (no descriptor free) is cancelled instead.
+            source.setCancelHandler { registered.signal() }
             source.resume()
             sources.append(source)
         }
+        for _ in sources { registered.wait() }
         defer {
             forwarder.cancel()
             for source in sources { source.cancel() }

@@ -34,6 +34,8 @@
 //   read PATH                         open a store (change check on); `ok <key count>` or
 //                                     `error <code> <message>`
 //   descriptor-limit FREE PATH        the same with only FREE descriptors free, then one write
+//   starved-watch PATH                a watching store in a process that runs out of descriptors
+//                                     when told on standard input (DescriptorStarvedWatchCommand.swift)
 //   rewrite-in-place PATH ROUNDS GAP  an editor saving in place: truncate, pause GAP µs, write
 //   truncate-and-stop PATH            truncate in place, print `truncated`, SIGSTOP itself,
 //                                     then write the bytes back and print `restored`
@@ -337,6 +339,9 @@ case ("read", 1):
 
 case ("descriptor-limit", 2):
     descriptorLimitCommand(free: number(arguments[0]), path: arguments[1])
+
+case ("starved-watch", 1):
+    starvedWatchCommand(path: arguments[0])
 
 case ("rewrite-in-place", 3):
     rewriteInPlaceCommand(path: arguments[0], rounds: number(arguments[1]), gap: number(arguments[2]))

@@ -77,6 +77,33 @@ struct DaybookFollowTests {
         #expect(process.terminationStatus == 0)
     }
 
+    /// A `SIGHUP` sent the moment follow says it is ready is never lost: the ready line comes
+    /// once the signal handlers are in place (Dispatch places them on its own thread, after
+    /// the source is resumed, and the signal is ignored until then).
+    @Test func aSIGHUPSentAsSoonAsFollowIsReadyIsNeverMissed() async throws {
+        for round in 1...10 {
+            let sandbox = try DaybookTests.Sandbox()
+            #expect(try sandbox.run("config", "set", "pageSize", "3").status == 0)
+            let process = try sandbox.process(["follow"])
+            let pipe = try CloseOnExecPipe.make()
+            process.standardOutput = FileHandle(fileDescriptor: pipe.write, closeOnDealloc: false)
+            do { try process.run() } catch {
+                close(pipe.write)
+                close(pipe.read)
+                throw error
+            }
+            close(pipe.write)
+            let lines = PipeLines(fd: pipe.read)
+            #expect(await lines.next() == "daybook: following \(sandbox.settingsFile.path); send SIGHUP to reload it")
+            try Data(#"{"pageSize": \#(round + 10)}"#.utf8).write(to: sandbox.settingsFile)
+            kill(process.processIdentifier, SIGHUP)
+            #expect(await lines.next() == "pageSize = \(round + 10)", "round \(round)")
+            kill(process.processIdentifier, SIGTERM)
+            #expect(await lines.next() == nil)
+            process.waitUntilExit()
+        }
+    }
+
     /// A file that does not parse is reported once per `SIGHUP`, and a value that does not fit
     /// is printed as `(invalid)` with its reason on standard error: nothing else watches the
     /// file behind follow's back to report it again.

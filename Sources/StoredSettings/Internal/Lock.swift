@@ -76,6 +76,21 @@ package final class Lock<State> {
         return try body(&state)
     }
 
+    /// Runs `body` with exclusive access to the state when no other thread holds the lock
+    /// (`os_unfair_lock_trylock`, `pthread_mutex_trylock`); returns `nil` at once, without
+    /// running it, when one does.
+    @inline(__always)
+    package func withLockIfAvailable<R>(_ body: (inout State) throws -> R) rethrows -> R? {
+        #if canImport(Darwin)
+        guard os_unfair_lock_trylock(mutex) else { return nil }
+        defer { os_unfair_lock_unlock(mutex) }
+        #else
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        defer { pthread_mutex_unlock(mutex) }
+        #endif
+        return try body(&state)
+    }
+
     /// ``withLock(_:)``, calling `taken` first when another thread holds the lock
     /// (`os_unfair_lock_trylock`, `pthread_mutex_trylock` failed), before waiting for it.
     @inline(__always)

@@ -45,6 +45,9 @@ struct ChildProcess: Sendable {
     let pid: pid_t
     /// The read end of the child's standard output.
     let output: Int32
+    /// The write end of the child's standard input, when launched `withInput`; else -1 (the
+    /// child inherits the test's standard input).
+    var input: Int32 = -1
 
     /// The helper executable, built by `swift build --build-tests` next to the test binary.
     static let helperPath: String? = {
@@ -62,7 +65,9 @@ struct ChildProcess: Sendable {
     }()
 
     /// Starts the helper with `arguments`; `environment` adds to (or replaces) the test's own.
-    static func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
+    static func launch(
+        _ arguments: [String], environment: [String: String] = [:], withInput: Bool = false
+    ) throws -> ChildProcess {
         guard let helper = helperPath else {
             throw HelperMissing()
         }
@@ -73,6 +78,8 @@ struct ChildProcess: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        let input = withInput ? try closeOnExecPipe() : []
+        if withInput { posix_spawn_file_actions_adddup2(&actions, input[0], 0) }
         var variables = ProcessInfo.processInfo.environment
         variables.merge(environment) { $1 }
         let argv = ([helper] + arguments).map { strdup($0) } + [nil]
@@ -84,11 +91,19 @@ struct ChildProcess: Sendable {
         var pid: pid_t = 0
         let code = posix_spawn(&pid, helper, &actions, nil, argv, envp)
         close(fds[1])
+        if withInput { close(input[0]) }
         guard code == 0 else {
             close(fds[0])
+            if withInput { close(input[1]) }
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EINVAL)
         }
-        return ChildProcess(pid: pid, output: fds[0])
+        return ChildProcess(pid: pid, output: fds[0], input: withInput ? input[1] : -1)
+    }
+
+    /// Writes `line` and a newline to the child's standard input (launched `withInput`).
+    func send(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
     }
 
     /// Blocks until the child writes a line; `nil` at end of output.
@@ -107,11 +122,13 @@ struct ChildProcess: Sendable {
         _ = kill(pid, SIGKILL)
     }
 
-    /// Reads the rest of the output and waits for the child to exit, on a Dispatch thread
-    /// (not the test's cooperative pool).
+    /// Closes the child's standard input, reads the rest of its output and waits for it to exit,
+    /// on a Dispatch thread (not the test's cooperative pool).
     func finish() async -> (exitCode: Int32?, output: String) {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
+                // A child that reads its input to the end ends once it is closed.
+                if input >= 0 { close(input) }
                 var bytes: [UInt8] = []
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 while true {

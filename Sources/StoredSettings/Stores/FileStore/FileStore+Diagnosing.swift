@@ -7,7 +7,7 @@ extension FileStore: DiagnosingStore {
     /// first few), as last read, naming the setting, the path inside its value and both
     /// lines. The later value is the one read.
     package var warnings: [StorageError] {
-        let duplicates = file.withLock { $0.source.duplicateKeys }
+        let duplicates = withFileLock { $0.source.duplicateKeys }
         guard !duplicates.isEmpty else { return [] }
         let location = describedLocation
         return duplicates.map { $0.warning(location: location) }

@@ -36,7 +36,7 @@ extension FileStore {
     /// Thread-safety: may be called from any thread, including a signal source's handler.
     public func reload() throws {
         try UpdateScope.checkOutsideUpdateBody(of: [medium])
-        try file.withLock { state in
+        try withFileLock { state in
             do {
                 let target = try FileSystem.resolvingSymbolicLinks(path)
                 try UpdateScope.checkOutsideUpdateBody(of: ["file " + target])

@@ -3,16 +3,23 @@ import Foundation
 extension FileStore {
     /// Called by the watcher: reloads the file when its fingerprint changed, publishing the
     /// changes once through ``changes()`` and bumping the revision. A file that does not parse
-    /// (or is not a regular file, or was emptied after it held settings) is reported once per
-    /// version and leaves the values in memory as they are; a path the check cannot follow (a
-    /// symbolic link the `fs.protected_symlinks` rule refuses) is reported once until it
-    /// changes.
+    /// (or was emptied after it held settings) is reported once per version and leaves the
+    /// values in memory as they are; a path the check cannot follow (a symbolic link the
+    /// `fs.protected_symlinks` rule refuses) or a file it cannot read (no descriptor free, a
+    /// special file) is reported once until the problem changes, and a version it could not
+    /// read is read again by the next check (and by a retry, see ``retryAfterFailedRead()``).
+    ///
+    /// A check never waits for a write of this store, which holds ``file`` while it waits for
+    /// another process's `flock`, for as long as that process keeps it: every store of the
+    /// process shares the thread the check runs on. The write, which reads the file itself,
+    /// runs the check once it releases the lock (``withFileLock(_:)``).
     package func checkForExternalChange() {
         checkForExternalChange(counted: true)
     }
 
-    /// ``checkForExternalChange()``; `counted` is false for the one check a store makes when it
-    /// starts watching, which ``changeCheckCount`` leaves out.
+    /// ``checkForExternalChange()``; `counted` is false for the checks a store makes itself
+    /// (when it starts watching, after a write, on a retry), which ``changeCheckCount`` leaves
+    /// out.
     func checkForExternalChange(counted: Bool) {
         if counted { versions.withLock { $0.checkCount += 1 } }
         // The common case, nothing changed, costs one `lstat` and one `stat` and never waits
@@ -24,32 +31,98 @@ extension FileStore {
         {
             return
         }
-        var problem: StorageError?
-        file.withLock { state in
-            do {
-                let target = try FileSystem.resolvingSymbolicLinks(path)
-                let current = try FileSystem.fingerprint(atPath: target)
-                state.reportedPathProblem = nil
-                guard current != state.fingerprint else { return }
-                if let current, current == state.reportedBadFingerprint { return }
-                var reports: [StorageError] = []
-                do {
-                    _ = try refresh(&state, target: target, underFileLock: false, reports: &reports)
-                } catch let error as StorageError {
-                    state.reportedBadFingerprint = current
-                    problem = error
-                }
-            } catch {
-                let error =
-                    (error as? StorageError)?.adding(location: path)
-                    ?? StorageError(.io, wrapping: error, location: path)
-                guard error != state.reportedPathProblem else { return }
-                state.reportedPathProblem = error
-                problem = error
-            }
+        let outcome: CheckOutcome
+        if let done = file.withLockIfAvailable({ examineFile(&$0) }) {
+            outcome = done
+        } else {
+            versions.withLock { $0.checkDeferred = true }
+            // The holder may have released the lock before the mark was set, without seeing it.
+            guard let done = file.withLockIfAvailable({ examineFile(&$0) }) else { return }
+            outcome = done
         }
-        if let problem { StorageErrorReporter.report(problem) }
+        if let problem = outcome.problem { StorageErrorReporter.report(problem) }
+        if outcome.readFailed {
+            retryAfterFailedRead()
+        } else {
+            versions.withLock { $0.failedReads = 0 }
+        }
+        runDeferredChangeCheck()
     }
+
+    /// What one look at the file found: a problem to report, and whether the file could not
+    /// be read.
+    private struct CheckOutcome {
+        var problem: StorageError?
+        var readFailed = false
+    }
+
+    /// The part of a check that needs ``file``: reads the file when it is not the version in
+    /// memory.
+    private func examineFile(_ state: inout FileState) -> CheckOutcome {
+        var outcome = CheckOutcome()
+        do {
+            let target = try FileSystem.resolvingSymbolicLinks(path)
+            let current = try FileSystem.fingerprint(atPath: target)
+            defer { if !outcome.readFailed { state.reportedPathProblem = nil } }
+            guard current != state.fingerprint else { return outcome }
+            if let current, current == state.reportedBadFingerprint { return outcome }
+            var reports: [StorageError] = []
+            do {
+                _ = try refresh(&state, target: target, underFileLock: false, reports: &reports)
+            } catch let error as StorageError where error.code == .io {
+                // Not the file's content: no descriptor free, say. The version is read again.
+                outcome.readFailed = true
+                throw error
+            } catch let error as StorageError {
+                state.reportedBadFingerprint = current
+                outcome.problem = error
+            }
+        } catch {
+            let error =
+                (error as? StorageError)?.adding(location: path)
+                ?? StorageError(.io, wrapping: error, location: path)
+            guard error != state.reportedPathProblem else { return outcome }
+            state.reportedPathProblem = error
+            outcome.problem = error
+        }
+        return outcome
+    }
+
+    /// Runs `body` under ``file``, then the change check that found the lock taken meanwhile:
+    /// the one way this store's writes and reloads take the lock.
+    func withFileLock<R>(_ body: (inout FileState) throws -> R) rethrows -> R {
+        defer { runDeferredChangeCheck() }
+        return try file.withLock(body)
+    }
+
+    /// Runs the change check left to the holder of ``file``, if one was.
+    private func runDeferredChangeCheck() {
+        let deferred = versions.withLock { versions in
+            defer { versions.checkDeferred = false }
+            return versions.checkDeferred
+        }
+        if deferred { checkForExternalChange(counted: false) }
+    }
+
+    /// After a check that could not read the file, checks again one
+    /// ``Options/changeCheckInterval`` later, up to ``failedReadRetries`` times in a row: the
+    /// file may not change again to wake a check.
+    private func retryAfterFailedRead() {
+        let retry = versions.withLock { versions in
+            versions.failedReads += 1
+            return versions.failedReads <= Self.failedReadRetries
+        }
+        guard retry, let interval = options.changeCheckInterval else { return }
+        let (seconds, attoseconds) = interval.components
+        let nanoseconds = UInt64(clamping: seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+        ChangeCheckScheduler.shared.runOnce(afterNanoseconds: max(nanoseconds, 1_000_000)) { [weak self] in
+            self?.checkForExternalChange(counted: false)
+        }
+    }
+
+    /// How many times in a row a check that could not read the file is retried by itself:
+    /// 40 (10 seconds at the default interval).
+    static let failedReadRetries = 40
 
     /// Whether `current` (`nil`: no file) is the version the values in memory come from, or
     /// the one this store's write in progress is renaming into place.

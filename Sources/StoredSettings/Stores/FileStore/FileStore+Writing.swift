@@ -36,7 +36,7 @@ extension FileStore {
         defer { for report in reports { StorageErrorReporter.report(report) } }
         let store = medium
         try UpdateScope.checkOutsideUpdateBody(of: [store])
-        return try file.withLock { state in
+        return try withFileLock { state in
             try FileSystem.checkNoOtherUserCanRedirect(path)
             let target = try FileSystem.resolvingSymbolicLinks(path)
             if target != path { try FileSystem.checkNoOtherUserCanRedirect(target) }

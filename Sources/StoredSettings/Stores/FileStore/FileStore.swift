@@ -90,7 +90,7 @@ public final class FileStore: Storable {
     let medium: String
     let watcher = Lock<FileWatcher?>(nil)
     /// What the change check compares the file with, read without waiting for a write in
-    /// progress (which holds ``file`` through its `fsync`s).
+    /// progress (which holds ``file`` through its `fsync`s and while it waits for the `flock`).
     let versions: Lock<Versions>
     /// The `setValue` calls waiting for the write in progress (group commit).
     let writeGroup = WriteGroup()
@@ -111,6 +111,11 @@ public final class FileStore: Storable {
         /// A copy of ``FileState/encoding``, for the write-behind setter's checks, which never
         /// wait for a write in progress.
         var encoding: PropertyListValue.FileEncoding = .xml
+        /// Set by a change check that found ``file`` held: its holder runs the check once it
+        /// releases it.
+        var checkDeferred = false
+        /// How many change checks in a row could not read the file.
+        var failedReads = 0
     }
 
     /// What the store knows about the file, guarded by ``file``, which also serializes this

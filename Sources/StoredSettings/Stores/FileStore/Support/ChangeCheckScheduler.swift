@@ -66,6 +66,11 @@ package final class ChangeCheckScheduler: Sendable {
         _ = add(interval: 0, firstIn: Self.runOnceDelay, handler)
     }
 
+    /// Runs `handler` once on the scheduler's thread, `delay` nanoseconds from now.
+    package func runOnce(afterNanoseconds delay: UInt64, _ handler: @escaping @Sendable () -> Void) {
+        _ = add(interval: 0, firstIn: delay, handler)
+    }
+
     private func add(interval: UInt64, firstIn delay: UInt64, _ handler: @escaping @Sendable () -> Void) -> Entry {
         let due = DispatchTime.now().uptimeNanoseconds &+ delay
         let (id, startThread, wake) = state.withLock { state -> (UInt64, Bool, Bool) in

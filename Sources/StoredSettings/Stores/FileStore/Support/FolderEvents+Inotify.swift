@@ -20,8 +20,9 @@ import Musl
 /// those entries changes, a watched folder goes away, events were lost (`IN_Q_OVERFLOW`) or
 /// the process's mounts changed (`/proc/self/mountinfo`), the path is resolved again and the
 /// watches move to what it names now: a folder made again, a link retargeted, a folder
-/// restored from a backup, a mount over a folder. A folder that does not exist yet is watched
-/// through its parent until it appears.
+/// restored from a backup, a mount over a folder or over the file. A file mounted over the
+/// settings file (a bind mount of one file) is also watched itself, for writes through its
+/// other name. A folder that does not exist yet is watched through its parent until it appears.
 ///
 /// One thread per process waits in `poll` on the two descriptors; with nothing changing it
 /// never wakes. Both are opened with `O_CLOEXEC`, so child processes do not inherit them, and
@@ -88,6 +89,9 @@ package final class FolderEvents: Sendable {
         UInt32(IN_CREATE) | UInt32(IN_DELETE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM)
         | UInt32(IN_CLOSE_WRITE) | UInt32(IN_ATTRIB) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)
         | UInt32(IN_ONLYDIR)
+
+    /// For a file mounted over the settings file (``isMountPoint(_:)``), watched itself.
+    private static let fileMask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_ATTRIB)
 
     private let state = Lock(State())
 
@@ -230,6 +234,19 @@ package final class FolderEvents: Sendable {
                 steps.insert(Step(descriptor: descriptor, name: waypoint.name, isFileFolder: waypoint.isFileFolder))
             } else if refused || (errno != ENOENT && errno != ENOTDIR) {
                 complete = false
+            }
+        }
+        // A file mounted over the settings file is also written through its other name, which
+        // tells the folder here nothing.
+        if let file = walk.last, file.isFileFolder {
+            let path = (file.folder as NSString).appendingPathComponent(file.name)
+            if isMountPoint(path) {
+                let descriptor = inotify_add_watch(state.inotify, path, fileMask)
+                if descriptor >= 0 {
+                    steps.insert(Step(descriptor: descriptor, name: "", isFileFolder: false))
+                } else if errno != ENOENT {
+                    complete = false
+                }
             }
         }
         return (steps, complete)

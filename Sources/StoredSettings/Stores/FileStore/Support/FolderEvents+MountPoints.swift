@@ -1,0 +1,48 @@
+#if os(Linux) || os(Android)
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension FolderEvents {
+    private typealias Statx =
+        @convention(c) (Int32, UnsafePointer<CChar>, Int32, UInt32, UnsafeMutableRawPointer) -> Int32
+
+    /// `statx(2)` (Linux 4.11, glibc 2.28), looked up at run time: the Swift Glibc module does
+    /// not export it.
+    private static let statx: Statx? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "statx") else { return nil }
+        return unsafeBitCast(symbol, to: Statx.self)
+    }()
+
+    /// The mount the entry at `path` is on (`stx_mnt_id`, Linux 5.8), not following a final
+    /// symbolic link; `nil` where the kernel does not say.
+    private static func mountID(of path: String) -> UInt64? {
+        guard let statx else { return nil }
+        // `struct statx` is 256 bytes; `stx_mask` is at offset 0 and `stx_mnt_id` at 144.
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 8)
+        defer { buffer.deallocate() }
+        let mountIDMask: UInt32 = 0x1000 // STATX_MNT_ID
+        guard statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, mountIDMask, buffer) == 0,
+            buffer.load(as: UInt32.self) & mountIDMask != 0
+        else { return nil }
+        return buffer.load(fromByteOffset: 144, as: UInt64.self)
+    }
+
+    /// Whether the file at `path` is a mount point: a file bind-mounted over another (Docker's
+    /// `-v host.json:/app/settings.json`, a Kubernetes `subPath`), on another mount than its
+    /// folder. A write through another name of the mounted file (the host's) sends its folder
+    /// here no event, so such a file is watched itself. `false` where the kernel does not say
+    /// (before Linux 5.8), unless the file is on another device than its folder.
+    static func isMountPoint(_ path: String) -> Bool {
+        let folder = (path as NSString).deletingLastPathComponent
+        if let file = mountID(of: path), let parent = mountID(of: folder) { return file != parent }
+        var fileInfo = stat()
+        var folderInfo = stat()
+        guard lstat(path, &fileInfo) == 0, stat(folder, &folderInfo) == 0 else { return false }
+        return fileInfo.st_dev != folderInfo.st_dev
+    }
+}
+#endif
