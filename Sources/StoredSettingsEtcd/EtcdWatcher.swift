@@ -230,14 +230,21 @@ extension EtcdWatcher {
         headers[Self.requireLeader] = "true"
         let request = PlainHTTP.request("v3/watch", on: endpoint, headers: headers, body: body)
         var created = false
+        var probe: WatchProbe?
         _ = try? PlainHTTP.exchange(connection, request) { piece in
+            probe?.heard()
             if reader.receive(piece) { shutdown(fd, Int32(SHUT_RDWR)) }
             guard !created, reader.isConnected else { return }
             created = true
             client.remember(endpoint)
-            // Created: without a progress interval an idle watch is normal, and has no limit.
+            // Created: without a progress interval an idle watch is normal, and has no limit;
+            // the probe asks the member itself whether it still answers while the watch is silent.
             PlainHTTP.setReceiveTimeout(fd, configuration.watchSilenceLimit)
+            if configuration.watchSilenceLimit == nil {
+                probe = WatchProbe.start(client: client, endpoint: endpoint, socket: fd)
+            }
         }
+        probe?.stop()
         return reader.outcome
     }
 }
