@@ -13,7 +13,9 @@ extension EtcdClient {
     /// when the frozen member is the leader, the others answer once they have elected another.
     ///
     /// - Throws: ``Failure/refused(code:message:)`` when the first answer refuses (other than
-    ///   unavailable); ``Failure/unreachable(_:)`` naming every endpoint when none answered.
+    ///   unavailable); ``Failure/tls(_:)`` when none answered and one refused the TLS handshake
+    ///   (as ``call(_:_:request:unanswered:)``); ``Failure/unreachable(_:)`` naming every
+    ///   endpoint when none answered; the `StorageError` of TLS settings that cannot be loaded.
     func race(_ path: String, _ body: [String: Any]) throws -> [String: Any] {
         let bytes = try JSONSerialization.data(withJSONObject: body)
         let endpoints = configuration.endpoints
@@ -26,10 +28,13 @@ extension EtcdClient {
                 // Settled by the first answer, or by the last failure when every one failed.
                 let settles = race.withLock { state -> Bool in
                     guard state.first == nil else { return false }
-                    if case .failed(let problem, _) = outcome {
-                        state.problems[index] = problem
+                    if case .failed(let problem, _, let tls) = outcome {
+                        state.problems[index] = (problem, tls)
                         guard state.problems.allSatisfy({ $0 != nil }) else { return false }
-                        state.first = .failed(state.problems.compactMap { $0 }.joined(separator: "; "), retry: false)
+                        let problems = state.problems.compactMap { $0 }
+                        state.first = .failed(
+                            problems.map(\.text).joined(separator: "; "), retry: false,
+                            tls: problems.contains { $0.tls })
                     } else {
                         state.first = outcome
                     }
@@ -37,7 +42,10 @@ extension EtcdClient {
                 }
                 // Recorded before the caller goes on, so its next request asks one that answered
                 // (those that did in the configured order) before one not heard from.
-                if case .failed = outcome { forget(endpoint) } else { remember(endpoint, leading: false) }
+                switch outcome {
+                case .failed, .unusable: forget(endpoint)
+                case .answer, .refusal: remember(endpoint, leading: false)
+                }
                 if settles { settled.signal() }
             }
         }
@@ -45,7 +53,8 @@ extension EtcdClient {
         switch race.withLock({ $0.first }) {
         case .answer(let status, let data)?: return try Self.decode(status: status, data)
         case .refusal(let code, let message)?: throw Failure.refused(code: code, message: message)
-        case .failed(let problems, _)?: throw Failure.unreachable(problems)
+        case .failed(let problems, _, let tls)?: throw tls ? Failure.tls(problems) : Failure.unreachable(problems)
+        case .unusable(let error)?: throw error
         case nil: throw Failure.unreachable("no endpoint answered")
         }
     }
@@ -56,14 +65,17 @@ extension EtcdClient {
         case answer(status: Int, data: Data)
         /// etcd refused the request with a code other than unavailable (14).
         case refusal(code: Int, message: String)
-        /// Not reached, no answer, or unavailable (no leader): the problem, naming the endpoint,
-        /// and whether asking again may answer (unavailable).
-        case failed(String, retry: Bool)
+        /// Not reached, no answer, unavailable (no leader) or a refused TLS handshake: the
+        /// problem, naming the endpoint, whether asking again may answer (unavailable), and
+        /// whether the handshake was refused.
+        case failed(String, retry: Bool, tls: Bool = false)
+        /// The TLS settings cannot be loaded: every endpoint would fail the same way.
+        case unusable(StorageError)
     }
 
     fileprivate struct RaceState: Sendable {
         var first: RaceOutcome?
-        var problems: [String?]
+        var problems: [(text: String, tls: Bool)?]
     }
 
     /// Asks `endpoint`; asks again, after a pause growing from 50 ms to 0.5 s, while it
@@ -76,7 +88,7 @@ extension EtcdClient {
         var delay = 0.05
         while true {
             let outcome = attempt(path, bytes, endpoint)
-            guard case .failed(_, let retry) = outcome, retry, !isSettled(),
+            guard case .failed(_, let retry, _) = outcome, retry, !isSettled(),
                 Date(timeIntervalSinceNow: delay) < deadline
             else { return outcome }
             Thread.sleep(forTimeInterval: delay)
@@ -93,10 +105,14 @@ extension EtcdClient {
             return .answer(status: status, data: data)
         } catch Failure.unreachable(let problem), Failure.noAnswer(let problem) {
             return .failed(problem, retry: false)
+        } catch Failure.tls(let problem) {
+            return .failed(problem, retry: false, tls: true)
         } catch Failure.refused(let code, let message) where code == 14 || Self.isTimeout(message) {
             return .failed("\(name): \(message)", retry: true)
         } catch Failure.refused(let code, let message) {
             return .refusal(code: code, message: message)
+        } catch let error as StorageError {
+            return .unusable(error)
         } catch {
             return .failed("\(name): \(error)", retry: false)
         }

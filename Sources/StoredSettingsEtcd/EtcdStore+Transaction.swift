@@ -47,13 +47,17 @@ extension EtcdStore {
             } catch let failure as EtcdClient.Failure {
                 throw Self.storageError(failure, key: nil, configuration: configuration)
             }
-            // Only deletes of keys etcd no longer held commit no event: nothing to wait for.
+            // Only deletes of keys etcd no longer held commit no event: nothing to wait for,
+            // unless the snapshot lags another writer's delete of one of them.
             let responses = answer["responses"] as? [[String: Any]] ?? []
             let changed = responses.contains { response in
                 response["response_put"] != nil
                     || Gateway.int64((response["response_delete_range"] as? [String: Any])?["deleted"]) > 0
             }
-            guard changed else { return }
+            guard changed else {
+                catchUp(withDeletionOf: sorted.map(\.key))
+                return
+            }
             lastWrite = Gateway.revision(of: answer)
             awaitSnapshot(atLeast: lastWrite)
         }

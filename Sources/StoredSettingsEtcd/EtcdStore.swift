@@ -31,10 +31,11 @@ import FoundationNetworking
 /// - ``changes()`` delivers every committed change under the prefix, whoever made it, once,
 ///   in revision order. After a lost connection the watch resumes after the last revision it
 ///   saw; when etcd has compacted that revision, the store reads the prefix again and delivers
-///   the differences. A member that loses its leader ends the watch; with
-///   ``Configuration/progressNotifyInterval`` set, so does one that sends nothing for 3
-///   intervals (frozen, or a path that stopped answering); the watch then moves on to the next
-///   endpoint, and requests ask an endpoint that gave no answer last.
+///   the differences (in key order, as one batch). A member that loses its leader ends the
+///   watch; with ``Configuration/progressNotifyInterval`` set, so does one that sends nothing
+///   for 3 intervals (frozen, or a path that stopped answering), and without it, one that gives
+///   no answer to a small read the store sends it after 5 s of silence; the watch then moves
+///   on to the next endpoint, and requests ask an endpoint that gave no answer last.
 /// - While no endpoint can be reached, reads serve the last snapshot (``disconnectedSince``
 ///   says since when), writes throw `StorageError.Code.io` and change nothing, and the watch
 ///   reconnects on its own, to any endpoint, with backoff.
@@ -185,7 +186,9 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     }
 
     /// Every change committed under the prefix from now on, by any client, once, in revision
-    /// order. The stream ends when the store, and every store sharing its snapshot, is released.
+    /// order; after a resynchronisation (a compacted revision, a late watch), the differences
+    /// it found, as one batch in key order. The stream ends when the store, and every store
+    /// sharing its snapshot, is released.
     public func changes() -> AsyncStream<StoredChange> {
         snapshot.broadcaster.subscribe()
     }
@@ -201,7 +204,8 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     ///
     /// The request goes on to the next endpoint only from one that provably never received it
     /// (the connection failed); a put or delete that may have reached a member is never sent
-    /// twice, as etcd's own client promises.
+    /// twice, as etcd's own client promises. A delete etcd answers with "deleted 0" (another
+    /// client deleted the key first) brings the snapshot past that delete before returning.
     ///
     /// - Throws: `StorageError.Code.invalidKey` for an empty key or one with control
     ///   characters; `StorageError.Code.encodingFailed` for NaN or an infinity;
@@ -228,8 +232,12 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
             }
             // A delete of a key etcd no longer holds (`deleted` "0", which the gateway omits)
             // commits no event under the prefix, and the answer's revision is the cluster's
-            // (any key's): no event would bring the snapshot there, so there is nothing to wait for.
-            if value == nil, Gateway.int64(answer["deleted"]) == 0 { return }
+            // (any key's): no event would bring the snapshot there, so there is nothing to wait
+            // for, unless the snapshot lags another writer's delete of the key.
+            if value == nil, Gateway.int64(answer["deleted"]) == 0 {
+                catchUp(withDeletionOf: [key])
+                return
+            }
             lastWrite = Gateway.revision(of: answer)
             awaitSnapshot(atLeast: lastWrite)
         }
@@ -244,15 +252,18 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// proves from etcd that the key holds that value. It may read this store; a write it
     /// makes to this store throws `StorageError.Code.reentrantWrite`.
     ///
-    /// A transaction that got no answer is sent to the next endpoint: every copy compares the
-    /// same `mod_revision`, so etcd applies at most one, and a copy that succeeds settles the
-    /// outcome.
+    /// A transaction that changes a key etcd held, and got no answer, is sent to the next
+    /// endpoint: every copy compares the same `mod_revision`, which no later write gives the
+    /// key again, so etcd applies at most one, and a copy that succeeds settles the outcome. A
+    /// transaction creating the key compares `mod_revision` 0, which holds again whenever the
+    /// key is deleted (a copy a frozen member holds could apply after another client's
+    /// delete, undoing it): like a put, it is never sent twice.
     ///
     /// - Throws: As ``setValue(_:forKey:)``, or what `body` throws (nothing is written then);
     ///   `StorageError.Code.outcomeUnknown` when no endpoint answered and one may have
-    ///   received the transaction, or when a copy sent again found the key changed (an earlier
-    ///   copy may have won before another writer; a body that changed nothing runs again
-    ///   instead).
+    ///   received the transaction (at once for one creating the key), or when a copy sent
+    ///   again found the key changed (an earlier copy may have won before another writer; a
+    ///   body that changed nothing runs again instead).
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try checkWritable(key)
         return try writers.withLock { lastWrite in
@@ -291,13 +302,20 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                     "failure": [["request_range": ["key": etcdKey]]],
                 ]
                 var unanswered: [String] = []
+                // A copy creating the key could apply after a later delete: sent once.
+                let request: EtcdClient.Request = current == nil && !unchanged ? .write : .compareAndSwap
                 let answer = try perform(key: key) {
-                    try client.call("v3/kv/txn", transaction, request: .compareAndSwap, unanswered: &unanswered)
+                    try client.call("v3/kv/txn", transaction, request: request, unanswered: &unanswered)
                 }
                 if answer["succeeded"] as? Bool == true {
                     // Nothing written: the answer's revision may be any key's, outside the prefix.
+                    if let current, unchanged {
+                        awaitSnapshot(atLeast: current.modRevision)
+                        return result
+                    }
+                    // etcd holds no such key: the snapshot may lag another writer's delete.
                     if unchanged {
-                        awaitSnapshot(atLeast: current?.modRevision ?? 0)
+                        catchUp(withDeletionOf: [key])
                         return result
                     }
                     lastWrite = Gateway.revision(of: answer)
@@ -364,35 +382,6 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         } catch let error as EtcdClient.Failure {
             throw Self.storageError(error, key: key, configuration: configuration)
         }
-    }
-
-    /// Waits (at most one request timeout) for the watch to bring the snapshot to `revision`;
-    /// reads the prefix itself when the watch is late, so a read after a write sees the write.
-    func awaitSnapshot(atLeast revision: Int64) {
-        guard revision > 0 else { return }
-        if snapshot.wait(forRevision: revision, timeout: configuration.requestTimeout) {
-            return
-        }
-        if let (keyValues, at) = try? Self.readPrefix(client: client, keyPrefix: snapshot.keyPrefix) {
-            snapshot.replace(with: keyValues, revision: at)
-        }
-    }
-
-    /// Every key-value under `keyPrefix` and the revision they were read at (`/v3/kv/range`).
-    /// `raced` asks every endpoint at once (``EtcdClient/race(_:_:)``).
-    static func readPrefix(client: EtcdClient, keyPrefix: String, raced: Bool = false) throws -> (
-        [Gateway.KeyValue], Int64
-    ) {
-        let range: [String: Any] = [
-            "key": Gateway.base64(keyPrefix), "range_end": Gateway.rangeEnd(ofPrefix: keyPrefix),
-        ]
-        let answer = try raced ? client.race("v3/kv/range", range) : client.call("v3/kv/range", range)
-        let revision = Gateway.revision(of: answer)
-        // The watch asks for the revision after this one: Int64.max has none.
-        guard revision < Int64.max else {
-            throw EtcdClient.Failure.invalidAnswer("etcd answered revision \(revision), which has no next revision")
-        }
-        return (Gateway.keyValues(of: answer), revision)
     }
 
     static func seconds(_ interval: TimeInterval) -> String {

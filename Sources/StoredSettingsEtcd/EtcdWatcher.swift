@@ -20,8 +20,9 @@ import FoundationNetworking
 ///
 /// A watch ends when its member closes it, when the member loses its leader (the
 /// require-leader header), and when it receives nothing for the configured silence limit
-/// (progress notifications keep a healthy idle watch talking), or before it is created, for a
-/// request's time. It then moves straight on to the healthiest other endpoint
+/// (progress notifications keep a healthy idle watch talking), or, without a progress interval,
+/// when its member gives no answer to the ``WatchProbe`` sent while the watch is silent, or
+/// before it is created, for a request's time. It then moves straight on to the healthiest other endpoint
 /// (``EndpointHealth``); once every endpoint failed
 /// in turn, the snapshot is marked disconnected since the first of those failures, and the
 /// watcher pauses 0.05 s, doubling up to the configured maximum, between rounds.
@@ -230,14 +231,21 @@ extension EtcdWatcher {
         headers[Self.requireLeader] = "true"
         let request = PlainHTTP.request("v3/watch", on: endpoint, headers: headers, body: body)
         var created = false
+        var probe: WatchProbe?
         _ = try? PlainHTTP.exchange(connection, request) { piece in
+            probe?.heard()
             if reader.receive(piece) { shutdown(fd, Int32(SHUT_RDWR)) }
             guard !created, reader.isConnected else { return }
             created = true
             client.remember(endpoint)
-            // Created: without a progress interval an idle watch is normal, and has no limit.
+            // Created: without a progress interval an idle watch is normal, and has no limit;
+            // the probe asks the member itself whether it still answers while the watch is silent.
             PlainHTTP.setReceiveTimeout(fd, configuration.watchSilenceLimit)
+            if configuration.watchSilenceLimit == nil {
+                probe = WatchProbe.start(client: client, endpoint: endpoint, socket: fd)
+            }
         }
+        probe?.stop()
         return reader.outcome
     }
 }

@@ -10,6 +10,10 @@
 //                             of the next COUNT changes
 //   cache ADDRESS FILE        with FILE as the snapshot cache, sets `k` to 1, 2, 3, … until
 //                             killed; prints `wrote N` after each
+//   open ADDRESS GATE HOLD    prints `waiting`, reads the FIFO GATE to its end (the test closes
+//                             it to start every child at once), then opens with the default
+//                             settings; prints `opened N` (N keys) and keeps the store open
+//                             until the FIFO HOLD ends
 
 import Foundation
 import StoredSettings
@@ -97,6 +101,16 @@ case "cache" where arguments.count == 3:
             exit(1)
         }
     }
+case "open" where arguments.count == 4:
+    guard let gate = FileHandle(forReadingAtPath: arguments[2]), let hold = FileHandle(forReadingAtPath: arguments[3])
+    else { fail("cannot open \(arguments[2]) or \(arguments[3])") }
+    say("waiting")
+    _ = gate.readDataToEndOfFile()
+    let store = open(arguments[1])
+    say("opened \(store.keys().count)")
+    _ = hold.readDataToEndOfFile()
 default:
-    fail("usage: increment ADDRESS KEY N | write ADDRESS KEY VALUE | watch ADDRESS COUNT | cache ADDRESS FILE")
+    fail(
+        "usage: increment ADDRESS KEY N | write ADDRESS KEY VALUE | watch ADDRESS COUNT | cache ADDRESS FILE | open ADDRESS GATE HOLD"
+    )
 }

@@ -57,11 +57,14 @@ final class TLSContext: @unchecked Sendable {
         switch (configuration.clientCertificateFile, configuration.clientKeyFile) {
         case (nil, nil): break
         case (let certificate?, let key?):
-            try Self.load(certificate, role: "client certificate file (clientCertificateFile)") {
-                SSL_CTX_use_certificate_chain_file(context, $0)
-            }
+            // The key first: loaded after its certificate, a key that does not match fails to
+            // load as if the file held no key; loaded before, the certificate drops it, and the
+            // check below names the mismatch.
             try Self.load(key, role: "client key file (clientKeyFile)") {
                 SSL_CTX_use_PrivateKey_file(context, $0, SSL_FILETYPE_PEM)
+            }
+            try Self.load(certificate, role: "client certificate file (clientCertificateFile)") {
+                SSL_CTX_use_certificate_chain_file(context, $0)
             }
             guard SSL_CTX_check_private_key(context) == 1 else {
                 throw StorageError(
