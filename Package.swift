@@ -56,6 +56,11 @@ let package = Package(
         .executableTarget(
             name: "daybook", dependencies: ["StoredSettings", "StoredSettingsCommandLine", "StoredSettingsEtcd"],
             path: "Examples/daybook"),
+        // An example app: a SwiftUI settings screen over @LiveSetting, type-checked on Linux by
+        // .ci/apple-typecheck; where SwiftUI does not exist it prints the settings it would show.
+        .executableTarget(
+            name: "settings-screen", dependencies: ["StoredSettings", "StoredSettingsSwiftUI"],
+            path: "Examples/settings-screen"),
         // Child processes the reliability tests launch (crash, multi-process and disk-full runs).
         .executableTarget(
             name: "stored-test-helper",

@@ -6,24 +6,39 @@ import Combine
 /// A setting a SwiftUI view follows: the view is drawn again after every committed change to
 /// the setting's key, whoever makes it, and `$name` is a `Binding` for a control.
 ///
-/// Give it a setting of a ``StoredSettings/SettingsGroup``, its projected value:
+/// Give it a setting of a ``StoredSettings/SettingsGroup``, its projected value. From the
+/// example app, `Examples/settings-screen` in the package, a group:
 ///
 /// ```swift
-/// import StoredSettings
-/// import StoredSettingsSwiftUI
-/// import SwiftUI
-///
-/// enum Key: String, StorageKey { case autoReload }
-///
-/// struct AppSettings: SettingsGroup {
-///     @Stored(Key.autoReload, default: false) var autoReload: Bool
+/// struct ScreenSettings: SettingsGroup {
+///     @Stored(ScreenKey.autoReload, default: true) var autoReload: Bool
+///     @Stored(ScreenKey.theme, default: .system) var theme: Theme
+///     @Stored(ScreenKey.displayName, default: "") var displayName: String
 /// }
+/// ```
 ///
-/// struct AutoReloadToggle: View {
-///     @LiveSetting(AppSettings(store: UserDefaultsStore.standard).$autoReload) var autoReload
+/// and a screen that edits it, each control bound to a setting:
+///
+/// ```swift
+/// struct SettingsScreen: View {
+///     @LiveSetting(ScreenSettings().$autoReload) var autoReload
+///     @LiveSetting(ScreenSettings().$theme) var theme
+///     @LiveSetting(ScreenSettings().$displayName) var displayName
+/// ```
+///
+/// A view that follows a setting another process writes to a ``StoredSettings/FileStore``'s
+/// file (for example `stored write <file> status -string Synced`) is the same:
+///
+/// ```swift
+/// struct StatusLine: View {
+///     @LiveSetting<String> var status: String
+///
+///     init(store: FileStore) {
+///         _status = LiveSetting(StatusSettings(store: store).$status)
+///     }
 ///
 ///     var body: some View {
-///         Toggle("Reload automatically", isOn: $autoReload)
+///         Text("Status: \(status)")
 ///     }
 /// }
 /// ```
@@ -41,8 +56,8 @@ import Combine
 @MainActor
 @propertyWrapper
 public struct LiveSetting<Value: Sendable>: @preconcurrency DynamicProperty {
-    // As Defaults' `@Default` (Sources/Defaults/SwiftUI.swift): a `@StateObject` that sends
-    // `objectWillChange` from a main-actor task for each update of the key.
+    // As Defaults' `@Default` (Sources/Defaults/SwiftUI.swift): a `@StateObject` whose
+    // `objectWillChange` fires from a main-actor task for each update of the key.
     @StateObject private var observer: SettingObserver<Value>
     private let setting: Stored<Value>
 
@@ -71,12 +86,18 @@ public struct LiveSetting<Value: Sendable>: @preconcurrency DynamicProperty {
 }
 
 /// Sends `objectWillChange` on the main actor after each change of the setting it follows.
+///
+/// Its `objectWillChange` is the one `ObservableObject` synthesizes, which announces each change
+/// of `changes`: a publisher declared here would be main-actor isolated, since
+/// `ObservableObjectPublisher` is not `Sendable`, and could not satisfy the protocol's
+/// nonisolated requirement.
 @MainActor
 final class SettingObserver<Value: Sendable>: ObservableObject {
-    let objectWillChange = ObservableObjectPublisher()
+    /// How many changes of the setting were seen; only its changes matter.
+    @Published private var changes = 0
     // `lazy`: the follower's callback needs `self`, which exists once every stored property is set.
     private(set) lazy var follower = SettingFollower(setting) { [weak self] _ in
-        Task { @MainActor [weak self] in self?.objectWillChange.send() }
+        Task { @MainActor [weak self] in self?.changes &+= 1 }
     }
     private let setting: Stored<Value>
 

@@ -1,7 +1,6 @@
 import Foundation
 import StoredSettings
 import StoredSettingsTestSupport
-import Synchronization
 import Testing
 
 /// A decoded value the cache lets go of is released after the cache's lock: the caches share
@@ -25,7 +24,7 @@ struct DecodedCacheReleaseTests {
 
 /// A structured setting, read through its decoded-value cache.
 private let watched = Stored("watched", default: [0], store: InMemoryStore(["watched": .array([.int(1)])]))
-private let watchedReads = Mutex(0)
+private let watchedReads = Lock(0)
 
 /// Reads `watched` when released.
 private final class Ticket: Sendable {

@@ -1,6 +1,5 @@
 import Foundation
 import StoredSettings
-import Synchronization
 import Testing
 
 /// A read decides whether a value is stored or only registered without copying the defaults'
@@ -65,12 +64,12 @@ struct UserDefaultsDomainReadTests {
         let key = "registered-\(UUID().uuidString)"
         defaults.register(defaults: [key: 1])
         let otherSuite = folder.url.appendingPathComponent("other").path
-        let stop = Atomic(false)
+        let stop = Lock(false)
         let stopped = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             let other = UserDefaults(suiteName: otherSuite)
             var round = 0
-            while !stop.load(ordering: .relaxed) {
+            while !stop.withLock({ $0 }) {
                 round += 1
                 other?.set(round, forKey: "noise")
                 other?.synchronize()
@@ -78,7 +77,7 @@ struct UserDefaultsDomainReadTests {
             stopped.signal()
         }
         defer {
-            stop.store(true, ordering: .relaxed)
+            stop.withLock { $0 = true }
             stopped.wait()
         }
         for round in 0..<300 {
@@ -123,7 +122,7 @@ struct UserDefaultsDomainReadTests {
 
 /// `UserDefaults` that counts the copies of its domains a caller asks for.
 private final class CountingDefaults: UserDefaults {
-    let domainCopies = Mutex(0)
+    let domainCopies = Lock(0)
 
     override func persistentDomain(forName domainName: String) -> [String: Any]? {
         domainCopies.withLock { $0 += 1 }
