@@ -50,11 +50,11 @@ package enum CloseOnExecPipe {
         }
     }
 
-    /// Both ends of a new pipe moved to 3 or above (``FileSystem/movedAboveStandardStreams(_:)``).
+    /// Both ends of a new pipe moved to 3 or above (``FileDescriptor/movedAboveStandardStreams(_:)``).
     private static func aboveStandardStreams(_ fds: [Int32]) throws -> (read: Int32, write: Int32) {
-        let read = FileSystem.movedAboveStandardStreams(fds[0])
+        let read = FileDescriptor.movedAboveStandardStreams(fds[0])
         let code = errno
-        let write = FileSystem.movedAboveStandardStreams(fds[1])
+        let write = FileDescriptor.movedAboveStandardStreams(fds[1])
         guard read >= 0, write >= 0 else {
             let failure = read < 0 ? code : errno
             if read >= 0 { close(read) }

@@ -201,3 +201,25 @@ func reportedErrors<R>(_ body: () throws -> R) rethrows -> (R, [StorageError]) {
         { error in reports.withLock { $0.append(error) } }, operation: body)
     return (result, reports.value)
 }
+
+#if os(Linux)
+/// Waits until this process waits for an `flock` of the file at `path`, as `/proc/locks`
+/// lists it (a line `-> FLOCK … <pid> <device>:<inode> …`).
+func waitUntilBlockedOnLock(of path: String) async {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+        Issue.record("no lock file at \(path)")
+        return
+    }
+    let mark = " \(getpid()) "
+    let inode = ":\(info.st_ino) "
+    while true {
+        let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+        let blocked = locks.split(separator: "\n").contains {
+            $0.contains("-> FLOCK") && $0.contains(mark) && $0.contains(inode)
+        }
+        if blocked { return }
+        await Task.yield()
+    }
+}
+#endif

@@ -1,4 +1,5 @@
 import Foundation
+import StoredSettings
 
 /// Helpers for tests that run code on threads of their own and meet them on semaphores.
 enum ThreadTest {
@@ -13,6 +14,20 @@ enum ThreadTest {
         thread.stackSize = 1 << 20
         thread.start()
         return done
+    }
+
+    /// Runs `body` on a new thread and returns a wait for its result: a call that blocks (a
+    /// write waiting for another process's lock) must not hold one of the concurrency pool's
+    /// few threads, which the test's own waiting needs.
+    static func resultOnNewThread<R: Sendable>(
+        _ body: @escaping @Sendable () throws -> R
+    ) -> @Sendable () throws -> R {
+        let result = Lock<Result<R, any Error>?>(nil)
+        let done = onNewThread { result.withLock { $0 = Result { try body() } } }
+        return {
+            done.wait()
+            return try result.withLock { $0! }.get()
+        }
     }
 
     /// Runs `round` on a new thread with 1, 2, 3… until the returned stop is called, which

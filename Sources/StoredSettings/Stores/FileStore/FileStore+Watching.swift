@@ -105,24 +105,24 @@ extension FileStore {
     }
 
     /// After a check that could not read the file, checks again one
-    /// ``Options/changeCheckInterval`` later, up to ``failedReadRetries`` times in a row: the
-    /// file may not change again to wake a check.
+    /// ``Options/changeCheckInterval`` later, then at twice the delay each time up to 5 s (or
+    /// the interval, if longer), for as long as reads fail: the file may not change again to
+    /// wake a check.
     private func retryAfterFailedRead() {
-        let retry = versions.withLock { versions in
+        let failures = versions.withLock { versions in
             versions.failedReads += 1
-            return versions.failedReads <= Self.failedReadRetries
+            return versions.failedReads
         }
-        guard retry, let interval = options.changeCheckInterval else { return }
+        guard let interval = options.changeCheckInterval else { return }
         let (seconds, attoseconds) = interval.components
         let nanoseconds = UInt64(clamping: seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
-        ChangeCheckScheduler.shared.runOnce(afterNanoseconds: max(nanoseconds, 1_000_000)) { [weak self] in
+        let longest = max(nanoseconds, 5_000_000_000)
+        var delay = max(nanoseconds, 1_000_000)
+        for _ in 1..<min(failures, 64) { delay = delay > longest / 2 ? longest : delay * 2 }
+        ChangeCheckScheduler.shared.runOnce(afterNanoseconds: delay) { [weak self] in
             self?.checkForExternalChange(counted: false)
         }
     }
-
-    /// How many times in a row a check that could not read the file is retried by itself:
-    /// 40 (10 seconds at the default interval).
-    static let failedReadRetries = 40
 
     /// Whether `current` (`nil`: no file) is the version the values in memory come from, or
     /// the one this store's write in progress is renaming into place.

@@ -58,6 +58,9 @@ extension FileStore {
             for _ in 0..<FileLock.attempts {
                 try lock.lock()
                 defer { lock.unlock() }
+                // The wait may have been long: a link planted on the path meanwhile is refused.
+                try FileSystem.checkNoOtherUserCanRedirect(path)
+                if target != path { try FileSystem.checkNoOtherUserCanRedirect(target) }
                 var values = try refresh(&state, target: target, underFileLock: true, reports: &reports)
                 let (result, changes) = try UpdateScope.runBody(ofUpdateOn: media, key: key) { try body(&values) }
                 guard !changes.isEmpty else { return result }

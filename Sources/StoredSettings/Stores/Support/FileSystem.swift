@@ -20,26 +20,10 @@ package enum FileSystem {
     }
 
     /// `open(2)` with a mode, under a name that members called `open` cannot shadow; the
-    /// descriptor is never 0, 1 or 2 (``movedAboveStandardStreams(_:)``).
+    /// descriptor is never 0, 1 or 2 (``FileDescriptor/movedAboveStandardStreams(_:)``).
     @inline(__always)
     package static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-        movedAboveStandardStreams(open(path, flags, mode))
-    }
-
-    /// `fd`, or when it is 0, 1 or 2 a close-on-exec copy of it at 3 or above, the original
-    /// closed; -1 (with `errno` set) when no such copy can be made. Every descriptor the
-    /// package opens passes through here.
-    ///
-    /// The kernel gives out the lowest free number, so in a process started with standard
-    /// input or output closed (a daemon, cron, `exec <&- >&-`) a lock or temporary file would
-    /// become standard output, and the next `print` of any thread would land in it.
-    package static func movedAboveStandardStreams(_ fd: Int32) -> Int32 {
-        guard fd >= 0, fd <= 2 else { return fd }
-        let moved = fcntl(fd, F_DUPFD_CLOEXEC, 3)
-        let code = errno
-        close(fd)
-        if moved < 0 { errno = code }
-        return moved
+        FileDescriptor.movedAboveStandardStreams(open(path, flags, mode))
     }
 
     /// Reads the regular file at `path` whole, refusing files larger than `maximumSize` before

@@ -33,7 +33,7 @@ struct FileStoreBlockedWriteTests {
 
         guard let writer = try writerStoppedMidWrite(a, size: 1_000_000) else { return }
         defer { writer.sendKill() }
-        let waiting = Task.detached { try storeA.setValue(.string("mine"), forKey: "w") }
+        let waiting = ThreadTest.resultOnNewThread { try storeA.setValue(.string("mine"), forKey: "w") }
         await waitUntilBlockedOnLock(of: a.path + ".lock")
         // A version of `a` store A has not seen (someone saving without the lock): its check
         // would need the file lock, held by the waiting write.
@@ -44,29 +44,9 @@ struct FileStoreBlockedWriteTests {
         // Once the lock is free, the write goes ahead on the file as it is then.
         writer.sendKill()
         _ = await writer.finish()
-        try await waiting.value
+        try waiting()
         #expect(storeA.value(forKey: "k") == .int(2))
         #expect(try FileStore(url: a, options: quietOptions).value(forKey: "w") == .string("mine"))
-    }
-
-    /// Waits until this process waits for an `flock` of the file at `path`, as `/proc/locks`
-    /// lists it (a line `-> FLOCK … <pid> <device>:<inode> …`).
-    private func waitUntilBlockedOnLock(of path: String) async {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            Issue.record("no lock file at \(path)")
-            return
-        }
-        let mark = " \(getpid()) "
-        let inode = ":\(info.st_ino) "
-        while true {
-            let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
-            let blocked = locks.split(separator: "\n").contains {
-                $0.contains("-> FLOCK") && $0.contains(mark) && $0.contains(inode)
-            }
-            if blocked { return }
-            await Task.yield()
-        }
     }
 }
 #endif

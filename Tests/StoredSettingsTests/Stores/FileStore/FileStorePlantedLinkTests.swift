@@ -131,4 +131,27 @@ struct FileStorePlantedLinkTests {
         #expect(written["ok"] != nil, "\(written)")
         #expect(try FileStore(url: elsewhere, options: quietOptions).value(forKey: "k") == .string("v"))
     }
+
+    #if os(Linux)
+    /// A write that waits for the folder owner's lock checks the path again once it holds the
+    /// lock: the owner cannot swap the folder for a link while root waits.
+    @Test(.enabled(if: geteuid() == 0, "needs root: the rule is for root writing another user's files"))
+    func rootRefusesAFolderSwappedForALinkWhileItsWriteWaitedForTheLock() async throws {
+        let settings = tool.appendingPathComponent("settings.json")
+        let store = try FileStore(url: settings, options: quietOptions)
+        try store.setValue(.int(1), forKey: "root")
+        // The owner holds the lock (an `flock` of another open file description, as another
+        // process's would be), so root's next write waits for it.
+        let held = open(settings.path + ".lock", O_RDONLY | O_CLOEXEC)
+        #expect(held >= 0 && flock(held, LOCK_EX) == 0)
+        let waiting = ThreadTest.resultOnNewThread { try store.setValue(.int(2), forKey: "root") }
+        await waitUntilBlockedOnLock(of: settings.path + ".lock")
+        #expect(rename(tool.path, tool.path + "-moved") == 0)
+        plant(tool, to: protected)
+        close(held)
+        let error = try #require(throws: StorageError.self) { try waiting() }
+        #expect(error.code == .insecurePermissions, "\(error)")
+        try expectProtectedFolderUntouched()
+    }
+    #endif
 }

@@ -61,10 +61,16 @@ package final class FileLock: Sendable {
     ///
     /// - Throws: ``StorageError/Code/io`` when the lock file cannot be created, opened or
     ///   locked (a read-only folder, a FIFO at the path, no free descriptor), naming the path
-    ///   and the `errno` text.
+    ///   and the `errno` text; ``StorageError/Code/insecurePermissions`` when the lock file was
+    ///   replaced meanwhile and its path now passes a link or folder another user could change.
     package func lock() throws {
-        for _ in 0..<Self.attempts {
-            if descriptor < 0 { descriptor = try open(path) }
+        for attempt in 0..<Self.attempts {
+            if descriptor < 0 {
+                // Replaced while this process waited (its folder swapped for a link, say): the
+                // new file is opened only where no other user could have redirected it.
+                if attempt > 0 { try FileSystem.checkNoOtherUserCanRedirect(path) }
+                descriptor = try open(path)
+            }
             while flock(descriptor, LOCK_EX) != 0 {
                 if errno == EINTR { continue }
                 throw FileSystem.ioError("cannot lock \(name)", path: dataPath)
