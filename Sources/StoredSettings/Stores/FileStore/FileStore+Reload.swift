@@ -35,8 +35,15 @@ extension FileStore {
     ///
     /// Thread-safety: may be called from any thread, including a signal source's handler.
     public func reload() throws {
+        try reload(first: {})
+    }
+
+    /// ``reload()``, running `first` under the file lock before the file is read: a change
+    /// `first` drops from the write-behind queue leaves memory with no write in between.
+    func reload(first: () -> Void) throws {
         try UpdateScope.checkOutsideUpdateBody(of: [medium])
         try withFileLock { state in
+            first()
             do {
                 let target = try FileSystem.resolvingSymbolicLinks(path)
                 try UpdateScope.checkOutsideUpdateBody(of: ["file " + target])

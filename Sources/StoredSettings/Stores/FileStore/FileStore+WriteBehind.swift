@@ -69,10 +69,13 @@ extension FileStore {
                     try writePending(of: writeBehind, refusals: &refusals)
                     break
                 } catch let refused as PendingRefused {
-                    guard let key = dropLargestPending(of: writeBehind) else { throw refused.error }
+                    // Dropped and memory shown the file's value again under one file lock, so
+                    // no write builds on the dropped value. `nil`: another flush dropped a
+                    // change of that set meanwhile; try again.
+                    var dropped: String?
+                    try? reload { dropped = dropLargest(of: refused.tried, from: writeBehind) }
+                    guard let key = dropped else { continue }
                     refusals.append(refused.error.adding(key: key))
-                    // Memory shows the file's value again where the change was dropped.
-                    try? reload()
                 }
             }
         } catch let error as StorageError {
@@ -87,6 +90,8 @@ extension FileStore {
     /// of them at least is more than the file can hold beside the others.
     private struct PendingRefused: Error {
         var error: StorageError
+        /// The pending changes the refused file held.
+        var tried: [String: StoredValue?]
     }
 
     /// Writes the pending changes as one file.
@@ -98,11 +103,13 @@ extension FileStore {
     ///   refuse it; else what a write throws.
     private func writePending(of writeBehind: WriteBehind, refusals: inout [StorageError]) throws {
         var applied = false
+        var tried: [String: StoredValue?] = [:]
         var found: [StorageError] = []
         defer { refusals += found }
         do {
             try commitChanges { values in
                 applied = false
+                tried = [:]
                 found = []
                 let changes = writeBehind.state.withLock { state -> [StoredChange] in
                     var changes: [StoredChange] = []
@@ -113,6 +120,7 @@ extension FileStore {
                             continue
                         }
                         values[key] = value
+                        tried[key] = value
                         // Published by the setters already; listed so that the file is written.
                         changes.append(StoredChange(key: key, value: value))
                     }
@@ -124,14 +132,14 @@ extension FileStore {
         } catch let error as StorageError
             where applied && [.tooLarge, .encodingFailed, .nestingTooDeep].contains(error.code)
         {
-            throw PendingRefused(error: error)
+            throw PendingRefused(error: error, tried: tried)
         }
     }
 
-    /// Removes the pending change whose value alone makes the largest file (the last key in
-    /// order among equals) and returns its key; `nil` when nothing is pending.
-    private func dropLargestPending(of writeBehind: WriteBehind) -> String? {
-        let pending = writeBehind.state.withLock { $0.pending }
+    /// Removes, of the changes `pending` of a refused file, the one whose value alone makes the
+    /// largest file (the last key in order among equals) and returns its key; `nil` when that
+    /// change is no longer pending as it was (another flush dropped it, or a setter replaced it).
+    private func dropLargest(of pending: [String: StoredValue?], from writeBehind: WriteBehind) -> String? {
         let sizes = pending.map { key, value -> (size: Int, key: String) in
             var keyOrder = StoredValueJSON.KeyOrder()
             let bytes = try? fileBytes(
@@ -140,14 +148,13 @@ extension FileStore {
             return (bytes?.count ?? .max, key)
         }
         guard let largest = sizes.max(by: { ($0.size, $0.key) < ($1.size, $1.key) }) else { return nil }
-        writeBehind.state.withLock { state in
-            if let value = state.pending[largest.key], let dropped = pending[largest.key],
+        return writeBehind.state.withLock { state in
+            guard let value = state.pending[largest.key], let dropped = pending[largest.key],
                 value.isIdentical(to: dropped)
-            {
-                state.pending[largest.key] = nil
-            }
+            else { return nil }
+            state.pending[largest.key] = nil
+            return largest.key
         }
-        return largest.key
     }
 
     /// ``setValue(_:forKey:)`` in write-behind mode: commits in memory, publishing the change,
