@@ -207,6 +207,8 @@ public struct Binding<Value> {
     }
 }
 
+// As the SDK declares it: safe there because a Binding holds only its get and set closures,
+// which SwiftUI calls on the main actor; here no stand-in body runs at all (each is fatalError).
 extension Binding: @unchecked Sendable where Value: Sendable {}
 
 /// SwiftUI's `EnvironmentValues`: the one value the example app reads.
