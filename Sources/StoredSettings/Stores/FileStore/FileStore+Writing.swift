@@ -118,7 +118,8 @@ extension FileStore {
     /// Throws what a write of `value` under `key` would throw for that value alone: the checks
     /// of ``fileBytes(_:encoding:source:keyOrder:target:)`` on a file holding only it, in the
     /// file's format and encoding. The write-behind setter makes them, so that a value no
-    /// write could hold is refused to its caller rather than queued.
+    /// write could hold is refused to its caller rather than queued. A scalar that certainly
+    /// passes them (``fileSurelyHolds(_:forKey:)``) is not encoded.
     func checkFileCanHold(_ value: StoredValue, forKey key: String) throws {
         var keyOrder = StoredValueJSON.KeyOrder()
         _ = try fileBytes(
@@ -129,12 +130,37 @@ extension FileStore {
     /// Thrown inside a write when its lock stopped being the lock before the `rename`.
     private struct LockTakenAway: Error {}
 
+        guard !fileSurelyHolds(value, forKey: key) else { return }
     /// Refuses to replace a file its owner made read-only: the atomic `rename` would otherwise
     /// replace a file that `write(2)` could not change. A file without any write bit (such as
     /// mode 0444), or one this process may not write (`access(2)` with `W_OK`), throws.
     ///
     /// - Throws: ``StorageError/Code/io`` naming the path and the file's mode, or, on a file
     ///   system mounted read-only (`EROFS`), naming the path and saying so.
+    /// Whether a file holding only `value` under `key` certainly passes the checks of
+    /// ``fileBytes(_:encoding:source:keyOrder:target:)``, judged without encoding it: for a
+    /// Bool, an Int, a finite Double or a string, whose characters and the key's the format
+    /// can carry, when the largest such file fits ``Options/maximumFileSize``. `false` for
+    /// every other value, which the encoding then judges.
+    private func fileSurelyHolds(_ value: StoredValue, forKey key: String) -> Bool {
+        let text: String
+        switch value {
+        case .bool, .int: text = ""
+        case .double(let number) where number.isFinite: text = ""
+        case .string(let string): text = string
+        default: return false
+        }
+        if format == .propertyList,
+            PropertyListValue.xmlUnsupportedScalar(in: key) != nil
+                || PropertyListValue.xmlUnsupportedScalar(in: text) != nil
+        {
+            return false
+        }
+        // Each byte of text takes at most 6 in the file (`\u001F` in JSON, `&amp;` in XML);
+        // the rest of a one-member file (an XML property list's header, a number) under 512.
+        return 512 + 6 * (key.utf8.count + text.utf8.count) <= options.maximumFileSize
+    }
+
     static func checkWritable(_ path: String, permissions: UInt32) throws {
         let octal = String(permissions & 0o7777, radix: 8)
         if permissions & 0o222 == 0 {

@@ -16,6 +16,7 @@ struct FileStoreWriteBehindRefusalTests {
         var name: String
         var fileName: String
         var value: StoredValue
+        var key = "bad"
         var code: StorageError.Code
         var maximumFileSize = FileStore.Options.defaultMaximumFileSize
         var testDescription: String { name }
@@ -34,6 +35,22 @@ struct FileStoreWriteBehindRefusalTests {
         Refused(
             name: "nesting past the limit", fileName: "settings.plist",
             value: (0..<64).reduce(StoredValue.int(1)) { value, _ in .array([value]) }, code: .nestingTooDeep),
+        // Scalars, which the setter checks without encoding a file when it safely can.
+        Refused(
+            name: "U+0001 in a string in an XML property list", fileName: "settings.plist",
+            value: .string("a\u{1}"), code: .encodingFailed),
+        Refused(
+            name: "U+FEFF opening a string in an XML property list", fileName: "settings.plist",
+            value: .string("\u{FEFF}a"), code: .encodingFailed),
+        Refused(
+            name: "U+FFFE in a key of an XML property list", fileName: "settings.plist", value: .bool(true),
+            key: "bad\u{FFFE}", code: .encodingFailed),
+        Refused(
+            name: "a short string past a small size limit", fileName: "settings.json",
+            value: .string(String(repeating: "x", count: 40)), code: .tooLarge, maximumFileSize: 48),
+        Refused(
+            name: "a Bool under a long key past a small size limit", fileName: "settings.json", value: .bool(true),
+            key: String(repeating: "k", count: 60), code: .tooLarge, maximumFileSize: 48),
     ]
 
     @Test(arguments: refused)
@@ -45,18 +62,18 @@ struct FileStoreWriteBehindRefusalTests {
             options.writeMode = mode
             let store = try FileStore(url: url, options: options)
             let error = try #require(throws: StorageError.self, "\(mode)") {
-                try store.setValue(refused.value, forKey: "bad")
+                try store.setValue(refused.value, forKey: refused.key)
             }
             #expect(error.code == refused.code, "\(mode): \(error)")
-            #expect(error.key == "bad", "\(mode): \(error)")
-            #expect(store.value(forKey: "bad") == nil)
+            #expect(error.key == refused.key, "\(mode): \(error)")
+            #expect(store.value(forKey: refused.key) == nil)
             try store.setValue(.int(1), forKey: "good")
             try store.update(forKey: "other") { $0 = .int(2) }
             try store.flush()
             let reopened = try FileStore(url: url, options: quietOptions)
             #expect(reopened.value(forKey: "good") == .int(1), "\(mode)")
             #expect(reopened.value(forKey: "other") == .int(2), "\(mode)")
-            #expect(reopened.value(forKey: "bad") == nil, "\(mode)")
+            #expect(reopened.value(forKey: refused.key) == nil, "\(mode)")
         }
     }
 
