@@ -99,40 +99,32 @@ extension FileStore {
     /// A change whose key is canonically equivalent to a key of other scalars in the file is
     /// dropped, as a durable write refuses it, and its refusal added to `refusals`.
     ///
-    /// - Throws: ``PendingRefused`` when the file's checks after the changes were applied
-    ///   refuse it; else what a write throws.
+    /// - Throws: ``PendingRefused`` when the file's checks refuse the file the changes made;
+    ///   else what a write throws, such as a file another process made too large to read,
+    ///   which leaves the changes pending.
     private func writePending(of writeBehind: WriteBehind, refusals: inout [StorageError]) throws {
-        var applied = false
         var tried: [String: StoredValue?] = [:]
         var found: [StorageError] = []
         defer { refusals += found }
-        do {
-            try commitChanges { values in
-                applied = false
-                tried = [:]
-                found = []
-                let changes = writeBehind.state.withLock { state -> [StoredChange] in
-                    var changes: [StoredChange] = []
-                    for (key, value) in state.pending {
-                        if let existing = canonicallyEquivalentKey(to: key, in: values) {
-                            found.append(canonicallyEquivalentKeyError(key, existing: existing))
-                            state.pending[key] = nil
-                            continue
-                        }
-                        values[key] = value
-                        tried[key] = value
-                        // Published by the setters already; listed so that the file is written.
-                        changes.append(StoredChange(key: key, value: value))
+        try commitChanges(refused: { PendingRefused(error: $0, tried: tried) }) { values in
+            tried = [:]
+            found = []
+            let changes = writeBehind.state.withLock { state -> [StoredChange] in
+                var changes: [StoredChange] = []
+                for (key, value) in state.pending {
+                    if let existing = canonicallyEquivalentKey(to: key, in: values) {
+                        found.append(canonicallyEquivalentKeyError(key, existing: existing))
+                        state.pending[key] = nil
+                        continue
                     }
-                    return changes
+                    values[key] = value
+                    tried[key] = value
+                    // Published by the setters already; listed so that the file is written.
+                    changes.append(StoredChange(key: key, value: value))
                 }
-                applied = true
-                return ((), changes)
+                return changes
             }
-        } catch let error as StorageError
-            where applied && [.tooLarge, .encodingFailed, .nestingTooDeep].contains(error.code)
-        {
-            throw PendingRefused(error: error, tried: tried)
+            return ((), changes)
         }
     }
 

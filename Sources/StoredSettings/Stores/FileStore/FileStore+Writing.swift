@@ -28,9 +28,12 @@ extension FileStore {
 
     /// ``commit(key:_:)`` for a `body` that names the changes to publish, in order, once the
     /// file is written: several changes of one key (a group of writes) are each delivered.
-    /// No changes: nothing is written.
+    /// No changes: nothing is written. When the file `body` made fails the checks of
+    /// ``fileBytes(_:encoding:source:keyOrder:target:)`` (the changes are at fault, not the
+    /// file read), what `refused` makes of the error is thrown.
     func commitChanges<R>(
-        key: String? = nil, _ body: (inout [String: StoredValue]) throws -> (result: R, changes: [StoredChange])
+        key: String? = nil, refused: (StorageError) -> any Error = { $0 },
+        _ body: (inout [String: StoredValue]) throws -> (result: R, changes: [StoredChange])
     ) throws -> R {
         var reports: [StorageError] = []
         defer { for report in reports { StorageErrorReporter.report(report) } }
@@ -64,8 +67,14 @@ extension FileStore {
                 var values = try refresh(&state, target: target, underFileLock: true, reports: &reports)
                 let (result, changes) = try UpdateScope.runBody(ofUpdateOn: media, key: key) { try body(&values) }
                 guard !changes.isEmpty else { return result }
-                let data = try fileBytes(
-                    values, encoding: state.encoding, source: state.source, keyOrder: &state.keyOrder, target: target)
+                let data: Data
+                do {
+                    data = try fileBytes(
+                        values, encoding: state.encoding, source: state.source, keyOrder: &state.keyOrder,
+                        target: target)
+                } catch let error as StorageError {
+                    throw refused(error)
+                }
                 let replaced = state.fingerprint
                 let permissions = replaced?.permissions ?? 0o600
                 if replaced != nil {
@@ -121,22 +130,13 @@ extension FileStore {
     /// write could hold is refused to its caller rather than queued. A scalar that certainly
     /// passes them (``fileSurelyHolds(_:forKey:)``) is not encoded.
     func checkFileCanHold(_ value: StoredValue, forKey key: String) throws {
+        guard !fileSurelyHolds(value, forKey: key) else { return }
         var keyOrder = StoredValueJSON.KeyOrder()
         _ = try fileBytes(
             [key: value], encoding: versions.withLock { $0.encoding }, source: StoredValueJSON.SourceText(),
             keyOrder: &keyOrder, target: path)
     }
 
-    /// Thrown inside a write when its lock stopped being the lock before the `rename`.
-    private struct LockTakenAway: Error {}
-
-        guard !fileSurelyHolds(value, forKey: key) else { return }
-    /// Refuses to replace a file its owner made read-only: the atomic `rename` would otherwise
-    /// replace a file that `write(2)` could not change. A file without any write bit (such as
-    /// mode 0444), or one this process may not write (`access(2)` with `W_OK`), throws.
-    ///
-    /// - Throws: ``StorageError/Code/io`` naming the path and the file's mode, or, on a file
-    ///   system mounted read-only (`EROFS`), naming the path and saying so.
     /// Whether a file holding only `value` under `key` certainly passes the checks of
     /// ``fileBytes(_:encoding:source:keyOrder:target:)``, judged without encoding it: for a
     /// Bool, an Int, a finite Double or a string, whose characters and the key's the format
@@ -161,6 +161,15 @@ extension FileStore {
         return 512 + 6 * (key.utf8.count + text.utf8.count) <= options.maximumFileSize
     }
 
+    /// Thrown inside a write when its lock stopped being the lock before the `rename`.
+    private struct LockTakenAway: Error {}
+
+    /// Refuses to replace a file its owner made read-only: the atomic `rename` would otherwise
+    /// replace a file that `write(2)` could not change. A file without any write bit (such as
+    /// mode 0444), or one this process may not write (`access(2)` with `W_OK`), throws.
+    ///
+    /// - Throws: ``StorageError/Code/io`` naming the path and the file's mode, or, on a file
+    ///   system mounted read-only (`EROFS`), naming the path and saying so.
     static func checkWritable(_ path: String, permissions: UInt32) throws {
         let octal = String(permissions & 0o7777, radix: 8)
         if permissions & 0o222 == 0 {

@@ -101,6 +101,44 @@ struct FileStoreWriteBehindRefusalTests {
         #expect(try FileStore(url: url, options: quietOptions).value(forKey: "c") == .int(2))
     }
 
+    /// Another program (`cp`, which takes no lock, as editors do not) makes the file larger
+    /// than this store's limit while the background writer writes: the file is at fault, not
+    /// the pending change, which stays pending and is written once the file fits again.
+    @Test func aFileAnotherProgramMadeTooLargeKeepsThePendingChanges() throws {
+        let folder = try ScratchFolder()
+        let url = folder.file("settings.json")
+        let store = try FileStore(url: url, options: Self.options(maximumFileSize: 1_000))
+        let large = folder.file("large.json")
+        try StoredValueJSON.data(from: .dictionary(["theirs": .string(String(repeating: "x", count: 2_000))]))
+            .write(to: large)
+        let target = try FileSystem.resolvingSymbolicLinks(url.path)
+        let copied = Lock(false)
+        DurabilityHook.install(forPath: target) { step in
+            // Once, inside the first write, between its read of the file and its `rename`.
+            guard step == .fileSync, !copied.withLock({ $0 }) else { return true }
+            let copy = Process()
+            copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+            copy.arguments = [large.path, url.path]
+            try copy.run()
+            copy.waitUntilExit()
+            copied.withLock { $0 = true }
+            return true
+        }
+        defer { DurabilityHook.remove(forPath: target) }
+        try store.setValue(.int(1), forKey: "mine")
+        let error = try #require(throws: StorageError.self) { try store.flush() }
+        #expect(copied.value)
+        #expect(error.code == .tooLarge, "\(error)")
+        #expect(error.key == nil, "the file is too large, not the change: \(error)")
+        #expect(store.value(forKey: "mine") == .int(1))
+        // The other program saves a file within the limit again.
+        try Data(#"{"theirs": 2}"#.utf8).write(to: url)
+        try store.flush()
+        let reopened = try FileStore(url: url, options: quietOptions)
+        #expect(reopened.value(forKey: "mine") == .int(1))
+        #expect(reopened.value(forKey: "theirs") == .int(2))
+    }
+
     /// Another process stored `"caf\u{E9}"` after this store read the file: the write-behind
     /// set of the canonically equivalent `"cafe\u{301}"` must not overwrite it, as a durable
     /// set would not.
