@@ -121,6 +121,53 @@ struct FileStorePlantedLinkTests {
         #expect(try FileStore(url: target, options: quietOptions).value(forKey: "root") == .int(2))
     }
 
+    /// A link whose target is not UTF-8 is followed by its bytes: read as text, `\u{FFFD}`
+    /// would name a path that does not exist, and the walk would stop before the user's link.
+    @Test(.enabled(if: geteuid() == 0, "needs root: the rule is for root writing another user's files"))
+    func rootRefusesAnotherUsersLinkReachedThroughATargetThatIsNotUTF8() throws {
+        let name = Array("linked".utf8) + [0xFF]
+        let planted = Array(tool.path.utf8) + [UInt8(ascii: "/")] + name
+        #expect(Self.makeLink(Array(protected.path.utf8), at: planted) == 0)
+        #expect(Self.cString(planted) { lchown($0, Self.user, gid_t(Self.user)) } == 0)
+        // Root's own link, followed wherever it is, to `linked\xFF/target.json`.
+        let link = tool.appendingPathComponent("settings.json")
+        #expect(Self.makeLink(name + Array("/target.json".utf8), at: Array(link.path.utf8)) == 0)
+        let error = try #require(throws: StorageError.self) {
+            try FileStore(url: link, options: quietOptions).setValue(.int(2), forKey: "root")
+        }
+        #expect(error.code == .insecurePermissions, "\(error)")
+        #expect(error.description.contains("belongs to user 65534"), "\(error)")
+        try expectProtectedFolderUntouched()
+    }
+
+    /// `symlink(target, link)` with both paths as bytes.
+    static func makeLink(_ target: [UInt8], at link: [UInt8]) -> Int32 {
+        cString(target) { target in cString(link) { symlink(target, $0) } }
+    }
+
+    /// `body` given `bytes` as a NUL-terminated C string.
+    static func cString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
+        (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
+    /// A name the walk cannot look at (a loop of links, a name longer than the system allows)
+    /// is an error that says so, not a path taken for safe.
+    @Test func theLinkWalkReportsAPathItCannotLookAt() throws {
+        let loop = scratch.file("loop")
+        #expect(symlink(loop.path, loop.path) == 0)
+        let tooLong = scratch.file(String(repeating: "n", count: 300))
+        for path in [loop.appendingPathComponent("settings.json").path, tooLong.appendingPathComponent("s.json").path] {
+            let error = try #require(throws: StorageError.self, "\(path)") {
+                try FileSystem.checkNoLinkOfAnotherUser(on: path)
+            }
+            #expect(error.code == .io, "\(error)")
+        }
+        // A missing folder or a file where a folder should be: the write creates or reports it.
+        try FileSystem.checkNoLinkOfAnotherUser(on: scratch.file("missing/settings.json").path)
+        try Data().write(to: scratch.file("file"))
+        try FileSystem.checkNoLinkOfAnotherUser(on: scratch.file("file/settings.json").path)
+    }
+
     /// The user themself writes through their own link.
     @Test(.enabled(if: geteuid() == 0, "needs root to run a child as another user"))
     func theFolderOwnerWritesThroughTheirOwnLink() async throws {

@@ -78,24 +78,33 @@ extension FileSystem {
     /// walk stops at the first component that does not exist (folders the write creates are
     /// this process's own).
     ///
+    /// Link targets are followed as the kernel follows them, by their bytes, whether or not
+    /// they are UTF-8.
+    ///
     /// - Throws: ``StorageError/Code/insecurePermissions`` naming the link, its owner, and the
-    ///   owner of the folder it is in.
+    ///   owner of the folder it is in; ``StorageError/Code/io`` when a component cannot be
+    ///   looked at for another reason than not existing (`EACCES`, `ENAMETOOLONG`, a loop of
+    ///   links), since the write could not tell where it goes.
     package static func checkNoLinkOfAnotherUser(on path: String) throws {
         let user = geteuid()
+        let slash = UInt8(ascii: "/")
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        var remaining = absolute.split(separator: "/").reversed().map(String.init)
-        var folder = ""
+        var remaining = components(of: Array(absolute.utf8))
+        var folder: [UInt8] = []
         var links = 0
         while let component = remaining.popLast() {
-            if component == "." { continue }
-            if component == ".." {
-                folder = (folder as NSString).deletingLastPathComponent
-                if folder == "/" { folder = "" }
+            if component == [UInt8(ascii: ".")] { continue }
+            if component == [UInt8(ascii: "."), UInt8(ascii: ".")] {
+                folder.removeSubrange((folder.lastIndex(of: slash) ?? 0)...)
                 continue
             }
-            let entry = folder + "/" + component
+            let entry = folder + [slash] + component
             var info = stat()
-            guard lstat(entry, &info) == 0 else { return }
+            guard withCString(entry, { lstat($0, &info) }) == 0 else {
+                // Missing: the write creates it (or fails). Any other failure hides the way on.
+                if errno == ENOENT || errno == ENOTDIR { return }
+                throw ioError("cannot check the symbolic links on the way to the file at \(text(entry))", path: path)
+            }
             guard info.st_mode & S_IFMT == S_IFLNK else {
                 folder = entry
                 continue
@@ -103,21 +112,42 @@ extension FileSystem {
             if info.st_uid != user, info.st_uid != 0 {
                 var parent = stat()
                 let folderOwner =
-                    stat(folder.isEmpty ? "/" : folder, &parent) == 0 ? " (in a folder of user \(parent.st_uid))" : ""
+                    withCString(folder.isEmpty ? [slash] : folder, { stat($0, &parent) }) == 0
+                    ? " (in a folder of user \(parent.st_uid))" : ""
                 throw StorageError(
                     .insecurePermissions, location: path,
                     message:
-                        "refusing to write through the symbolic link \(entry): it belongs to user \(info.st_uid)\(folderOwner), who could point it at any file, and this process (user \(user)) would then create or replace that file; only links of this user or of root are followed when writing"
+                        "refusing to write through the symbolic link \(text(entry)): it belongs to user \(info.st_uid)\(folderOwner), who could point it at any file, and this process (user \(user)) would then create or replace that file; only links of this user or of root are followed when writing"
                 )
             }
             links += 1
-            guard links <= 40 else { return }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let length = readlink(entry, &buffer, buffer.count - 1)
-            guard length > 0 else { return }
-            let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if target.hasPrefix("/") { folder = "" }
-            remaining += target.split(separator: "/").reversed().map(String.init)
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = withCString(entry) { readlink($0, &target, target.count) }
+            guard links <= 40, length >= 0 else {
+                throw ioError(
+                    "cannot check the symbolic links on the way to the file at \(text(entry))", path: path,
+                    errno: length < 0 ? errno : ELOOP)
+            }
+            let bytes = target[..<length].map { UInt8(bitPattern: $0) }
+            if bytes.first == slash { folder = [] }
+            remaining += components(of: bytes)
         }
+    }
+
+    /// The components of `path` in reverse order, for popping; empty ones (from `//`) left out.
+    private static func components(of path: [UInt8]) -> [[UInt8]] {
+        path.split(separator: UInt8(ascii: "/")).reversed().map(Array.init)
+    }
+
+    /// `body` given `bytes` as a NUL-terminated C string.
+    private static func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
+        (bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
+        }
+    }
+
+    /// `path` as text for a message; bytes that are not UTF-8 shown as U+FFFD.
+    private static func text(_ path: [UInt8]) -> String {
+        String(decoding: path, as: UTF8.self)
     }
 }
