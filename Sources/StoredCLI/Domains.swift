@@ -7,8 +7,20 @@ enum Domains {
     /// The folder whose `.plist` files are the suites: `~/Library/Preferences` on Apple
     /// platforms; on Linux, where swift-corelibs-foundation writes a suite to
     /// `$XDG_CONFIG_HOME/<suite>.plist`, `$XDG_CONFIG_HOME` (an absolute path), else
-    /// `$HOME/.config`.
-    static func folder(environment: [String: String]) -> URL {
+    /// `$HOME/.config` (``FileStore/configurationFolder(environment:notUTF8:key:passwordDatabaseHome:)``).
+    ///
+    /// - Throws: On Linux, ``StorageError/Code/dataCorrupted`` (65) naming `XDG_CONFIG_HOME` or
+    ///   `HOME` when the one used is this process's and its bytes are not UTF-8: the text
+    ///   `environment` holds for it, with U+FFFD, names another folder.
+    static func folder(environment: [String: String]) throws -> URL {
+        #if !canImport(Darwin)
+        // A test's own variables are taken as given.
+        let process = EnvironmentStore.processVariables(named: ["XDG_CONFIG_HOME", "HOME"])
+        let notUTF8 = process.notUTF8.filter { environment[$0] == process.values[$0] }
+        return URL(
+            fileURLWithPath: try FileStore.configurationFolder(environment: environment, notUTF8: notUTF8, key: nil),
+            isDirectory: true)
+        #else
         let home: URL
         if let path = environment["HOME"], path.hasPrefix("/") {
             home = URL(fileURLWithPath: path, isDirectory: true)
@@ -17,13 +29,7 @@ enum Domains {
             // macOS-only): the home folder, or an app's container on iOS, tvOS, watchOS, visionOS.
             home = URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
         }
-        #if canImport(Darwin)
         return home.appendingPathComponent("Library/Preferences", isDirectory: true)
-        #else
-        if let path = environment["XDG_CONFIG_HOME"], path.hasPrefix("/") {
-            return URL(fileURLWithPath: path, isDirectory: true)
-        }
-        return home.appendingPathComponent(".config", isDirectory: true)
         #endif
     }
 
@@ -32,7 +38,7 @@ enum Domains {
     ///
     /// - Throws: ``CommandFailure`` (74) when the folder exists but cannot be listed.
     static func list(environment: [String: String]) throws -> [String] {
-        let folder = folder(environment: environment)
+        let folder = try folder(environment: environment)
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder.path)

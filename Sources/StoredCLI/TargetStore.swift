@@ -51,7 +51,12 @@ struct TargetStore {
         case .domain(let suite):
             let name = "UserDefaults domain \(suite)"
             self.name = name
-            let folder = Domains.folder(environment: environment)
+            let folder: URL
+            do {
+                folder = try Domains.folder(environment: environment)
+            } catch let error as StorageError {
+                throw CommandFailure(error)
+            }
             // The lock comes before `UserDefaults` reads the domain, so this command starts
             // from what the previous one saved.
             do {

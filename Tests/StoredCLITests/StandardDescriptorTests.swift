@@ -130,6 +130,23 @@ struct StandardDescriptorTests {
         #expect(!ending.output.contains("s3\u{FFFD}cret"), "\(ending)")
     }
 
+    /// `stored` finds the UserDefaults suites below `HOME`: one that is not UTF-8 stops it with
+    /// 65 naming it, as it stops `FileStore(application:)`, before Foundation reads it (its
+    /// preferences code traps on such a `HOME`), and nothing is created at the path spelt with
+    /// U+FFFD.
+    @Test func storedDomainsStopOnAHomeThatIsNotUTF8NamingIt() async throws {
+        let sandbox = try DaybookTests.Sandbox()
+        let stored = try EndToEndTests.storedExecutable()
+        let home = Array(sandbox.folder.appendingPathComponent("home").path.utf8) + [0xFF]
+        let environment = [Array("HOME=".utf8) + home, Self.variable("PATH", "/usr/bin:/bin")]
+        for arguments in [["domains"], ["write", "--domain", "suite", "k", "-string", "v"]] {
+            let ending = try await onOwnThread { try Self.run(stored, arguments, environment: environment) }
+            #expect(ending.status == 65, "\(arguments): \(ending)")
+            #expect(ending.errors.contains("HOME") && ending.errors.contains("not valid UTF-8"), "\(ending)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.path).isEmpty)
+    }
+
     /// A `HOME` that is not UTF-8 names no folder daybook may use: it stops with 65 naming it
     /// and creates nothing at the path spelt with U+FFFD.
     @Test func daybookStopsOnAHomeThatIsNotUTF8NamingIt() async throws {

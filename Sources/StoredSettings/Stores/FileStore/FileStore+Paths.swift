@@ -49,6 +49,28 @@ extension FileStore {
         passwordDatabaseHome: () -> String? = FileStore.passwordDatabaseHome
     ) throws -> URL {
         try validateApplicationName(application)
+        let base = try configurationFolder(
+            environment: environment, notUTF8: notUTF8, key: application, passwordDatabaseHome: passwordDatabaseHome)
+        return URL(fileURLWithPath: base, isDirectory: true)
+            .appendingPathComponent(application, isDirectory: true)
+            .appendingPathComponent("settings.json")
+    }
+
+    /// The user's configuration folder by the XDG Base Directory rules, as
+    /// ``configurationURL(application:environment:notUTF8:passwordDatabaseHome:)`` finds it:
+    /// `$XDG_CONFIG_HOME` when it is an absolute path, else `$HOME/.config`, else the password
+    /// database's home folder followed by `.config`. Where Foundation on Linux keeps
+    /// UserDefaults suites, too.
+    ///
+    /// - Parameters:
+    ///   - key: The key (or application) the errors name.
+    /// - Throws: ``StorageError/Code/dataCorrupted`` naming `XDG_CONFIG_HOME` or `HOME` when
+    ///   the one that would be used is not valid UTF-8 (it is in `notUTF8`);
+    ///   ``StorageError/Code/io`` when no home folder is known.
+    package static func configurationFolder(
+        environment: [String: String], notUTF8: Set<String>, key: String?,
+        passwordDatabaseHome: () -> String? = FileStore.passwordDatabaseHome
+    ) throws -> String {
         func usable(_ path: String?) -> String? {
             guard var path, path.hasPrefix("/") else { return nil }
             while path.count > 1, path.hasSuffix("/") { path.removeLast() }
@@ -58,26 +80,22 @@ extension FileStore {
             let value = usable(environment[variable])
             guard value == nil || !notUTF8.contains(variable) else {
                 throw StorageError(
-                    .dataCorrupted, key: application, location: "environment variable \(variable)",
+                    .dataCorrupted, key: key, location: "environment variable \(variable)",
                     message: "the value is not valid UTF-8, so the configuration folder it names cannot be opened")
             }
             return value
         }
-        let base: String
         if let xdg = try text("XDG_CONFIG_HOME") {
-            base = xdg
+            return xdg
         } else if let home = try text("HOME") ?? usable(passwordDatabaseHome()) {
-            base = home + "/.config"
+            return home + "/.config"
         } else {
             throw StorageError(
-                .io, key: application,
+                .io, key: key,
                 message:
                     "cannot find the configuration folder: XDG_CONFIG_HOME and HOME are not absolute paths and the password database has no home folder"
             )
         }
-        return URL(fileURLWithPath: base, isDirectory: true)
-            .appendingPathComponent(application, isDirectory: true)
-            .appendingPathComponent("settings.json")
     }
 
     /// The settings file `FileStore(application:)` opens on this platform: on iOS, tvOS,

@@ -25,16 +25,16 @@ extension UserDefaultsStore {
     /// replace it with this process's copy, which holds none of its keys.
     ///
     /// The file is where Foundation on Linux keeps the domain: `$XDG_CONFIG_HOME/<domain>.plist`
-    /// when `XDG_CONFIG_HOME` is an absolute path, else `~/.config/<domain>.plist`.
+    /// when `XDG_CONFIG_HOME` is an absolute path, else `~/.config/<domain>.plist`
+    /// (``FileStore/configurationFolder(environment:notUTF8:key:passwordDatabaseHome:)``, which
+    /// throws for a variable that is not UTF-8).
     func checkDomainFile(forKey key: String) throws {
-        let folder: String
-        if let configuration = getenv("XDG_CONFIG_HOME").map({ String(cString: $0) }), configuration.hasPrefix("/") {
-            folder = configuration
-        } else {
-            folder = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config").path
-        }
         // An absolute suite name is the domain file's path without its extension.
-        let path = (domainName.hasPrefix("/") ? domainName : folder + "/" + domainName) + ".plist"
+        var path = domainName + ".plist"
+        if !domainName.hasPrefix("/") {
+            let (variables, notUTF8) = EnvironmentStore.processVariables(named: ["XDG_CONFIG_HOME", "HOME"])
+            path = try FileStore.configurationFolder(environment: variables, notUTF8: notUTF8, key: key) + "/" + path
+        }
         let contents: Data?
         do {
             contents = try FileSystem.readFile(atPath: path, maximumSize: FileStore.Options.defaultMaximumFileSize)?
