@@ -13,8 +13,8 @@ import Darwin
 /// closed. One thread writes `noise` lines to descriptor 1 until the main thread has set
 /// `count` to 0 … N-1 in the store at PATH, one write each. Says nothing (standard output is
 /// closed); exits 0 when every write succeeded, the file reads back `count` = N-1 and
-/// descriptors 0 and 1 are still closed; 1 when a write failed, 2 when the file does not read
-/// back, 3 when the store holds descriptor 0 or 1 (its error on standard error).
+/// descriptors 0 and 1 hold no file; 1 when a write failed, 2 when the file does not read
+/// back, 3 when descriptor 0 or 1 is a file (its error on standard error).
 func writeWhilePrintingCommand(path: String, count: Int) {
     let store = openStore(path)
     let done = Lock(false)
@@ -45,8 +45,11 @@ func writeWhilePrintingCommand(path: String, count: Int) {
         writeToStandardError("cannot read back: \(error)\n")
         exit(2)
     }
-    for fd: Int32 in [0, 1] where fcntl(fd, F_GETFD) >= 0 {
-        writeToStandardError("descriptor \(fd) is open\n")
+    // Closed, or the `/dev/null` placeholder the package opens there: never a file of the store.
+    for fd: Int32 in [0, 1] {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT != S_IFCHR else { continue }
+        writeToStandardError("descriptor \(fd) is open on a file\n")
         exit(3)
     }
     exit(0)

@@ -101,20 +101,24 @@ struct StandardDescriptorTests {
         #expect(lockBytes.isEmpty, "the lock file holds: \(String(decoding: lockBytes, as: UTF8.self))")
     }
 
-    /// Standard input and output closed: the lock file would be 0 and the temporary file 1,
-    /// where another thread's output lands and is renamed over the settings.
-    @Test func writesKeepTheFileValidWhileAnotherThreadPrintsWithStandardInputAndOutputClosed() async throws {
+    /// Standard output closed (and input, for the second argument): a lock or temporary file
+    /// opened at 1, even for an instant, would receive another thread's output, and a
+    /// temporary file holding it would fail its write or be renamed over the settings.
+    @Test(arguments: [[1], [0, 1]] as [Set<Int32>])
+    func writesKeepTheFileValidAndSucceedWhileAnotherThreadPrintsWithStandardOutputClosed(
+        closing closed: Set<Int32>
+    ) async throws {
         let sandbox = try DaybookTests.Sandbox()
         let helper = try EndToEndTests.storedExecutable().deletingLastPathComponent()
             .appendingPathComponent("stored-test-helper")
         let path = sandbox.folder.appendingPathComponent("settings.json").path
         let ending = try await onOwnThread {
-            try Self.run(helper, ["write-while-printing", path, "200"], environment: [], closing: [0, 1])
+            try Self.run(helper, ["write-while-printing", path, "1000"], environment: [], closing: closed)
         }
         #expect(ending.status == 0, "\(ending)")
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let object = try? JSONSerialization.jsonObject(with: data) as? [String: Int]
-        #expect(object == ["count": 199], "\(String(decoding: data, as: UTF8.self))")
+        #expect(object == ["count": 999], "\(String(decoding: data, as: UTF8.self))")
     }
 
     /// `DAYBOOK_TOKEN=s3\xffcret` is a variable that is not UTF-8: daybook stops, naming it,

@@ -37,6 +37,7 @@ package enum CloseOnExecPipe {
     /// - Throws: `POSIXError` with the `errno` of `pipe2` or `pipe` (`EMFILE` when the process
     ///   is out of descriptors).
     package static func make() throws -> (read: Int32, write: Int32) {
+        FileDescriptor.reserveStandardStreams()
         var fds: [Int32] = [-1, -1]
         if let pipe2 {
             guard pipe2(&fds, O_CLOEXEC) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }

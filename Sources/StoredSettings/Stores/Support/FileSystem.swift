@@ -20,10 +20,12 @@ package enum FileSystem {
     }
 
     /// `open(2)` with a mode, under a name that members called `open` cannot shadow; the
-    /// descriptor is never 0, 1 or 2 (``FileDescriptor/movedAboveStandardStreams(_:)``).
+    /// descriptor is never 0, 1 or 2 (``FileDescriptor/reserveStandardStreams()``,
+    /// ``FileDescriptor/movedAboveStandardStreams(_:)``).
     @inline(__always)
     package static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-        FileDescriptor.movedAboveStandardStreams(open(path, flags, mode))
+        FileDescriptor.reserveStandardStreams()
+        return FileDescriptor.movedAboveStandardStreams(open(path, flags, mode))
     }
 
     /// Reads the regular file at `path` whole, refusing files larger than `maximumSize` before

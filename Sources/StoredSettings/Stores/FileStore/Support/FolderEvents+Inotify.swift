@@ -108,6 +108,7 @@ package final class FolderEvents: Sendable {
         let (registration, thread) = state.withLock { state -> (Registration?, (Int32, Int32)?) in
             var thread: (Int32, Int32)?
             if state.inotify < 0 {
+                FileDescriptor.reserveStandardStreams()
                 let fd = FileDescriptor.movedAboveStandardStreams(inotify_init1(Int32(IN_CLOEXEC)))
                 guard fd >= 0 else { return (nil, nil) }
                 state.inotify = fd
