@@ -15,14 +15,17 @@ extension EtcdStore {
     }
 
     /// Every key-value under `keyPrefix` and the revision they were read at (`/v3/kv/range`).
-    /// `raced` asks every endpoint at once (``EtcdClient/race(_:_:)``).
-    static func readPrefix(client: EtcdClient, keyPrefix: String, raced: Bool = false) throws -> (
-        [Gateway.KeyValue], Int64
-    ) {
+    /// `raced` hedges the read over the endpoints (``EtcdClient/race(_:_:timeout:)``);
+    /// `timeout` bounds each request (the race, when raced), by default the request timeout.
+    static func readPrefix(
+        client: EtcdClient, keyPrefix: String, raced: Bool = false, timeout: TimeInterval? = nil
+    ) throws -> ([Gateway.KeyValue], Int64) {
         let range: [String: Any] = [
             "key": Gateway.base64(keyPrefix), "range_end": Gateway.rangeEnd(ofPrefix: keyPrefix),
         ]
-        let answer = try raced ? client.race("v3/kv/range", range) : client.call("v3/kv/range", range)
+        let answer =
+            try raced
+            ? client.race("v3/kv/range", range, timeout: timeout) : client.call("v3/kv/range", range, timeout: timeout)
         let revision = Gateway.revision(of: answer)
         // The watch asks for the revision after this one: Int64.max has none.
         guard revision < Int64.max else {
