@@ -38,10 +38,17 @@ extension EtcdStore {
     /// none of them at the answer's revision, so a snapshot still holding one lags another
     /// writer's delete, which the watch may deliver late (a frozen member's watch never). The
     /// prefix is read again then, as after a late watch, so a read after the delete sees it.
-    func catchUp(withDeletionOf keys: [String]) {
+    ///
+    /// - Throws: The `StorageError` of that read when it fails (naming the key when there is
+    ///   one): a read after the delete could serve the old value, so the delete must not return
+    ///   as if it could not.
+    func catchUp(withDeletionOf keys: [String]) throws {
         guard snapshot.read({ state in keys.contains { state.entries[$0] != nil } }) else { return }
-        if let (keyValues, at) = try? Self.readPrefix(client: client, keyPrefix: snapshot.keyPrefix) {
+        do {
+            let (keyValues, at) = try Self.readPrefix(client: client, keyPrefix: snapshot.keyPrefix)
             snapshot.replace(with: keyValues, revision: at)
+        } catch let failure as EtcdClient.Failure {
+            throw Self.storageError(failure, key: keys.count == 1 ? keys[0] : nil, configuration: configuration)
         }
     }
 }

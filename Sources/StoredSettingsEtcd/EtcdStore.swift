@@ -216,7 +216,9 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// The request goes on to the next endpoint only from one that provably never received it
     /// (the connection failed); a put or delete that may have reached a member is never sent
     /// twice, as etcd's own client promises. A delete etcd answers with "deleted 0" (another
-    /// client deleted the key first) brings the snapshot past that delete before returning.
+    /// client deleted the key first) brings the snapshot past that delete before returning, by
+    /// reading the prefix; when that read fails, its error is thrown (etcd holds no such key,
+    /// and a read could still serve the old value).
     ///
     /// - Throws: `StorageError.Code.invalidKey` for an empty key or one with control
     ///   characters; `StorageError.Code.encodingFailed` for NaN or an infinity;
@@ -246,7 +248,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
             // (any key's): no event would bring the snapshot there, so there is nothing to wait
             // for, unless the snapshot lags another writer's delete of the key.
             if value == nil, Gateway.int64(answer["deleted"]) == 0 {
-                catchUp(withDeletionOf: [key])
+                try catchUp(withDeletionOf: [key])
                 return
             }
             lastWrite = Gateway.revision(of: answer)
@@ -326,7 +328,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                     }
                     // etcd holds no such key: the snapshot may lag another writer's delete.
                     if unchanged {
-                        catchUp(withDeletionOf: [key])
+                        try catchUp(withDeletionOf: [key])
                         return result
                     }
                     lastWrite = Gateway.revision(of: answer)
