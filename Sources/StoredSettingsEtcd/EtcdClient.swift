@@ -91,18 +91,23 @@ final class EtcdClient: Sendable {
     /// reached and, as `request` allows, those that gave no answer. An expired token is renewed
     /// once.
     ///
-    /// - Parameter unanswered: Gains each endpoint that may have received the request and gave
-    ///   no answer (only a ``Request/compareAndSwap`` goes on past one).
+    /// - Parameters:
+    ///   - unanswered: Gains each endpoint that may have received the request and gave no answer
+    ///     (only a ``Request/compareAndSwap`` goes on past one).
+    ///   - timeout: Seconds each request may take (the whole race, for a raced read); by
+    ///     default ``EtcdStore/Configuration/requestTimeout``.
     /// - Throws: ``Failure``: `.unreachable` naming every endpoint when none received it;
     ///   `.noAnswer` when a write may have reached one (at once for a ``Request/write``); `.tls`
-    ///   when no endpoint could be used and one of them failed the TLS handshake.
-    func call(_ path: String, _ body: [String: Any], request: Request = .read, unanswered: inout [String]) throws
-        -> [String: Any]
-    {
+    ///   when no endpoint could be used and every one reached refused the TLS handshake
+    ///   (``Problems/isTLS``).
+    func call(
+        _ path: String, _ body: [String: Any], request: Request = .read, timeout: TimeInterval? = nil,
+        unanswered: inout [String]
+    ) throws -> [String: Any] {
         var renewed = false
         while true {
             do {
-                return try callEachEndpoint(path, body, request: request, unanswered: &unanswered)
+                return try callEachEndpoint(path, body, request: request, timeout: timeout, unanswered: &unanswered)
             } catch Failure.refused(let code, let message)
                 where !renewed && configuration.user != nil && Self.isExpiredToken(code: code, message: message)
             {
@@ -114,39 +119,40 @@ final class EtcdClient: Sendable {
 
     /// ``call(_:_:request:unanswered:)`` for a request whose unanswered endpoints the caller
     /// does not need.
-    func call(_ path: String, _ body: [String: Any], request: Request = .read) throws -> [String: Any] {
+    func call(_ path: String, _ body: [String: Any], request: Request = .read, timeout: TimeInterval? = nil) throws
+        -> [String: Any]
+    {
         var unanswered: [String] = []
-        return try call(path, body, request: request, unanswered: &unanswered)
+        return try call(path, body, request: request, timeout: timeout, unanswered: &unanswered)
     }
 
     /// Whether a read may ask every endpoint at once (``race(_:_:)``): there is more than one,
     /// and ``EtcdStore/Configuration/racesFirstRead`` allows it.
     var mayRaceReads: Bool { configuration.racesFirstRead && configuration.endpoints.count > 1 }
 
-    private func callEachEndpoint(_ path: String, _ body: [String: Any], request: Request, unanswered: inout [String])
-        throws -> [String: Any]
-    {
-        // A read while no endpoint is known to answer asks them all at once: a short-lived
+    private func callEachEndpoint(
+        _ path: String, _ body: [String: Any], request: Request, timeout: TimeInterval? = nil,
+        unanswered: inout [String]
+    ) throws -> [String: Any] {
+        // A read while no endpoint is known to answer is hedged over them: a short-lived
         // process must not wait out a frozen member listed first.
         if request == .read && mayRaceReads && !knowsAnsweringEndpoint {
-            return try race(path, body)
+            return try race(path, body, timeout: timeout)
         }
-        var problems: [String] = []
-        var refusedTLS = false
+        var problems: [(text: String, kind: ProblemKind)] = []
         for endpoint in orderedEndpoints {
             let problem: String
             do {
-                let answer = try send(path, body, to: endpoint, request: request)
+                let answer = try send(path, body, to: endpoint, request: request, timeout: timeout)
                 remember(endpoint)
                 return answer
             } catch Failure.unreachable(let text) {
                 forget(endpoint)
-                problems.append(text)
+                problems.append((text, .unreached))
                 continue
             } catch Failure.tls(let text) {
                 forget(endpoint)
-                problems.append(text)
-                refusedTLS = true
+                problems.append((text, .tls))
                 continue
             } catch Failure.noAnswer(let text) {
                 forget(endpoint)
@@ -154,23 +160,24 @@ final class EtcdClient: Sendable {
             } catch Failure.refused(let code, let message) where Self.isLeaderless(code: code, message: message) {
                 // Refused before etcd looked at the request (the require-leader header): not applied.
                 forget(endpoint)
-                problems.append("\(EtcdStore.Configuration.hostAndPort(endpoint)): \(message)")
+                problems.append(("\(EtcdStore.Configuration.hostAndPort(endpoint)): \(message)", .other))
                 continue
             } catch Failure.refused(let code, let message) where code == 14 || Self.isTimeout(message) {
                 // Unavailable or timed out after etcd took the request: a write may still commit.
                 forget(endpoint)
                 problem = "\(EtcdStore.Configuration.hostAndPort(endpoint)): \(message)"
             }
-            problems.append(problem)
+            problems.append((problem, .other))
             switch request {
             case .read: continue
             case .compareAndSwap: unanswered.append(problem)
             case .write: throw Failure.noAnswer(problem)
             }
         }
-        if request != .read && !unanswered.isEmpty { throw Failure.noAnswer(problems.joined(separator: "; ")) }
-        if refusedTLS { throw Failure.tls(problems.joined(separator: "; ")) }
-        throw Failure.unreachable(problems.joined(separator: "; "))
+        let all = Problems(problems)
+        if request != .read && !unanswered.isEmpty { throw Failure.noAnswer(all.text) }
+        if all.isTLS { throw Failure.tls(all.text) }
+        throw Failure.unreachable(all.text)
     }
 
     /// Records that `endpoint` answered; `leading` sends the next requests to it first.
@@ -199,19 +206,23 @@ final class EtcdClient: Sendable {
 
     /// One request to one endpoint: over ``PlainHTTP``, or `URLSession` (see
     /// ``usesURLSession(_:)``).
-    func send(_ path: String, _ body: [String: Any], to endpoint: URL, request: Request = .read) throws -> [String: Any]
-    {
-        let (status, data) = try exchange(path, try GatewayJSON.data(body), with: endpoint, request: request)
+    func send(
+        _ path: String, _ body: [String: Any], to endpoint: URL, request: Request = .read, timeout: TimeInterval? = nil
+    ) throws -> [String: Any] {
+        let (status, data) = try exchange(
+            path, try GatewayJSON.data(body), with: endpoint, request: request, timeout: timeout)
         return try Self.decode(status: status, data)
     }
 
     /// Sends `bytes` to `path` on `endpoint`; the answer's status and body. A write over
     /// ``PlainHTTP`` stops waiting once its member has a new leader (``leaderChangeCheck(for:)``).
+    /// `timeout` (seconds, by default ``EtcdStore/Configuration/requestTimeout``) bounds the
+    /// exchange over ``PlainHTTP``; `URLSession` keeps its configured request timeout.
     ///
     /// - Throws: ``Failure/unreachable(_:)`` or ``Failure/noAnswer(_:)``.
-    func exchange(_ path: String, _ bytes: Data, with endpoint: URL, request: Request = .read) throws -> (
-        status: Int, body: Data
-    ) {
+    func exchange(
+        _ path: String, _ bytes: Data, with endpoint: URL, request: Request = .read, timeout: TimeInterval? = nil
+    ) throws -> (status: Int, body: Data) {
         let name = EtcdStore.Configuration.hostAndPort(endpoint)
         let status: Int
         let data: Data
@@ -220,7 +231,7 @@ final class EtcdClient: Sendable {
         } else {
             do {
                 let response = try PlainHTTP.post(
-                    path, to: endpoint, headers: headers, body: bytes, timeout: configuration.requestTimeout,
+                    path, to: endpoint, headers: headers, body: bytes, timeout: timeout ?? configuration.requestTimeout,
                     through: connections, whileWaiting: request == .read ? nil : leaderChangeCheck(for: endpoint))
                 (status, data) = (response.status, response.body)
             } catch PlainHTTP.Failure.connect(let problem) {

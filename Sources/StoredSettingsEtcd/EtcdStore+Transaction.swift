@@ -55,7 +55,7 @@ extension EtcdStore {
                     || Gateway.int64((response["response_delete_range"] as? [String: Any])?["deleted"]) > 0
             }
             guard changed else {
-                catchUp(withDeletionOf: sorted.map(\.key))
+                try catchUp(withDeletionOf: sorted.map(\.key))
                 return
             }
             lastWrite = Gateway.revision(of: answer)

@@ -70,8 +70,11 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// Opens the store: signs in when a user is configured, reads every setting under the
     /// prefix, and starts the watch.
     ///
-    /// It tries the endpoints in turn, pausing briefly between rounds, for at most
-    /// ``Configuration/connectionTimeout`` seconds. With ``Configuration/snapshotCacheFile``
+    /// It tries the endpoints in rounds for at most ``Configuration/connectionTimeout`` seconds:
+    /// a round's read waits a quarter of that (each later round twice as long as the one
+    /// before, at most ``Configuration/requestTimeout``), and rounds are separated by a pause
+    /// of 50 ms growing to 0.5 s, jittered, so that a fleet opening at once on a busy cluster
+    /// waits its turn. With ``Configuration/snapshotCacheFile``
     /// set, the snapshot is saved there before the open returns; and when the first round
     /// reaches no endpoint and the file holds a snapshot of the same endpoints and prefix, the
     /// store serves it at once instead (``disconnectedSince`` set, writes refused, a report to
@@ -102,6 +105,10 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         let openedAt = Date()
         let deadline = Date(timeIntervalSinceNow: configuration.connectionTimeout)
         var delay = 0.05
+        // Each round's read may take a quarter of the connection timeout, then twice as long as
+        // the round before (at most a request timeout): a cluster slowed by a fleet opening at
+        // once gets rounds that wait longer, within the connection timeout.
+        var attemptTimeout = min(configuration.requestTimeout, configuration.connectionTimeout / 4)
         // Each different problem, in the order seen: a round cut short by the deadline ("no
         // answer in time") must not hide what the rounds before it found.
         var problems: [String] = []
@@ -109,7 +116,9 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
         while true {
             do {
                 try client.authenticate()
-                let (keyValues, revision) = try Self.readPrefix(client: client, keyPrefix: snapshot.keyPrefix)
+                let (keyValues, revision) = try Self.readPrefix(
+                    client: client, keyPrefix: snapshot.keyPrefix,
+                    timeout: max(min(attemptTimeout, deadline.timeIntervalSinceNow), 0.001))
                 snapshot.replace(with: keyValues, revision: revision)
                 break
             } catch EtcdClient.Failure.unreachable(let problem) {
@@ -132,8 +141,10 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                         "no endpoint answered within \(Self.seconds(configuration.connectionTimeout)) (\(problems.suffix(4).joined(separator: "; ")))"
                 )
             }
-            Thread.sleep(forTimeInterval: delay)
+            // Jittered, so that processes that failed together do not ask again together.
+            Thread.sleep(forTimeInterval: delay * Double.random(in: 0.5...1))
             delay = min(delay * 2, 0.5)
+            attemptTimeout = min(attemptTimeout * 2, configuration.requestTimeout)
         }
         // The open's snapshot is on disk before the open returns: a short-lived tool's run counts.
         cache?.flush()
@@ -205,7 +216,9 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
     /// The request goes on to the next endpoint only from one that provably never received it
     /// (the connection failed); a put or delete that may have reached a member is never sent
     /// twice, as etcd's own client promises. A delete etcd answers with "deleted 0" (another
-    /// client deleted the key first) brings the snapshot past that delete before returning.
+    /// client deleted the key first) brings the snapshot past that delete before returning, by
+    /// reading the prefix; when that read fails, its error is thrown (etcd holds no such key,
+    /// and a read could still serve the old value).
     ///
     /// - Throws: `StorageError.Code.invalidKey` for an empty key or one with control
     ///   characters; `StorageError.Code.encodingFailed` for NaN or an infinity;
@@ -235,7 +248,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
             // (any key's): no event would bring the snapshot there, so there is nothing to wait
             // for, unless the snapshot lags another writer's delete of the key.
             if value == nil, Gateway.int64(answer["deleted"]) == 0 {
-                catchUp(withDeletionOf: [key])
+                try catchUp(withDeletionOf: [key])
                 return
             }
             lastWrite = Gateway.revision(of: answer)
@@ -315,7 +328,7 @@ public final class EtcdStore: Storable, OriginDescribingStore, ChangeSnapshottin
                     }
                     // etcd holds no such key: the snapshot may lag another writer's delete.
                     if unchanged {
-                        catchUp(withDeletionOf: [key])
+                        try catchUp(withDeletionOf: [key])
                         return result
                     }
                     lastWrite = Gateway.revision(of: answer)

@@ -52,4 +52,47 @@ struct EtcdAcknowledgedWriteTests {
         #expect(!store.keys().contains("x"))
         cluster.thaw(frozen)
     }
+
+    /// As above, and the read that would bring the snapshot past that delete is refused: the
+    /// delete must not return as if a read after it could not serve the old value.
+    @Test func deleteAnsweredDeletedZeroWhoseCatchUpReadFailsThrowsTheReadsError() async throws {
+        let (cluster, frozen, others) = try await EtcdUnknownOutcomeTests.clusterWithFollower()
+        defer { cluster.shutDown() }
+        let root = "--user=root:correct-horse"
+        // User `app` may read and write the prefix, until root leaves it only writing.
+        for arguments in [
+            ["user", "add", "root:correct-horse"], ["role", "add", "app"],
+            ["role", "grant-permission", "app", "readwrite", "--prefix", "app/"],
+            ["user", "add", "app:battery-staple"], ["user", "grant-role", "app", "app"], ["auth", "enable"],
+        ] {
+            _ = try await cluster.etcdctl(arguments)
+        }
+        var configuration = try EtcdStore.Configuration(
+            endpoints: ([frozen] + others).map(\.endpoint), prefix: "app", user: "app", password: "battery-staple",
+            requestTimeout: 2)
+        configuration.racesFirstRead = false
+        let store = try EtcdStore(configuration: configuration)
+        let stream = store.changes()
+        _ = try await cluster.etcdctl([root, "put", "app/watching", "1"])
+        _ = await firstChanges(1, of: stream)
+        #expect(store.value(forKey: "x") == .int(1))
+        cluster.freeze(frozen)
+        // A read the frozen member does not answer: requests ask the others first from now on,
+        // while the watch stays on the frozen member.
+        #expect(try await onOwnThread { try store.committedValue(forKey: "x") } == .int(1))
+        for arguments in [
+            ["role", "revoke-permission", "app", "app/", "--prefix"],
+            ["role", "grant-permission", "app", "write", "--prefix", "app/"], ["del", "app/x"],
+        ] {
+            _ = try await cluster.etcdctl([root] + arguments, through: others)
+        }
+
+        let error = try await onOwnThread {
+            try #require(throws: StorageError.self) { try store.setValue(nil, forKey: "x") }
+        }
+        #expect(error.code == .authenticationFailed, "\(error)")
+        #expect(error.description.contains("permission denied"), "\(error)")
+        #expect(error.key == "x", "\(error)")
+        cluster.thaw(frozen)
+    }
 }

@@ -1,7 +1,11 @@
 import Foundation
 import StoredSettings
+import StoredSettingsEtcd
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -51,6 +55,52 @@ struct EtcdFleetStartTests {
         #expect(
             opened == Self.fleetSize,
             "\(Self.fleetSize - opened) of \(Self.fleetSize) opens failed; first: \(failures.first ?? "")")
+    }
+
+    @Test func anOpenWhoseFirstRoundGoesUnansweredOpensOnALaterRoundWithTheDefaultSettings() async throws {
+        // Three members whose first request waits for good (a cluster too busy to answer the
+        // first round in time) and whose later ones are answered: the open's first round must
+        // leave room in the connection timeout for another.
+        // fleet/pageSize = 25 at revision 7.
+        let keyValue = #"{"key":"ZmxlZXQvcGFnZVNpemU=","value":"MjU=","mod_revision":"7"}"#
+        let body = #"{"header":{"revision":"7"},"kvs":["# + keyValue + #"],"count":"1"}"#
+        let answer = "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        let servers = try (0..<3).map { _ in try FakeHTTPServer(answers: [nil, answer]) }
+        let configuration = try EtcdStore.Configuration(endpoints: servers.map(\.endpoint), prefix: "fleet")
+        let opened = Result { try EtcdStore(configuration: configuration) }
+        for server in servers { await server.stop() }
+        let store = try opened.get()
+        #expect(store.value(forKey: "pageSize") == .int(25))
+    }
+
+    @Test func storesOpeningOnAHealthyClusterSendTheirFirstReadToOneMemberEach() async throws {
+        let cluster = try await EtcdCluster.start(size: 3)
+        defer { cluster.shutDown() }
+        let before = try await Self.rangeRequests(cluster)
+        let opens = 10
+        for index in 0..<opens {
+            // A prefix each, so that no store shares another's session.
+            _ = try EtcdStore(
+                configuration: .init(endpoints: cluster.members.map(\.endpoint), prefix: "fleet\(index)"))
+        }
+        let sent = try await Self.rangeRequests(cluster) - before
+        // Racing every member would send 3 reads an open; hedging sends a second only when the
+        // first goes unanswered for a while.
+        #expect(sent < 2 * opens, "\(sent) range requests for \(opens) opens")
+    }
+
+    /// The range requests every member of `cluster` has handled, from its metrics.
+    private static func rangeRequests(_ cluster: EtcdCluster) async throws -> Int {
+        var total = 0
+        for member in cluster.members {
+            let url = try #require(URL(string: "http://127.0.0.1:\(member.clientPort)/metrics"))
+            let (data, _) = try await URLSession.shared.data(from: url)
+            let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first {
+                $0.hasPrefix("grpc_server_started_total{grpc_method=\"Range\"")
+            }
+            total += try #require(line.flatMap { $0.split(separator: " ").last }.flatMap { Int($0) })
+        }
+        return total
     }
 
     /// A new FIFO and a descriptor writing to it, opened read-write so that opening does not wait

@@ -52,6 +52,35 @@ struct EtcdTLSRefusalTests {
         }
     }
 
+    @Test func refusedHandshakeBesideAnEndpointThatCannotBeReachedIsTLSFailed() async throws {
+        let cluster = try await EtcdCluster.start(security: .tls)
+        defer { cluster.shutDown() }
+        // Nothing listens on the first: only the member reached can say, and it refuses.
+        let endpoints = ["https://127.0.0.1:\(try EtcdCluster.freePort())", Self.endpoints(cluster)[0]]
+        let error = try #require(throws: StorageError.self) {
+            try EtcdStore(configuration: .init(endpoints: endpoints, prefix: "app", connectionTimeout: 10))
+        }
+        #expect(error.code == .tlsFailed, "\(error)")
+        #expect(error.description.contains("not trusted"), "\(error)")
+    }
+
+    @Test func refusedHandshakeBesideAMemberReachedThatDoesNotAnswerIsAnOutage() async throws {
+        let cluster = try await EtcdCluster.start(security: .tls)
+        defer { cluster.shutDown() }
+        // The second endpoint takes the request and never answers: the refusal may be the first
+        // member's alone, so the open goes on trying until its timeout, as in an outage.
+        let silent = try FakeHTTPServer(answers: [nil])
+        let endpoints = [Self.endpoints(cluster)[0], "http://\(silent.endpoint)"]
+        let opened = Result {
+            try EtcdStore(
+                configuration: .init(endpoints: endpoints, prefix: "app", connectionTimeout: 1, requestTimeout: 1))
+        }
+        await silent.stop()
+        let error = try #require(throws: StorageError.self) { try opened.get() }
+        #expect(error.code == .io, "\(error)")
+        #expect(error.description.contains("not trusted"), "\(error)")
+    }
+
     @Test func clientKeyNotMatchingItsCertificateIsAnInvalidArgument() async throws {
         let cluster = try await EtcdCluster.start(security: .clientCertificates)
         defer { cluster.shutDown() }
