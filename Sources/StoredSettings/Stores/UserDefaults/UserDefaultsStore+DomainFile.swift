@@ -16,25 +16,43 @@ extension UserDefaultsStore {
     }
 }
 
-// Linux only: on Apple platforms `cfprefsd` owns the domain files.
-#if !canImport(Darwin)
-
 extension UserDefaultsStore {
-    /// Throws when this store's domain file exists but is not a property-list dictionary.
-    /// Foundation on Linux reads such a file as an empty domain, and `synchronize()` would
-    /// replace it with this process's copy, which holds none of its keys.
-    ///
-    /// The file is where Foundation on Linux keeps the domain: `$XDG_CONFIG_HOME/<domain>.plist`
-    /// when `XDG_CONFIG_HOME` is an absolute path, else `~/.config/<domain>.plist`.
-    func checkDomainFile(forKey key: String) throws {
+    /// Where the domain's property list is: an absolute suite name is its path without the
+    /// extension. Otherwise, on Linux, `$XDG_CONFIG_HOME/<domain>.plist` when `XDG_CONFIG_HOME`
+    /// is an absolute path, else `~/.config/<domain>.plist`; on Apple platforms the
+    /// `Library/Preferences` folder of the App Group container named by the suite, else of the
+    /// app's home (its container when sandboxed).
+    var domainFilePath: String {
+        // An absolute suite name is the domain file's path without its extension.
+        if domainName.hasPrefix("/") { return domainName + ".plist" }
+        #if canImport(Darwin)
+        if let suiteName,
+            let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: suiteName)
+        {
+            return container.appendingPathComponent("Library/Preferences/\(suiteName).plist").path
+        }
+        return NSHomeDirectory() + "/Library/Preferences/\(domainName).plist"
+        #else
         let folder: String
         if let configuration = getenv("XDG_CONFIG_HOME").map({ String(cString: $0) }), configuration.hasPrefix("/") {
             folder = configuration
         } else {
             folder = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config").path
         }
-        // An absolute suite name is the domain file's path without its extension.
-        let path = (domainName.hasPrefix("/") ? domainName : folder + "/" + domainName) + ".plist"
+        return folder + "/" + domainName + ".plist"
+        #endif
+    }
+}
+
+// Linux only: on Apple platforms `cfprefsd` owns the domain files.
+#if !canImport(Darwin)
+
+extension UserDefaultsStore {
+    /// Throws when this store's domain file (``domainFilePath``) exists but is not a
+    /// property-list dictionary. Foundation on Linux reads such a file as an empty domain, and
+    /// `synchronize()` would replace it with this process's copy, which holds none of its keys.
+    func checkDomainFile(forKey key: String?) throws {
+        let path = domainFilePath
         let contents: Data?
         do {
             contents = try FileSystem.readFile(atPath: path, maximumSize: FileStore.Options.defaultMaximumFileSize)?
