@@ -9,10 +9,21 @@ import Musl
 import Darwin
 #endif
 
-/// `write-version-1 PATH`: the settings file as version 1 of an app left it: `wrap` 60,
-/// `pageSize` as the text "3", `theme` "dark". Prints `done`.
+/// The store `migrate` and `write-version-1` open: the UserDefaults suite at `SUITE` (its
+/// domain file without `.plist`) for `defaults:SUITE`, else the settings file at PATH.
+private func openTransactionalStore(_ path: String) -> any TransactionalStore {
+    guard path.hasPrefix("defaults:") else { return openStore(path) }
+    do {
+        return try UserDefaultsStore(suiteAtPath: String(path.dropFirst("defaults:".count)))
+    } catch {
+        fail("cannot open \(path): \(error)")
+    }
+}
+
+/// `write-version-1 PATH`: the settings file (or `defaults:SUITE`) as version 1 of an app left
+/// it: `wrap` 60, `pageSize` as the text "3", `theme` "dark". Prints `done`.
 func writeVersionOneCommand(path: String) {
-    let store = openStore(path)
+    let store = openTransactionalStore(path)
     do {
         try store.batch { batch in
             batch["wrap"] = .int(60)
@@ -25,7 +36,7 @@ func writeVersionOneCommand(path: String) {
     say("done")
 }
 
-/// `migrate PATH LOG [KILL_IN]`: opens the file (then prints `opened`), then opens it through a
+/// `migrate PATH LOG [KILL_IN]`: opens the file or `defaults:SUITE` (then prints `opened`), then opens it through a
 /// ``MigratingStore`` with two migrations and one renamed key, as version 3 of the app does,
 /// and prints `version <n>`, `layout <value>`, `pageSize <value>` and `appearance <value>`, or
 /// `error <code> <message>`.
@@ -60,7 +71,7 @@ func migrateCommand(path: String, log: String, killIn: Int?) {
         },
     ]
     do {
-        let file = openStore(path)
+        let file = openTransactionalStore(path)
         say("opened")
         let store = try MigratingStore(
             file, renamedKeys: [KeyRename(from: "theme", to: "appearance")], migrations: migrations)

@@ -43,7 +43,8 @@
 //                                     (SIGSTOP) when the temporary file reaches LIMIT bytes
 //   defaults-store SUITE ACTION KEY …  a step through UserDefaultsStore (DefaultsStoreCommand.swift)
 //   measure FOLDER                    time FileStore against its baselines (build with -c release)
-//   write-version-1 PATH              settings as version 1 of an app left them (MigrateCommand.swift)
+//   write-version-1 PATH              settings as version 1 of an app left them (MigrateCommand.swift);
+//                                     PATH `defaults:SUITE` for a UserDefaults suite, here and in migrate
 //   migrate PATH LOG [KILL_IN]        open them through version 3's migrations; KILL_IN: SIGKILL
 //                                     inside that version's migration
 //   fuzz-property-lists SEED COUNT    parse COUNT generated property lists (PropertyListFuzz.swift)

@@ -75,6 +75,14 @@ public protocol Storable: AnyObject, Sendable {
     /// `(value(forKey:), nil)`, which disables that cache.
     func valueWithRevision(forKey key: String) -> (value: StoredValue?, revision: UInt64?)
 
+    /// The value reads fall back to while `key` holds nothing: a default registered with the
+    /// medium itself (UserDefaults' `register(defaults:)`); `nil` when there is none.
+    ///
+    /// ``Stored`` reads it below the stored value and above its own default, as
+    /// `UserDefaults.object(forKey:)` does. It is not a stored value: ``Stored/hasStoredValue``
+    /// stays `false` and nothing writes it. Default: `nil`.
+    func registeredValue(forKey key: String) -> StoredValue?
+
     /// Where the store keeps its values, for error messages: a file path, a UserDefaults
     /// domain, `environment`; `nil` when there is nothing useful to say. Default: `nil`.
     var location: String? { get }
@@ -85,6 +93,9 @@ extension Storable {
     public func valueWithRevision(forKey key: String) -> (value: StoredValue?, revision: UInt64?) {
         (value(forKey: key), nil)
     }
+
+    /// `nil`: the medium registers no defaults.
+    public func registeredValue(forKey key: String) -> StoredValue? { nil }
 
     /// `nil`: no location to name in error messages.
     public var location: String? { nil }

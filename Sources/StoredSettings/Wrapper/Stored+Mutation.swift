@@ -28,7 +28,7 @@ extension Stored {
             return InPlaceMutation(
                 value: defaultValue, original: defaultValue, start: nil, failure: notSaved(storageError(error)))
         }
-        guard let stored else {
+        guard let stored = stored ?? store.registeredValue(forKey: key) else {
             return InPlaceMutation(
                 value: defaultValue, original: defaultValue, start: try? setting.codec.encode(defaultValue),
                 failure: nil)

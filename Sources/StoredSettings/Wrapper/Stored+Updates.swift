@@ -65,7 +65,7 @@ extension Stored {
 
     /// `stored` decoded, or the default (reporting the failure) when it does not decode.
     private func value(from stored: StoredValue?) -> Value {
-        guard let stored else { return defaultValue }
+        guard let stored = stored ?? store.registeredValue(forKey: key) else { return defaultValue }
         do {
             return try setting.codec.decode(stored)
         } catch {

@@ -93,7 +93,8 @@ public struct Stored<Value: Sendable>: Sendable {
         }
     }
 
-    /// The current value: the stored value decoded as `Value`, or the default.
+    /// The current value: the stored value decoded as `Value`, else the store's registered
+    /// value (UserDefaults' `register(defaults:)`), else the default.
     ///
     /// Setting it writes through to the store before returning. Failures go to
     /// ``StorageErrorReporter``; a failed write leaves the previous value.
@@ -124,12 +125,13 @@ public struct Stored<Value: Sendable>: Sendable {
     /// The wrapper itself, for `$setting.reset()`, `$setting.load()` and the other members.
     public var projectedValue: Stored<Value> { self }
 
-    /// Whether the store holds a value for the key (a default is not a stored value).
+    /// Whether the store holds a value for the key (a default, or a value registered with
+    /// UserDefaults' `register(defaults:)`, is not a stored value).
     public var hasStoredValue: Bool {
         store.value(forKey: key) != nil
     }
 
-    /// Removes the stored value; reads return the default again.
+    /// Removes the stored value; reads return the registered value or the default again.
     ///
     /// Failures (a read-only store, an I/O error) go to ``StorageErrorReporter``.
     public func reset() {
@@ -143,12 +145,13 @@ public struct Stored<Value: Sendable>: Sendable {
     /// The current value, like the getter, but throwing instead of falling back to the default
     /// when the stored data does not decode.
     ///
-    /// - Returns: The decoded value, or the default when the key holds nothing.
+    /// - Returns: The decoded value; when the key holds nothing, the store's registered value
+    ///   (``Storable/registeredValue(forKey:)``) decoded, else the default.
     /// - Throws: ``StorageError`` with code ``StorageError/Code/typeMismatch`` naming the key,
     ///   the expected type, the found kind and the store's location.
     public func load() throws -> Value {
         let (stored, revision) = store.valueWithRevision(forKey: key)
-        guard let stored else { return defaultValue }
+        guard let stored else { return try registeredOrDefaultValue() }
         if let revision {
             var value = defaultValue
             switch cache.lookup(revision: revision, into: &value) {
@@ -209,10 +212,10 @@ public struct Stored<Value: Sendable>: Sendable {
             // The body captures the setting object, not `self`: capturing the generic wrapper
             // would look up the metadata of `Stored<Value>` on every update, and so would
             // `stored.map(codec.decode)` that of `Optional<Value>` (this code is unspecialized).
-            let setting = setting
+            let (setting, store, key) = (setting, store, key)
             return try store.update(forKey: key) { stored in
                 var value = setting.defaultValue
-                if let stored { value = try setting.codec.decode(stored) }
+                if let start = stored ?? store.registeredValue(forKey: key) { value = try setting.codec.decode(start) }
                 let start = try setting.codec.encode(value)
                 let result = try body(&value)
                 let encoded = try setting.codec.encode(value)
@@ -235,7 +238,7 @@ public struct Stored<Value: Sendable>: Sendable {
     /// metadata lookup per read, several times the cost of the lookup in the store.
     func currentValue(reporting: Bool) -> Value {
         let (stored, revision) = store.valueWithRevision(forKey: key)
-        guard let stored else { return defaultValue }
+        guard let stored else { return registeredOrDefaultValue(reporting: reporting) }
         switch stored {
         case .array, .dictionary:
             // Decoding a structured value is costly: keep the result until the store changes.
@@ -276,7 +279,7 @@ public struct Stored<Value: Sendable>: Sendable {
 
     /// The default after a failed decoding, reporting the failure once per stored value.
     @inline(never)
-    private func fallback(after error: any Error, decoding stored: StoredValue, reporting: Bool) -> Value {
+    func fallback(after error: any Error, decoding stored: StoredValue, reporting: Bool) -> Value {
         let storageError = explainingMismatch(storageError(error), of: stored)
         if reporting, cache.shouldReport(storageError, for: stored) {
             StorageErrorReporter.report(storageError)

@@ -5,7 +5,7 @@ public import Testing
 
 /// The backends and test doubles the package ships, each with its conformance checks.
 enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case inMemory, fileJSON, filePropertyList, userDefaults, layered, spy, failing
+    case inMemory, fileJSON, filePropertyList, userDefaults, layered, migrating, spy, failing
 
     var conformance: StoreConformance {
         switch self {
@@ -14,6 +14,15 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .filePropertyList: .fileStore(format: .propertyList)
         case .userDefaults: .userDefaults
         case .layered: .layeredStore
+        case .migrating:
+            // A renamed key the checks never use: every key goes straight to the file.
+            StoreConformance(limitations: [.nonFiniteNumbers]) {
+                let renames = [KeyRename(from: "conformance.old", to: "conformance.new")]
+                let file = try TemporaryFileStore()
+                return StoreConformance.Subject(
+                    store: try MigratingStore(file, renamedKeys: renames),
+                    reopen: { try MigratingStore(file.reopened(), renamedKeys: renames) })
+            }
         case .spy: StoreConformance { StoreConformance.Subject(store: SpyStore()) }
         case .failing: StoreConformance { StoreConformance.Subject(store: FailingStore()) }
         }

@@ -121,6 +121,14 @@ public final class LayeredStore: OriginDescribingStore {
         merge.value(forKey: key) { layers[$0].value(forKey: key) }
     }
 
+    /// The first value a layer registered for `key` (``Storable/registeredValue(forKey:)``).
+    public func registeredValue(forKey key: String) -> StoredValue? {
+        for layer in layers {
+            if let value = layer.registeredValue(forKey: key) { return value }
+        }
+        return nil
+    }
+
     /// ``value(forKey:)`` with a revision that changes whenever a layer's does, so ``Stored``
     /// keeps a decoded value while no layer changes; `nil` when a layer keeps no revision.
     ///

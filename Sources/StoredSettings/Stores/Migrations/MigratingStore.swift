@@ -41,9 +41,9 @@
 /// ``changes()`` delivers a change of the old key as a change of the new one while the new key
 /// holds nothing.
 ///
-/// Only stores with an atomic multi-key transaction can be migrated (``TransactionalStore``):
-/// ``FileStore`` can; `UserDefaultsStore` cannot, since UserDefaults applies each key on its
-/// own, so it does not compile as a base.
+/// Only stores with a multi-key transaction can be migrated (``TransactionalStore``):
+/// ``FileStore``, and ``UserDefaultsStore`` with the weaker promises its
+/// ``UserDefaultsStore/batch(_:)`` states (migrations there must be safe to run twice).
 ///
 /// Thread-safety: every member may be used from any thread or task; each write is one write
 /// of the base store.
@@ -106,6 +106,11 @@ public final class MigratingStore: Storable {
         let (value, revision) = base.valueWithRevision(forKey: key)
         if value != nil { return (value, revision) }
         return (Self.readThrough(key, base: base, oldKeys: oldKeys), revision)
+    }
+
+    /// The value the base store registered for `key` (``Storable/registeredValue(forKey:)``).
+    public func registeredValue(forKey key: String) -> StoredValue? {
+        base.registeredValue(forKey: key)
     }
 
     /// The base store's keys, each old key of a rename listed under its new name, without

@@ -6,10 +6,10 @@
 /// other threads and processes see all of a batch or none of it, and a crash leaves the file
 /// as it was before the batch.
 ///
-/// ``UserDefaultsStore`` does not conform: UserDefaults has no transaction over several keys
-/// (each `set(_:forKey:)` is applied on its own, and other processes may see some of them), so
-/// it cannot give a migration's all-or-nothing guarantee. Neither does the test double
-/// `InMemoryStore`; test code that migrates opens a `TemporaryFileStore`, which conforms.
+/// ``UserDefaultsStore`` conforms with weaker promises, which ``UserDefaultsStore/batch(_:)``
+/// states: batches exclude each other across processes, but UserDefaults applies each key on
+/// its own. The test double `InMemoryStore` does not conform; test code that migrates opens a
+/// `TemporaryFileStore`, which does.
 ///
 /// A backend that conforms promises, for ``batch(_:)``:
 /// - **Atomic and isolated.** `body` sees the store's current values; no other writer, in

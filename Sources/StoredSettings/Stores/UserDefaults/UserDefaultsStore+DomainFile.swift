@@ -16,25 +16,41 @@ extension UserDefaultsStore {
     }
 }
 
+extension UserDefaultsStore {
+    /// Where the domain's property list is: an absolute suite name is its path without the
+    /// extension. Otherwise, on Linux, `$XDG_CONFIG_HOME/<domain>.plist` when `XDG_CONFIG_HOME`
+    /// is an absolute path, else `~/.config/<domain>.plist`
+    /// (``FileStore/configurationFolder(environment:notUTF8:key:passwordDatabaseHome:)``, which
+    /// throws for a variable that is not UTF-8, naming `key`); on Apple platforms the
+    /// `Library/Preferences` folder of the App Group container named by the suite, else of the
+    /// app's home (its container when sandboxed).
+    func domainFilePath(forKey key: String?) throws -> String {
+        // An absolute suite name is the domain file's path without its extension.
+        if domainName.hasPrefix("/") { return domainName + ".plist" }
+        #if canImport(Darwin)
+        if let suiteName,
+            let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: suiteName)
+        {
+            return container.appendingPathComponent("Library/Preferences/\(suiteName).plist").path
+        }
+        return NSHomeDirectory() + "/Library/Preferences/\(domainName).plist"
+        #else
+        let (variables, notUTF8) = EnvironmentStore.processVariables(named: ["XDG_CONFIG_HOME", "HOME"])
+        return try FileStore.configurationFolder(environment: variables, notUTF8: notUTF8, key: key) + "/"
+            + domainName + ".plist"
+        #endif
+    }
+}
+
 // Linux only: on Apple platforms `cfprefsd` owns the domain files.
 #if !canImport(Darwin)
 
 extension UserDefaultsStore {
-    /// Throws when this store's domain file exists but is not a property-list dictionary.
-    /// Foundation on Linux reads such a file as an empty domain, and `synchronize()` would
-    /// replace it with this process's copy, which holds none of its keys.
-    ///
-    /// The file is where Foundation on Linux keeps the domain: `$XDG_CONFIG_HOME/<domain>.plist`
-    /// when `XDG_CONFIG_HOME` is an absolute path, else `~/.config/<domain>.plist`
-    /// (``FileStore/configurationFolder(environment:notUTF8:key:passwordDatabaseHome:)``, which
-    /// throws for a variable that is not UTF-8).
-    func checkDomainFile(forKey key: String) throws {
-        // An absolute suite name is the domain file's path without its extension.
-        var path = domainName + ".plist"
-        if !domainName.hasPrefix("/") {
-            let (variables, notUTF8) = EnvironmentStore.processVariables(named: ["XDG_CONFIG_HOME", "HOME"])
-            path = try FileStore.configurationFolder(environment: variables, notUTF8: notUTF8, key: key) + "/" + path
-        }
+    /// Throws when this store's domain file (``domainFilePath(forKey:)``) exists but is not a
+    /// property-list dictionary. Foundation on Linux reads such a file as an empty domain, and
+    /// `synchronize()` would replace it with this process's copy, which holds none of its keys.
+    func checkDomainFile(forKey key: String?) throws {
+        let path = try domainFilePath(forKey: key)
         let contents: Data?
         do {
             contents = try FileSystem.readFile(atPath: path, maximumSize: FileStore.Options.defaultMaximumFileSize)?

@@ -10,7 +10,7 @@ struct Provenance: Sendable {
 
 extension SuiteState {
     /// The stored value of `key`: what `object(forKey:)` finds, unless it was only registered
-    /// (`UserDefaults.register(defaults:)`), a default the store does not return (see
+    /// (`UserDefaults.register(defaults:)`), a default ``registeredValue(forKey:)`` returns (see
     /// ``DefaultsBox/isOnlyRegistered(_:)``).
     ///
     /// The decision is kept per key while the value found stays the same and no store commits
@@ -19,16 +19,28 @@ extension SuiteState {
     /// equal registered value) keeps the old decision for reads until the next write, `update`
     /// or change notification, each of which decides afresh.
     func storedValue(forKey key: String) -> StoredValue? {
+        guard let found = lookUp(key) else { return nil }
+        return found.isStored ? found.value : nil
+    }
+
+    /// The value of `key` when it was only registered: the other half of ``storedValue(forKey:)``.
+    func registeredValue(forKey key: String) -> StoredValue? {
+        guard let found = lookUp(key) else { return nil }
+        return found.isStored ? nil : found.value
+    }
+
+    /// What `object(forKey:)` finds for `key`, and whether it is stored or only registered.
+    private func lookUp(_ key: String) -> (value: StoredValue, isStored: Bool)? {
         let (generation, known) = provenance.withLock { ($0.generation, $0.decisions[key]) }
         guard let object = defaults.defaults.object(forKey: key),
             let value = PropertyListValue.storedValue(from: object)
         else { return nil }
-        if let known, known.value.isIdentical(to: value) { return known.isStored ? value : nil }
+        if let known, known.value.isIdentical(to: value) { return (value, known.isStored) }
         let isStored = !defaults.isOnlyRegistered(key)
         provenance.withLock { provenance in
             if provenance.generation == generation { provenance.decisions[key] = (value, isStored) }
         }
-        return isStored ? value : nil
+        return (value, isStored)
     }
 
     /// Drops the decision for `key` (every key when `nil`): a commit or a change notification
@@ -44,8 +56,7 @@ extension SuiteState {
 extension DefaultsBox {
     /// Whether `key`'s value, which `object(forKey:)` found, comes from none of the domains
     /// that hold stored values: then it was registered (`UserDefaults.register(defaults:)`), a
-    /// default, which the store does not return, so a `@Stored` setting's `hasStoredValue` is
-    /// `false` and its own default applies.
+    /// default, which reads fall back to but which is not stored (`hasStoredValue` is `false`).
     ///
     /// The domains asked, cheapest first: the argument domain, the store's persistent domain,
     /// the application's (which a suite's search list includes on Apple platforms) and the

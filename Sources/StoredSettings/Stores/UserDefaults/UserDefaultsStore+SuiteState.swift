@@ -52,6 +52,22 @@ final class SuiteState: Sendable {
     /// Every publication happens under this lock, which is taken last (no other lock of the
     /// package is taken while it is held), so it serialises the two publishers.
     private let watch = Lock(Watch())
+    /// The lock between processes that batches of the suite take (see
+    /// ``UserDefaultsStore/batch(_:)``), made on first use.
+    private let lockFile = Lock<FileLock?>(nil)
+
+    /// The suite's lock between processes, a lock file at `path`; its folder is made if missing.
+    func batchLock(path: String) -> FileLock {
+        lockFile.withLock { lock in
+            if let lock { return lock }
+            try? FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let made = FileLock(path: path)
+            lock = made
+            return made
+        }
+    }
+
     /// How many times a change notification made the watcher read the whole defaults.
     let notificationReads = Lock<Int>(0)
     #if canImport(ObjectiveC)

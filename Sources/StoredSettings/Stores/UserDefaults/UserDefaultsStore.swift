@@ -78,8 +78,8 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// The suite's name; `nil` for `UserDefaults.standard` or a `UserDefaults` passed in.
     public let suiteName: String?
 
-    private let shared: SuiteState
-    private var box: DefaultsBox { shared.defaults }
+    let shared: SuiteState
+    var box: DefaultsBox { shared.defaults }
 
     /// The store on `UserDefaults.standard`.
     public static let standard = UserDefaultsStore(UserDefaults.standard)
@@ -160,12 +160,22 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// property-list value.
     ///
     /// A value registered with `register(defaults:)` and stored in no domain searched before the
-    /// registration domain is a default, not a stored value: it reads as `nil`, so a `@Stored`
-    /// setting's `hasStoredValue` is `false`, its own default applies, and `reset()` removes
-    /// only what was stored. An argument-domain value (`-key value` on the command line) is
-    /// returned.
+    /// registration domain is a default, not a stored value: it reads as `nil` here and comes
+    /// from ``registeredValue(forKey:)``. An argument-domain value (`-key value` on the command
+    /// line) is returned.
     public func value(forKey key: String) -> StoredValue? {
         shared.storedValue(forKey: key)
+    }
+
+    /// The value registered for `key` with `register(defaults:)`, while no domain searched
+    /// before the registration domain holds one; `nil` otherwise.
+    ///
+    /// A `@Stored` setting reads it while nothing is stored, as `UserDefaults.integer(forKey:)`
+    /// and `@AppStorage` do, yet `hasStoredValue` stays `false` and `reset()` removes only the
+    /// stored value. For a `UserDefaults` instance passed to ``init(_:)`` other than the
+    /// standard one, whose domain Foundation does not tell, registered values read as stored.
+    public func registeredValue(forKey key: String) -> StoredValue? {
+        shared.registeredValue(forKey: key)
     }
 
     /// Stores `value` under `key` with `UserDefaults.set(_:forKey:)`, or removes it with
@@ -330,7 +340,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     }
 
     /// `UserDefaults.set(_:forKey:)`, or `removeObject(forKey:)` for `nil`.
-    private func write(_ object: Any?, forKey key: String) {
+    func write(_ object: Any?, forKey key: String) {
         if let object {
             defaults.set(object, forKey: key)
         } else {
