@@ -28,8 +28,13 @@ enum Daybook {
             OPTIONS:
               --strict                Stop on settings, variables and options no setting
                                       uses.
+              --generate-completion-script bash|zsh|fish
+                                      Print a completion script for the shell.
               -h, --help              Show this help.
             """)
+
+    /// The commands daybook runs besides `config`, for completion scripts.
+    static let commands = ["status", "write", "show", "follow"]
 
     /// Runs daybook and returns its exit status. `environment`: the variables to read; `nil` for
     /// the process's, read from their bytes by the library's rule (a value that is not UTF-8
@@ -40,6 +45,17 @@ enum Daybook {
         output: inout some TextOutputStream,
         error: inout some TextOutputStream
     ) -> SettingsCommand.ExitCode {
+        // A completion script depends on the declarations only: no settings are read for it.
+        if arguments.first == "--generate-completion-script" {
+            guard arguments.count == 2, let shell = CompletionShell(rawValue: arguments[1]) else {
+                error.write("daybook: --generate-completion-script takes one of: bash, zsh, fish\n")
+                return .usage
+            }
+            output.write(
+                CommandLineSettings<DaybookSettings>.completionScript(
+                    for: shell, toolName: "daybook", commands: commands))
+            return .success
+        }
         let variables: [String: String]
         if let environment {
             variables = environment

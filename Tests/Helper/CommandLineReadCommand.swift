@@ -27,3 +27,13 @@ func commandLineReadCommand(toolName: String) {
         }
     }
 }
+
+/// `parse-or-exit TOOL ARGUMENT…`: the one-line start of a tool named TOOL over ARGUMENTs and an
+/// in-memory file; prints `ran <the arguments left>` when `parseOrExit` returns.
+func parseOrExitCommand(toolName: String, arguments: [String]) -> Never {
+    let tool = CommandLineSettings<EnvironmentToolSettings>.parseOrExit(
+        toolName: toolName, arguments: arguments, environment: [:], file: VolatileStore(),
+        overview: "OVERVIEW: A tool for tests.\n\nUSAGE: \(toolName) [options]")
+    say("ran \(tool.arguments.joined(separator: " "))")
+    exit(0)
+}

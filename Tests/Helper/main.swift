@@ -59,6 +59,9 @@
 //   default-store-set KEY INT         through StoreContext.defaultStore: prints `reported <error>`
 //                                     for each report, `read <value>`, sets KEY with the setter,
 //                                     `read <value>`, then `save ok` or `save error <code> <error>`
+//   parse-or-exit TOOL ARGUMENT…      CommandLineSettings.parseOrExit over ARGUMENTs and an
+//                                     in-memory file (CommandLineReadCommand.swift); prints
+//                                     `ran <arguments left>` when the tool is to go on
 //   write-while-printing PATH N       N writes while another thread prints, for a process whose
 //                                     standard input and output are closed (StandardStreamCommands.swift)
 //   application-write TOOL KEY VALUE  set KEY in FileStore(application: TOOL); `ok <path>` or `error …`
@@ -377,6 +380,9 @@ case ("report-into-closed-error", 0):
 
 case ("command-line-read", 1):
     commandLineReadCommand(toolName: arguments[0])
+
+case ("parse-or-exit", _) where !arguments.isEmpty:
+    parseOrExitCommand(toolName: arguments[0], arguments: Array(arguments.dropFirst()))
 
 case ("write-while-printing", 2):
     writeWhilePrintingCommand(path: arguments[0], count: number(arguments[1]))

@@ -26,6 +26,8 @@ struct DaybookHelpTests {
                 OPTIONS:
                   --strict                Stop on settings, variables and options no setting
                                           uses.
+                  --generate-completion-script bash|zsh|fish
+                                          Print a completion script for the shell.
                   -h, --help              Show this help.
 
                 SETTINGS:

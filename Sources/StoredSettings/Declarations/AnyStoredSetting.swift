@@ -27,6 +27,9 @@ package protocol AnyStoredSetting: Sendable {
     /// How help text names a value after the setting's option: `N`, `DATE`, `plain|markdown`,
     /// `TEXT...` for a list of texts.
     var valuePlaceholder: String { get }
+    /// Every value as text when there are a few named ones (an enum's cases, `true` and
+    /// `false`), for shell completion; `nil` otherwise.
+    var valueNames: [String]? { get }
     /// The current value decoded and encoded again (so `"yes"` from the environment reads as
     /// `true`); `nil` when the key holds nothing (the default applies).
     ///
@@ -64,6 +67,10 @@ extension Stored: AnyStoredSetting {
 
     package var valuePlaceholder: String {
         ValueTypeInfo.placeholder(for: ValueTypeInfo.unwrapped(Value.self))
+    }
+
+    package var valueNames: [String]? {
+        ValueTypeInfo.valueNames(for: ValueTypeInfo.unwrapped(Value.self))
     }
 
     package func currentStoredValue() throws -> StoredValue? {

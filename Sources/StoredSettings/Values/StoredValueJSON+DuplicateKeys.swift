@@ -1,4 +1,20 @@
 extension StoredValueJSON {
+    /// The line and column of the byte at `offset` in `bytes`; both count from 1, columns in
+    /// Unicode scalars, as editors count them.
+    static func lineAndColumn(of offset: Int, in bytes: UnsafeRawBufferPointer) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 1
+        for byte in bytes[0..<min(offset, bytes.count)] {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+
     /// A key given twice in one object of a JSON file. The parser keeps the later value, as
     /// JSON parsers do, but the earlier one is probably a mistake, so ``FileStore`` warns.
     package struct DuplicateKey: Sendable, Equatable {
@@ -12,18 +28,14 @@ extension StoredValueJSON {
         package var firstLine: Int
         /// The line (from 1) of the later occurrence, whose value is kept.
         package var laterLine: Int
+        /// The column (from 1, in Unicode scalars) where the later occurrence starts.
+        package var laterColumn: Int
 
         /// A repeated key found at the byte offsets `firstOffset` and `laterOffset` of `bytes`.
         init(path: [String], firstOffset: Int, laterOffset: Int, in bytes: UnsafeRawBufferPointer) {
             self.path = path
-            var line = 1
-            var firstLine = 1
-            for offset in 0..<min(laterOffset, bytes.count) {
-                if offset == firstOffset { firstLine = line }
-                if bytes[offset] == 0x0A { line += 1 }
-            }
-            self.firstLine = firstLine
-            self.laterLine = line
+            firstLine = StoredValueJSON.lineAndColumn(of: firstOffset, in: bytes).line
+            (laterLine, laterColumn) = StoredValueJSON.lineAndColumn(of: laterOffset, in: bytes)
         }
 
         /// The warning, naming the setting (the root object's key), the path below it and both

@@ -417,18 +417,9 @@ extension StoredValueJSON {
             byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
         }
 
-        /// `line L, column C` of a byte offset; both count from 1, columns in Unicode scalars.
+        /// `line L, column C` of a byte offset.
         private func position(of offset: Int) -> String {
-            var line = 1
-            var column = 1
-            for byte in bytes[0..<min(offset, bytes.count)] {
-                if byte == 0x0A {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
-                }
-            }
+            let (line, column) = StoredValueJSON.lineAndColumn(of: offset, in: bytes)
             return "line \(line), column \(column)"
         }
 

@@ -370,6 +370,13 @@ package enum StoredValueJSON {
             self.duplicateKeys = duplicateKeys
         }
 
+        /// The line and column (from 1, columns in Unicode scalars) where the value of the
+        /// member `key` starts in the file; `nil` for a key the file does not hold.
+        package func position(ofValueFor key: String) -> (line: Int, column: Int)? {
+            guard let member = members[key] else { return nil }
+            return data.withUnsafeBytes { StoredValueJSON.lineAndColumn(of: member.range.lowerBound, in: $0) }
+        }
+
         /// The file's text for the member `key` when `value` is identical to what it was read as.
         func text(of key: String, ifIdenticalTo value: StoredValue) -> Data? {
             guard let member = members[key], member.value.isIdentical(to: value) else { return nil }

@@ -66,3 +66,39 @@ extension CommandLineSettings {
                 for: Group.self, prefix: environmentPrefix ?? defaultPrefix(for: toolName), width: width)
     }
 }
+
+extension CommandLineSettings {
+    /// A completion script for `shell`, written from `Group`'s declarations, as
+    /// swift-argument-parser's `--generate-completion-script` writes one.
+    ///
+    /// It completes the tool's options (a `Bool` setting's flag and its `--no-` form, each
+    /// structure field's option, `--set` with the keys), an enum setting's values after its
+    /// option, the tool's `commands`, and `configCommand` with its subcommands, the keys
+    /// `get`, `set`, `unset` and `reset` take, a key's values after `set KEY`, and files after
+    /// `check`. ``parseOrExit(toolName:arguments:environment:environmentPrefix:file:fallbacks:unknownKeys:otherVariables:configCommand:overview:commands:)``
+    /// prints it for `--generate-completion-script SHELL`; a tool with its own start prints it
+    /// the same way:
+    ///
+    /// ```swift
+    /// let arguments = Array(CommandLine.arguments.dropFirst())
+    /// if arguments.first == "--generate-completion-script", let shell = arguments.dropFirst().first.flatMap(CompletionShell.init) {
+    ///     print(CommandLineSettings<NotesSettings>.completionScript(for: shell, toolName: "notes"), terminator: "")
+    ///     exit(0)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - shell: The shell the script is for.
+    ///   - toolName: The tool's name as users type it.
+    ///   - commands: The tool's own commands (`write`, `show`), offered where a command may come.
+    ///   - configCommand: The name ``SettingsCommand`` is mounted under, or `nil` for none.
+    /// - Returns: The script, ending with a line break.
+    ///
+    /// Thread-safety: reads only the declarations; call it from any thread.
+    public static func completionScript(
+        for shell: CompletionShell, toolName: String, commands: [String] = [], configCommand: String? = "config"
+    ) -> String {
+        CompletionScript(group: Group.self, toolName: toolName, commands: commands, configCommand: configCommand)
+            .text(for: shell)
+    }
+}

@@ -226,11 +226,30 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
     }
 
     /// Reads and checks the settings of a tool like ``init(toolName:arguments:environment:environmentPrefix:file:fallbacks:unknownKeys:otherVariables:configCommand:messages:)``,
-    /// writing warnings to standard error; on a ``Failure``, writes its lines there and exits
-    /// the process with its status (`exit(3)`).
+    /// writing warnings to standard error, and ends the process where the run is decided
+    /// here, as swift-argument-parser's `parseOrExit` does:
+    /// - on a ``Failure``, writes its lines to standard error and exits with its status;
+    /// - with `--help` or `-h` before any `--`, writes ``helpText(toolName:environmentPrefix:overview:width:)``
+    ///   with `overview` to standard output and exits 0;
+    /// - for `--generate-completion-script bash|zsh|fish` as the first argument, writes
+    ///   ``completionScript(for:toolName:commands:configCommand:)`` and exits 0, whatever the
+    ///   settings hold;
+    /// - when the first argument left is `configCommand`, runs ``SettingsCommand`` with the
+    ///   arguments after it (so `config --help` and `config get --help` print their own help)
+    ///   and exits with its status.
     ///
-    /// - Parameters: As for the initializer.
-    /// - Returns: The checked settings and the arguments no setting used.
+    /// ```swift
+    /// let notes = CommandLineSettings<NotesSettings>.parseOrExit(
+    ///     toolName: "notes", overview: "OVERVIEW: Take notes.\n\nUSAGE: notes [options] [<file>]")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - overview: The tool's own text that `--help` prints first: what it does, its usage
+    ///     line, its commands and options; empty by default, so help shows the settings only.
+    ///   - commands: The tool's own commands, which completion scripts offer.
+    ///   - The others: as for the initializer.
+    /// - Returns: The checked settings and the arguments no setting used, when the tool is to
+    ///   go on.
     public static func parseOrExit(
         toolName: String,
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
@@ -240,11 +259,24 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
         fallbacks: [any Storable] = [],
         unknownKeys: UnknownKeys = .warn,
         otherVariables: Set<String> = [],
-        configCommand: String? = "config"
+        configCommand: String? = "config",
+        overview: String = "",
+        commands: [String] = []
     ) -> Self {
         var standardError = StandardStream.error
+        var standardOutput = StandardStream.output
+        if arguments.first == CompletionScript.option {
+            guard arguments.count == 2, let shell = CompletionShell(rawValue: arguments[1]) else {
+                standardError.write("\(toolName): \(CompletionScript.option) takes one of: bash, zsh, fish\n")
+                exit(SettingsCommand.ExitCode.usage.rawValue)
+            }
+            standardOutput.write(
+                completionScript(for: shell, toolName: toolName, commands: commands, configCommand: configCommand))
+            exit(standardOutput.failure == nil ? 0 : SettingsCommand.ExitCode.ioError.rawValue)
+        }
+        let parsed: Self
         do {
-            return try Self(
+            parsed = try Self(
                 toolName: toolName, arguments: arguments, environment: environment,
                 environmentPrefix: environmentPrefix, file: file, fallbacks: fallbacks, unknownKeys: unknownKeys,
                 otherVariables: otherVariables, configCommand: configCommand, messages: &standardError)
@@ -252,6 +284,15 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
             standardError.write("\(error)\n")
             exit(error.exitCode.rawValue)
         }
+        if let configCommand, parsed.arguments.first == configCommand {
+            let command = SettingsCommand(parsed.settings, toolName: toolName, commandName: configCommand)
+            exit(command.run(arguments: Array(parsed.arguments.dropFirst())).rawValue)
+        }
+        if parsed.helpRequested {
+            standardOutput.write(helpText(toolName: toolName, environmentPrefix: environmentPrefix, overview: overview))
+            exit(standardOutput.failure == nil ? 0 : SettingsCommand.ExitCode.ioError.rawValue)
+        }
+        return parsed
     }
 
     /// The warning for a secret given as an option: every user of the machine can read a

@@ -1,49 +1,6 @@
 import StoredSettings
 
 extension SettingsCommand {
-    /// The help text `--help` prints, listing the subcommands and the declared settings: each
-    /// setting's key, type, option for one run (`--page-size N`, `--[no-]show-dates`) and help
-    /// sentence, descriptions wrapped to fit 80 columns.
-    public var helpText: String {
-        let invocation = "\(toolName) \(commandName)"
-        var text = """
-            OVERVIEW: Show and change the settings of \(toolName).
-
-            USAGE: \(invocation) <subcommand>
-
-            SUBCOMMANDS:
-
-            """
-        text += Self.table(
-            wrappingAt: 80,
-            [
-                ["  list [--show-origin] [--json]", "Show every setting, its value and where the value comes from."],
-                ["  get KEY [--show-origin] [--show-secret]", "Print the value of one setting."],
-                ["  set KEY VALUE", "Store a value, checked against the setting's type."],
-                ["  unset KEY", "Remove the stored value, so the default applies."],
-                ["  reset (KEY... | --all)", "Remove the stored values of the given settings, or of all."],
-                ["  path", "Print the path of the settings file."],
-                ["  schema [--declared-only]", "Print a JSON Schema of the settings file, for editors."],
-            ])
-        if !settings.isEmpty {
-            text += "\nSETTINGS:\n"
-            let parser = CommandLineStore.parser(for: settings.map(\.setting.declaration))
-            text += Self.table(
-                wrappingAt: 80,
-                settings.map { _, setting in
-                    let option = SettingsHelp.spelling(of: setting, option: parser.option(forKey: setting.key))
-                    return ["  " + setting.key, setting.declaredTypeName, option, setting.help ?? ""]
-                })
-        }
-        text += """
-
-            EXIT STATUS: 0 success, 1 no such setting, 64 usage error, 65 invalid value,
-            74 the settings could not be written.
-
-            """
-        return text
-    }
-
     /// Rows as columns separated by two spaces, each as wide as its widest cell on a terminal
     /// (see ``terminalWidth(of:)``); no trailing spaces. With `width`, a last cell that would
     /// pass it is wrapped at spaces, its further lines starting in its column (help text);

@@ -18,7 +18,8 @@ public import StoredSettings
 /// daybook config unset KEY
 /// daybook config reset (KEY... | --all)
 /// daybook config path
-/// daybook config schema [--declared-only]
+/// daybook config schema [--declared-only] [--draft 7|2020-12]
+/// daybook config check [FILE]
 /// ```
 ///
 /// - `list` prints an aligned table for people (`KEY TYPE VALUE`, plus `ORIGIN` with
@@ -42,11 +43,15 @@ public import StoredSettings
 ///   could not open it (a file that does not parse); every other subcommand then stops with
 ///   that problem (exit 65 for bad data) and leaves the file as it is.
 /// - `schema` prints a JSON Schema (draft 2020-12) of the settings file, so that an editor
-///   completes and checks it (`SettingsGroup.jsonSchema(title:strict:)` describes what it says);
+///   completes and checks it (`SettingsGroup.jsonSchema(title:strict:draft:)` describes what it says);
 ///   `--declared-only` prints the strict schema, which refuses keys no setting declares, for a
 ///   file that serves these settings only.
-/// - `--help` (or `-h`) prints the help text after any subcommand, except as the VALUE of
-///   `set`: `config set title --help` stores the text `--help`.
+///   `--draft 7` writes the same schema in draft-07's keywords, for editors that implement it.
+/// - `check` reads a settings file (the tool's own by default) as the tool does and writes
+///   nothing: each problem on a line naming the setting and its line and column, exit 65 when
+///   there is one.
+/// - `--help` (or `-h`) prints the help: of `config` alone, or after a subcommand, of that
+///   subcommand, except as the VALUE of `set`: `config set title --help` stores the text `--help`.
 ///
 /// Exit status follows sysexits (``ExitCode``): 0 success, 1 no such setting (or an unset
 /// optional for `get`), 5 `unset` of a key the file does not hold, 64 usage error, 65 a value that does not fit its type or that the store
@@ -134,9 +139,6 @@ public struct SettingsCommand: Sendable {
         }
     }
 
-    /// The subcommands `execute` runs, for the did-you-mean of a misspelt one.
-    private static let subcommands = ["list", "get", "set", "unset", "reset", "path", "schema"]
-
     private func execute(_ arguments: [String], _ context: inout Context) -> ExitCode {
         guard let verb = arguments.first else {
             context.error += helpText
@@ -150,12 +152,14 @@ public struct SettingsCommand: Sendable {
             verb == "set"
             ? rest.first.map(helpOptions.contains) ?? false
             : rest.contains(where: helpOptions.contains)
+        let subcommand = Self.subcommandList.first { $0.name == verb }
         if ["--help", "-h", "help"].contains(verb) || asksForHelp {
-            context.output += helpText
+            context.output += subcommand.map(helpText(for:)) ?? helpText
             return .success
         }
-        // A settings file that does not open stops every subcommand but `path`, which names it.
-        if let file = writableStore as? UnreadableFile, Self.subcommands.contains(verb) {
+        // A settings file that does not open stops every subcommand but `path`, which names it,
+        // and `check`, which reads it again to say what is wrong.
+        if let file = writableStore as? UnreadableFile, subcommand != nil, verb != "check" {
             guard verb == "path" else { return context.fail(.forFailure(file.error.code), file.error.description) }
             context.error += "\(toolName) \(commandName): warning: \(file.error)\n"
         }
@@ -167,8 +171,10 @@ public struct SettingsCommand: Sendable {
         case "reset": return reset(rest, &context)
         case "path": return path(rest, &context)
         case "schema": return schema(rest, &context)
+        case "check": return check(rest, &context)
         default:
-            let hint = closestMatch(to: verb, among: Self.subcommands).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint =
+                closestMatch(to: verb, among: Self.subcommandList.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
             return context.usage("unknown subcommand '\(verb)'\(hint)")
         }
     }

@@ -68,26 +68,33 @@ extension SettingsGroup {
     /// The settings are found as `settingDescriptions()` finds them, on an instance created
     /// on a throwaway in-memory store: no store is read.
     ///
+    /// With `draft` ``JSONSchemaDraft/draft7``, the same schema is written in draft-07's
+    /// keywords, for editors whose JSON service implements that draft (VS Code's does).
+    ///
     /// - Parameters:
     ///   - title: The schema's `title`, such as `daybook settings`; none when `nil`.
     ///   - strict: Whether keys no setting declares are refused; `false` allows them.
+    ///   - draft: The JSON Schema draft whose keywords the schema uses; draft 2020-12 by default.
     /// - Returns: The schema as JSON text with sorted keys, two-space indentation, empty
     ///   lists and objects as `[]` and `{}`, and a trailing newline.
     /// - Note: Safe to call from any thread.
-    public static func jsonSchema(title: String? = nil, strict: Bool = false) -> String {
-        JSONSchemaDocument.text(for: declaredSettings(), title: title, strict: strict)
+    public static func jsonSchema(
+        title: String? = nil, strict: Bool = false, draft: JSONSchemaDraft = .draft2020
+    ) -> String {
+        JSONSchemaDocument.text(for: declaredSettings(), title: title, strict: strict, draft: draft)
     }
 }
 
 /// A settings file's JSON Schema, built from the declared settings.
 package enum JSONSchemaDocument {
-    /// The draft the schema follows.
+    /// The draft the schema is built in; ``draft7(_:)`` rewrites it for draft-07.
     package static let dialect = "https://json-schema.org/draft/2020-12/schema"
 
     /// The schema of a file holding `settings`, as JSON text (see
-    /// `SettingsGroup.jsonSchema(title:strict:)`).
+    /// `SettingsGroup.jsonSchema(title:strict:draft:)`).
     package static func text(
-        for settings: [(name: String, setting: any AnyStoredSetting)], title: String?, strict: Bool = false
+        for settings: [(name: String, setting: any AnyStoredSetting)], title: String?, strict: Bool = false,
+        draft: JSONSchemaDraft = .draft2020
     ) -> String {
         var properties = properties(of: settings)
         if strict {
@@ -109,7 +116,25 @@ package enum JSONSchemaDocument {
             "$defs": depthDefinitions.merging([anyValueName: anyValue]) { $1 },
         ]
         if let title { document["title"] = title }
-        return json(document)
+        guard draft == .draft7 else { return json(document) }
+        var rewritten = draft7(document) as? [String: Any] ?? [:]
+        rewritten["$schema"] = "http://json-schema.org/draft-07/schema#"
+        return json(rewritten)
+    }
+
+    /// `schema` in draft-07's keywords: `$defs` becomes `definitions`, and a `$ref` with other
+    /// keywords beside it (which draft-07 would ignore) moves into an `allOf`.
+    static func draft7(_ schema: Any) -> Any {
+        if let list = schema as? [Any] { return list.map(draft7) }
+        guard var object = schema as? [String: Any] else { return schema }
+        object = object.mapValues(draft7)
+        if let definitions = object.removeValue(forKey: "$defs") { object["definitions"] = definitions }
+        if let reference = object["$ref"] as? String {
+            let moved = ["$ref": reference.replacingOccurrences(of: "#/$defs/", with: "#/definitions/")]
+            object.removeValue(forKey: "$ref")
+            object = object.isEmpty ? moved : object.merging(["allOf": [moved]]) { $1 }
+        }
+        return object
     }
 
     /// The root's description: what the file is, and what the store refuses that JSON Schema

@@ -2,7 +2,7 @@ import Foundation
 import StoredSettings
 
 /// Builds the JSON Schema of one setting's value from its Swift type (see
-/// `SettingsGroup.jsonSchema(title:strict:)` for the rules), as `JSONSerialization` objects.
+/// `SettingsGroup.jsonSchema(title:strict:draft:)` for the rules), as `JSONSerialization` objects.
 struct JSONSchemaBuilder {
     /// The deepest nesting of types described; deeper types are described as any value but
     /// `null`.

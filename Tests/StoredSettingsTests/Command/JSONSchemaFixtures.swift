@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 import Testing
 
 /// A setting of every kind the schema describes.
@@ -95,18 +96,22 @@ enum SchemaValidator {
         var errors: String
     }
 
-    /// Prints the errors of `instance` against `schema` (Draft 2020-12, after checking the schema
-    /// itself): exit 0 valid, 1 invalid, 2 a schema that is not a valid schema.
+    /// Prints the errors of `instance` against `schema` (with the draft's own validator, draft-07
+    /// or draft 2020-12, after checking the schema itself): exit 0 valid, 1 invalid, 2 a schema
+    /// that is not a valid schema of that draft.
     static let script = """
         import json, sys
-        from jsonschema import Draft202012Validator
+        from jsonschema import Draft7Validator, Draft202012Validator
+        Validator = Draft7Validator if sys.argv[3] == "7" else Draft202012Validator
         with open(sys.argv[1]) as f: schema = json.load(f)
+        if schema.get("$schema") != Validator.META_SCHEMA["$schema"]:
+            print("the schema names another draft: " + str(schema.get("$schema"))); sys.exit(2)
         try:
-            Draft202012Validator.check_schema(schema)
+            Validator.check_schema(schema)
         except Exception as error:
             print("invalid schema: " + str(error)); sys.exit(2)
         with open(sys.argv[2]) as f: instance = json.load(f)
-        errors = sorted(Draft202012Validator(schema).iter_errors(instance), key=lambda e: list(map(str, e.path)))
+        errors = sorted(Validator(schema).iter_errors(instance), key=lambda e: list(map(str, e.path)))
         for e in errors: print("/".join(map(str, e.path)) + ": " + e.message)
         sys.exit(1 if errors else 0)
         """
@@ -131,19 +136,24 @@ enum SchemaValidator {
         }
     }
 
-    /// The verdict on the JSON file at `instance`, against `schema` (JSON text).
-    static func validate(_ instance: URL, against schema: String, in folder: ScratchFolder) async throws -> Verdict {
+    /// The verdict on the JSON file at `instance`, against `schema` (JSON text in `draft`).
+    static func validate(
+        _ instance: URL, against schema: String, draft: JSONSchemaDraft = .draft2020, in folder: ScratchFolder
+    ) async throws -> Verdict {
         let schemaFile = folder.file("schema-\(UUID().uuidString).json")
         try Data(schema.utf8).write(to: schemaFile)
-        let run = try await ProgramRun.run(try await python(), ["-c", script, schemaFile.path, instance.path])
+        let run = try await ProgramRun.run(
+            try await python(), ["-c", script, schemaFile.path, instance.path, draft.rawValue])
         #expect(run.exitCode == 0 || run.exitCode == 1, "validator: \(run.output)\(run.errors)")
         return Verdict(isValid: run.exitCode == 0, errors: run.output + run.errors)
     }
 
     /// The verdict on `text` as a file's contents.
-    static func validate(text: String, against schema: String, in folder: ScratchFolder) async throws -> Verdict {
+    static func validate(
+        text: String, against schema: String, draft: JSONSchemaDraft = .draft2020, in folder: ScratchFolder
+    ) async throws -> Verdict {
         let file = folder.file("instance-\(UUID().uuidString).json")
         try Data(text.utf8).write(to: file)
-        return try await validate(file, against: schema, in: folder)
+        return try await validate(file, against: schema, draft: draft, in: folder)
     }
 }

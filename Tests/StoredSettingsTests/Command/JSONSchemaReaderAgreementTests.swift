@@ -30,23 +30,26 @@ struct JSONSchemaReaderAgreementTests {
             text: #"{"objects": \#(nested(64, open: #"{"a": "#, close: "}"))}"#),
     ]
 
-    @Test(arguments: refusedFiles)
-    func aFileTheStoreRefusesBreaksTheSchema(_ file: RefusedFile) async throws {
+    @Test(arguments: refusedFiles, JSONSchemaDraft.allCases)
+    func aFileTheStoreRefusesBreaksTheSchema(_ file: RefusedFile, draft: JSONSchemaDraft) async throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")
         try Data(file.text.utf8).write(to: url)
         #expect(throws: StorageError.self) { try FileStore(url: url, options: quietOptions) }
-        let verdict = try await SchemaValidator.validate(url, against: SchemaSettings.jsonSchema(), in: folder)
+        let verdict = try await SchemaValidator.validate(
+            url, against: SchemaSettings.jsonSchema(draft: draft), draft: draft, in: folder)
         #expect(!verdict.isValid)
     }
 
-    @Test func theDeepestNestingTheStoreReadsIsValid() async throws {
+    @Test(arguments: JSONSchemaDraft.allCases)
+    func theDeepestNestingTheStoreReadsIsValid(draft: JSONSchemaDraft) async throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")
         let text = #"{"otherTool": \#(Self.nested(63)), "objects": \#(Self.nested(63, open: #"{"a": "#, close: "}"))}"#
         try Data(text.utf8).write(to: url)
         _ = try FileStore(url: url, options: quietOptions)
-        let verdict = try await SchemaValidator.validate(url, against: SchemaSettings.jsonSchema(), in: folder)
+        let verdict = try await SchemaValidator.validate(
+            url, against: SchemaSettings.jsonSchema(draft: draft), draft: draft, in: folder)
         #expect(verdict.isValid, "\(verdict.errors)")
     }
 

@@ -4,8 +4,9 @@ import StoredSettingsCommandLine
 import StoredSettingsTestSupport
 import Testing
 
-/// The JSON Schema of a settings group, checked by a real validator (Python's `jsonschema`,
-/// Draft 2020-12) against files a `FileStore` wrote.
+/// The JSON Schema of a settings group, checked by a real validator (Python's `jsonschema`)
+/// against files a `FileStore` wrote, in each draft it is written in: draft 2020-12 with that
+/// draft's validator, draft-07 with draft-07's.
 @Suite(.timeLimit(TestScale.hangGuard))
 struct JSONSchemaTests {
     /// A file that breaks the schema in one way.
@@ -68,7 +69,8 @@ struct JSONSchemaTests {
             expectedError: "tags: 'a,b' is not of type 'array'"),
     ]
 
-    @Test func acceptsTheFileTheStoreWritesForEveryKindOfSetting() async throws {
+    @Test(arguments: JSONSchemaDraft.allCases)
+    func acceptsTheFileTheStoreWritesForEveryKindOfSetting(draft: JSONSchemaDraft) async throws {
         let folder = try ScratchFolder()
         let store = try FileStore(url: folder.file("settings.json"), options: quietOptions)
         let settings = SchemaSettings(store: store)
@@ -76,11 +78,12 @@ struct JSONSchemaTests {
         #expect(store.keys().count == SchemaSettings.declaredSettingCount)
 
         let verdict = try await SchemaValidator.validate(
-            store.url, against: SchemaSettings.jsonSchema(), in: folder)
+            store.url, against: SchemaSettings.jsonSchema(draft: draft), draft: draft, in: folder)
         #expect(verdict.isValid, "\(verdict.errors)")
     }
 
-    @Test func acceptsAFileHoldingEveryDefault() async throws {
+    @Test(arguments: JSONSchemaDraft.allCases)
+    func acceptsAFileHoldingEveryDefault(draft: JSONSchemaDraft) async throws {
         let folder = try ScratchFolder()
         let store = try FileStore(url: folder.file("settings.json"), options: quietOptions)
         let settings = SchemaSettings(store: store)
@@ -91,24 +94,25 @@ struct JSONSchemaTests {
         settings.token = "s3cret"
 
         let verdict = try await SchemaValidator.validate(
-            store.url, against: SchemaSettings.jsonSchema(), in: folder)
+            store.url, against: SchemaSettings.jsonSchema(draft: draft), draft: draft, in: folder)
         #expect(verdict.isValid, "\(verdict.errors)")
     }
 
-    @Test func acceptsAnEmptyFileAndOtherToolsKeys() async throws {
+    @Test(arguments: JSONSchemaDraft.allCases)
+    func acceptsAnEmptyFileAndOtherToolsKeys(draft: JSONSchemaDraft) async throws {
         let folder = try ScratchFolder()
-        let schema = SchemaSettings.jsonSchema()
-        #expect(try await SchemaValidator.validate(text: "{}", against: schema, in: folder).isValid)
+        let schema = SchemaSettings.jsonSchema(draft: draft)
+        #expect(try await SchemaValidator.validate(text: "{}", against: schema, draft: draft, in: folder).isValid)
         let other = try await SchemaValidator.validate(
-            text: #"{"otherTool": [1, {"a": 2.5e300, "b": [true, "x"]}]}"#, against: schema, in: folder)
+            text: #"{"otherTool": [1, {"a": 2.5e300, "b": [true, "x"]}]}"#, against: schema, draft: draft, in: folder)
         #expect(other.isValid, "\(other.errors)")
     }
 
-    @Test(arguments: badFiles)
-    func rejectsAFileThatBreaksTheSchema(_ file: BadFile) async throws {
+    @Test(arguments: badFiles, JSONSchemaDraft.allCases)
+    func rejectsAFileThatBreaksTheSchema(_ file: BadFile, draft: JSONSchemaDraft) async throws {
         let folder = try ScratchFolder()
         let verdict = try await SchemaValidator.validate(
-            text: file.text, against: SchemaSettings.jsonSchema(), in: folder)
+            text: file.text, against: SchemaSettings.jsonSchema(draft: draft), draft: draft, in: folder)
         #expect(!verdict.isValid)
         #expect(verdict.errors == file.expectedError + "\n")
     }

@@ -34,7 +34,7 @@ struct SettingsCommandSchemaTests {
         let help = try ToolStores().run("--help").output
         #expect(
             help.contains(
-                "\n  schema [--declared-only]                 Print a JSON Schema of the settings\n"
+                "\n  schema [--declared-only] [--draft V]     Print a JSON Schema of the settings\n"
                     + "                                           file, for editors.\n")
         )
     }

@@ -63,8 +63,10 @@ struct SettingsCommandTests {
                   reset (KEY... | --all)                   Remove the stored values of the given
                                                            settings, or of all.
                   path                                     Print the path of the settings file.
-                  schema [--declared-only]                 Print a JSON Schema of the settings
+                  schema [--declared-only] [--draft V]     Print a JSON Schema of the settings
                                                            file, for editors.
+                  check [FILE]                             Check a settings file as the tool
+                                                           reads it, writing nothing.
 
                 SETTINGS:
                   autoReload  Bool       --[no-]auto-reload         Reload files when they
@@ -77,12 +79,14 @@ struct SettingsCommandTests {
                   apiToken    String     --api-token TEXT           Token for the sync service.
                   pin         Int?       --pin N
 
+                See 'tool config <subcommand> --help' for one subcommand.
+
                 EXIT STATUS: 0 success, 1 no such setting, 64 usage error, 65 invalid value,
-                74 the settings could not be written.
+                66 no such file, 74 the settings could not be read or written.
 
                 """)
         #expect(run.output.split(separator: "\n").allSatisfy { $0.count <= 80 })
-        #expect(tool.run("list", "--help").output == run.output)
+        #expect(tool.run("help").output == run.output)
         #expect(tool.run("-h").output == run.output)
     }
 

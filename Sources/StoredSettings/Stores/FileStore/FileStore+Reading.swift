@@ -86,7 +86,7 @@ extension FileStore {
     }
 
     /// The values in a file's bytes, and for JSON the text of each. Zero bytes are an empty store.
-    static func decode(_ data: Data, format: Format) throws -> (
+    package static func decode(_ data: Data, format: Format) throws -> (
         [String: StoredValue], PropertyListValue.FileEncoding, StoredValueJSON.SourceText
     ) {
         if data.isEmpty { return ([:], .xml, StoredValueJSON.SourceText()) }
