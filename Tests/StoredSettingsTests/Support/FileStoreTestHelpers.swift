@@ -223,3 +223,26 @@ func waitUntilBlockedOnLock(of path: String) async {
     }
 }
 #endif
+
+/// Launches `count` children running `migrate TARGET LOG` while this process holds `lockPath`
+/// (the lock the migrations take), so that all of them read version 1 and find migrations
+/// pending, then queue for the lock together; returns each child's output facts once it exited 0.
+func migrateTogether(_ count: Int, target: String, log: URL, holding lockPath: String) async throws -> [[String:
+    String]]
+{
+    let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    #expect(lock >= 0 && flock(lock, LOCK_EX) == 0)
+    let children = try (0..<count).map { _ in try ChildProcess.launch(["migrate", target, log.path]) }
+    for child in children {
+        #expect(child.readLine() == "opened")
+    }
+    _ = flock(lock, LOCK_UN)
+    close(lock)
+    var outputs: [[String: String]] = []
+    for child in children {
+        let (exitCode, output) = await child.finish()
+        #expect(exitCode == 0, "\(output)")
+        outputs.append(facts(output))
+    }
+    return outputs
+}

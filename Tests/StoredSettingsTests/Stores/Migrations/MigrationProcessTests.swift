@@ -86,22 +86,12 @@ struct MigrationProcessTests {
         let log = folder.file("migrations.log")
         _ = try await ChildProcess.run(["write-version-1", url.path])
 
-        // Hold the store's writer lock until every child has read version 1's file, so that
-        // all eight find migrations pending and queue for the lock together: seven of them
-        // must find, under the lock, that another already migrated.
-        let lock = open(url.path + ".lock", O_RDWR | O_CLOEXEC)
-        #expect(lock >= 0 && flock(lock, LOCK_EX) == 0)
-        let children = try (0..<8).map { _ in try ChildProcess.launch(["migrate", url.path, log.path]) }
-        for child in children {
-            #expect(child.readLine() == "opened")
-        }
-        _ = flock(lock, LOCK_UN)
-        close(lock)
-        for child in children {
-            let (exitCode, output) = await child.finish()
-            #expect(exitCode == 0, "\(output)")
-            #expect(facts(output)["version"] == "3", "\(output)")
-            #expect(facts(output)["pageSize"] == "3", "\(output)")
+        // Every child reads version 1's file before any may take the writer lock: seven of
+        // them must find, under the lock, that another already migrated.
+        let outputs = try await migrateTogether(8, target: url.path, log: log, holding: url.path + ".lock")
+        for output in outputs {
+            #expect(output["version"] == "3", "\(output)")
+            #expect(output["pageSize"] == "3", "\(output)")
         }
         #expect(loggedVersions(log) == ["2", "3"])
         try expectMigrated(url)

@@ -111,22 +111,12 @@ struct UserDefaultsMigrationTests {
         let target = "defaults:" + suite.name
         #expect(try await ChildProcess.run(["write-version-1", target]) == "done\n")
 
-        // Hold the suite's batch lock until both children have read version 1's suite, so both
-        // find migrations pending and queue for the lock together.
-        let lock = open(suite.name + ".plist.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        #expect(lock >= 0 && flock(lock, LOCK_EX) == 0)
-        let children = try (0..<2).map { _ in try ChildProcess.launch(["migrate", target, log.path]) }
-        for child in children {
-            #expect(child.readLine() == "opened")
-        }
-        _ = flock(lock, LOCK_UN)
-        close(lock)
-        for child in children {
-            let (exitCode, output) = await child.finish()
-            #expect(exitCode == 0, "\(output)")
-            #expect(facts(output)["version"] == "3", "\(output)")
-            #expect(facts(output)["pageSize"] == "3", "\(output)")
-            #expect(facts(output)["appearance"] == "dark", "\(output)")
+        // Both children read version 1's suite before either may take its batch lock.
+        let outputs = try await migrateTogether(2, target: target, log: log, holding: suite.name + ".plist.lock")
+        for output in outputs {
+            #expect(output["version"] == "3", "\(output)")
+            #expect(output["pageSize"] == "3", "\(output)")
+            #expect(output["appearance"] == "dark", "\(output)")
         }
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(text.split(separator: "\n").map { $0.split(separator: " ")[0] } == ["2", "3"])
