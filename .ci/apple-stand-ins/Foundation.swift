@@ -55,6 +55,18 @@ public struct URL: Hashable, Sendable {
     public var path: String { fatalError() }
     public var pathExtension: String { fatalError() }
     public func appendingPathComponent(_ component: String, isDirectory: Bool) -> URL { fatalError() }
+    public func appendingPathComponent(_ component: String) -> URL { fatalError() }
+}
+
+/// The current user's home folder: an app's container when it is sandboxed.
+public func NSHomeDirectory() -> String { fatalError() }
+
+/// Foundation's file manager: thread-safe, so `@unchecked Sendable` in the SDK.
+open class FileManager: NSObject, @unchecked Sendable {
+    // As the SDK declares it; nothing here runs.
+    open class var `default`: FileManager { fatalError() }
+    /// The folder an App Group's members share, or `nil` when the app is not in the group.
+    open func containerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) -> URL? { fatalError() }
 }
 
 /// A notification's name.

@@ -59,6 +59,8 @@
 //   default-store-set KEY INT         through StoreContext.defaultStore: prints `reported <error>`
 //                                     for each report, `read <value>`, sets KEY with the setter,
 //                                     `read <value>`, then `save ok` or `save error <code> <error>`
+//   defaults-open SUITE               UserDefaultsStore(suiteName:) and one read: `read <value>`
+//                                     or `error <error>`
 //   parse-or-exit TOOL ARGUMENT…      CommandLineSettings.parseOrExit over ARGUMENTs and an
 //                                     in-memory file (CommandLineReadCommand.swift); prints
 //                                     `ran <arguments left>` when the tool is to go on
@@ -380,6 +382,14 @@ case ("report-into-closed-error", 0):
 
 case ("command-line-read", 1):
     commandLineReadCommand(toolName: arguments[0])
+
+case ("defaults-open", 1):
+    do {
+        let store = try UserDefaultsStore(suiteName: arguments[0])
+        say("read \(describe(store.value(forKey: "key")))")
+    } catch {
+        say("error \(error)")
+    }
 
 case ("parse-or-exit", _) where !arguments.isEmpty:
     parseOrExitCommand(toolName: arguments[0], arguments: Array(arguments.dropFirst()))

@@ -115,9 +115,19 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     ///
     /// - Throws: ``StorageError/Code/invalidKey`` when the name is empty, is `.` or `..`,
     ///   contains `/`, `..`, NUL or other control characters, or is refused by `UserDefaults`
-    ///   (the app's own bundle identifier, `NSGlobalDomain`).
+    ///   (the app's own bundle identifier, `NSGlobalDomain`); on Linux,
+    ///   ``StorageError/Code/dataCorrupted`` naming `XDG_CONFIG_HOME` or `HOME` when the one
+    ///   that gives the suites' folder is not UTF-8 (Foundation would stop the process).
     public init(suiteName: String) throws {
         try Self.validate(suiteName: suiteName)
+        #if !canImport(Darwin)
+        // Foundation on Linux traps when the folder it keeps suites in comes from a variable
+        // that is not UTF-8: refused here, naming it, as `FileStore(application:)` does.
+        let (variables, notUTF8) = EnvironmentStore.processVariables(named: ["XDG_CONFIG_HOME", "HOME"])
+        if !notUTF8.isEmpty {
+            _ = try FileStore.configurationFolder(environment: variables, notUTF8: notUTF8, key: nil)
+        }
+        #endif
         self.suiteName = suiteName
         self.shared = try SuiteState.shared(for: "suite:" + suiteName) {
             guard let defaults = UserDefaults(suiteName: suiteName) else {

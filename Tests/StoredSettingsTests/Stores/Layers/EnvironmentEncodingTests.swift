@@ -183,6 +183,19 @@ struct EnvironmentEncodingProcessTests {
             ])
     }
 
+    /// Foundation on Linux stops the process on a suite read while HOME is not UTF-8: the store
+    /// refuses to open the suite instead, naming HOME.
+    @Test(.timeLimit(TestScale.hangGuard))
+    func aSuiteDoesNotOpenWhileHomeIsNotUTF8() throws {
+        #if !canImport(Darwin)
+        let lines = try Self.run(
+            ["defaults-open", "settings-test"], environment: [Array("HOME=/tmp/caf".utf8) + [0xE9]])
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("error ") == true, "\(lines)")
+        #expect(lines.first?.contains("HOME") == true, "\(lines)")
+        #endif
+    }
+
     @Test(.timeLimit(TestScale.hangGuard))
     func aChildProcessReadsItsUTF8Variables() throws {
         let lines = try Self.run(prefix: "APP", key: "theme", environment: [Array("APP_THEME=caf\u{E9}".utf8)])
