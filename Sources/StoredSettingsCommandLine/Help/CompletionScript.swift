@@ -54,7 +54,9 @@ struct CompletionScript {
     /// The subcommands of `config`, with the options each takes.
     private static var subcommands: [(name: String, options: [String], takesKeys: Bool)] {
         SettingsCommand.subcommandList.map { subcommand in
-            (subcommand.name, subcommand.options.map(\.name).filter { $0.hasPrefix("-") }, subcommand.takesKeys)
+            // An option's name without its value's placeholder: `--draft`, not `--draft V`.
+            let options = subcommand.options.map { String($0.name.prefix { $0 != " " }) }
+            return (subcommand.name, options.filter { $0.hasPrefix("-") }, subcommand.takesKeys)
         }
     }
 
@@ -81,14 +83,19 @@ struct CompletionScript {
         words.map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }.joined(separator: " ")
     }
 
-    /// `case` branches that offer each option's values, in bash's and zsh's syntax; in bash,
-    /// with no space after a value ending in `=` (`--set key=`), where its text follows.
+    /// `case` branches that offer each option's values, in bash's and zsh's syntax; with no
+    /// space after a value ending in `=` (`--set key=`), where its text follows.
     private static func valueBranches(
-        _ valued: [(name: String, values: [String])], offer: String, bash: Bool = false
+        _ valued: [(name: String, values: [String])], offer: String, shell: CompletionShell
     ) -> String {
         valued.map { name, values in
-            let noSpace = bash && values.contains { $0.hasSuffix("=") } ? " compopt -o nospace 2>/dev/null;" : ""
-            return "        \(quoted([name]))) \(offer) \(quoted(values));\(noSpace) return ;;\n"
+            var command = "\(offer) \(quoted(values));"
+            if values.contains(where: { $0.hasSuffix("=") }) {
+                command =
+                    shell == .bash
+                    ? command + " compopt -o nospace 2>/dev/null;" : "compadd -S '' -- \(quoted(values));"
+            }
+            return "        \(quoted([name]))) \(command) return ;;\n"
         }.joined()
     }
 
@@ -154,7 +161,7 @@ struct CompletionScript {
                     rest=("" "${rest[@]}")
                     if ((n == 0)); then \(offer) \(Self.quoted(Self.subcommands.map(\.name) + ["--help"])); return; fi
                     case ${COMP_WORDS[COMP_CWORD-1]} in
-            \(Self.valueBranches(Self.subcommandValued, offer: offer))        esac
+            \(Self.valueBranches(Self.subcommandValued, offer: offer, shell: .bash))        esac
                     case ${rest[1]} in
             \(subcommandBranches(offer: offer, files: #"COMPREPLY=($(compgen -f -- "$cur"))"#))        esac
                     return
@@ -166,7 +173,7 @@ struct CompletionScript {
                 local option=${COMP_WORDS[COMP_CWORD-1]}
                 if [[ $option == = ]]; then option=${COMP_WORDS[COMP_CWORD-2]}; fi
                 case $option in
-            \(Self.valueBranches(valued, offer: offer, bash: true))    esac
+            \(Self.valueBranches(valued, offer: offer, shell: .bash))    esac
                 \(offer) \(Self.quoted(flags + valued.map(\.name) + commands))
             }
             complete -F \(function) \(Self.quoted([toolName]))
@@ -199,7 +206,7 @@ struct CompletionScript {
                     n=${#rest}
                     if ((n == 0)); then \(offer) \(Self.quoted(Self.subcommands.map(\.name) + ["--help"])); return; fi
                     case ${words[CURRENT-1]} in
-            \(Self.valueBranches(Self.subcommandValued, offer: offer))        esac
+            \(Self.valueBranches(Self.subcommandValued, offer: offer, shell: .zsh))        esac
                     case ${rest[1]} in
             \(subcommandBranches(offer: offer, files: "_files"))        esac
                     return
@@ -209,7 +216,7 @@ struct CompletionScript {
                     return
                 fi
                 case ${words[CURRENT-1]} in
-            \(Self.valueBranches(valued, offer: offer))    esac
+            \(Self.valueBranches(valued, offer: offer, shell: .zsh))    esac
                 \(offer) \(Self.quoted(flags + valued.map(\.name) + commands))
             }
             if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then

@@ -35,6 +35,7 @@ struct DaybookCompletionTests {
         Case(line: "daybook config set format ", offers: ["plain", "markdown"], omits: ["pageSize"]),
         Case(line: "daybook config set showDates ", offers: ["true", "false"]),
         Case(line: "daybook config schema --draft ", offers: ["7", "2020-12"]),
+        Case(line: "daybook config schema --d", offers: ["--draft", "--declared-only"], omits: ["--draft V"]),
         Case(line: "daybook config unset pageSize ", offers: ["format"]),
         Case(line: "daybook --set ", offers: ["pageSize=", "format="]),
         Case(line: "daybook -- ", offers: [], omits: ["config", "--help"]),
@@ -77,7 +78,7 @@ struct DaybookCompletionTests {
                 [
                     "-f", "-c",
                     """
-                    compadd() { [[ $1 == -- ]] && shift; local word; for word in "$@"; do [[ $word == "$PREFIX"* ]] && print -r -- $word; done; return 0; }
+                    compadd() { [[ $1 == -S ]] && shift 2; [[ $1 == -- ]] && shift; local word; for word in "$@"; do [[ $word == "$PREFIX"* ]] && print -r -- $word; done; return 0; }
                     _files() { print -r -- '<files>'; }
                     compdef() { : }
                     source '\(script.path)'
