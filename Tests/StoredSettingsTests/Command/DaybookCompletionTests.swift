@@ -87,9 +87,15 @@ struct DaybookCompletionTests {
                     """,
                 ])
         default:
+            // fish keeps its own files under the home and XDG folders: the scratch folder's.
+            let home = folder.path
             run = try await ProgramRun.run(
                 try Self.program("fish"),
-                ["--no-config", "-c", "source '\(script.path)'; complete -C'\(line)'"])
+                ["--no-config", "-c", "source '\(script.path)'; complete -C'\(line)'"],
+                environment: [
+                    "HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
+                    "XDG_CACHE_HOME": home + "/cache", "XDG_RUNTIME_DIR": home + "/runtime",
+                ])
         }
         #expect(run.exitCode == 0, "\(shell): \(run.errors)")
         #expect(run.errors == "", "\(shell) wrote errors: \(run.errors)")
