@@ -244,10 +244,18 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
     /// ```
     ///
     /// - Parameters:
+    ///   - toolName: As for the initializer.
+    ///   - arguments: As for the initializer; the process's arguments by default.
+    ///   - environment: As for the initializer.
+    ///   - environmentPrefix: As for the initializer.
+    ///   - file: As for the initializer.
+    ///   - fallbacks: As for the initializer.
+    ///   - unknownKeys: As for the initializer.
+    ///   - otherVariables: As for the initializer.
+    ///   - configCommand: As for the initializer; the name `config` runs under.
     ///   - overview: The tool's own text that `--help` prints first: what it does, its usage
     ///     line, its commands and options; empty by default, so help shows the settings only.
     ///   - commands: The tool's own commands, which completion scripts offer.
-    ///   - The others: as for the initializer.
     /// - Returns: The checked settings and the arguments no setting used, when the tool is to
     ///   go on.
     public static func parseOrExit(
