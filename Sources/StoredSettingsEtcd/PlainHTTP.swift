@@ -69,9 +69,18 @@ enum PlainHTTP {
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let info = candidate {
             candidate = info.pointee.ai_next
-            let fd = descriptorAboveStandardStreams(
-                socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol))
+            // Close-on-exec, so a child process the app spawns holds no connection: atomically
+            // on Linux (`SOCK_CLOEXEC`); Darwin has no such flag, so it is set right after.
+            #if canImport(Darwin)
+            let type = info.pointee.ai_socktype
+            #else
+            let type = info.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue)
+            #endif
+            let fd = descriptorAboveStandardStreams(socket(info.pointee.ai_family, type, info.pointee.ai_protocol))
             guard fd >= 0 else { continue }
+            #if canImport(Darwin)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            #endif
             let flags = fcntl(fd, F_GETFL)
             _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
             var result = systemConnect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen)

@@ -44,7 +44,7 @@ private final class TricklingServer: Sendable {
         (listener, port) = try FakeHTTPServer.listeningSocket()
         Thread.detachNewThread { [listener, stopped] in
             while true {
-                let connection = accept(listener, nil, nil)
+                let connection = FakeHTTPServer.acceptConnection(listener)
                 if connection < 0, errno == EINTR { continue }
                 guard connection >= 0 else { return }
                 Thread.detachNewThread {

@@ -43,7 +43,7 @@ final class FakeHTTPServer: Sendable {
         Thread.detachNewThread { [requests, ended, held] in
             var served = 0
             while true {
-                let connection = accept(fd, nil, nil)
+                let connection = Self.acceptConnection(fd)
                 if connection < 0, errno == EINTR { continue }
                 guard connection >= 0 else { break }
                 requests.withLock { $0.append(Self.readHead(connection)) }
@@ -81,9 +81,29 @@ final class FakeHTTPServer: Sendable {
         for connection in held.withLock({ $0 }) { close(connection) }
     }
 
+    /// A TCP socket, close-on-exec like the store's own (`SOCK_CLOEXEC`; set right after on
+    /// Darwin, which has no such flag): a child process another test spawns must not hold it.
+    static func streamSocket() -> Int32 {
+        #if canImport(Darwin)
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return fd
+        #else
+        return socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #endif
+    }
+
+    /// The next connection to `listener`, made close-on-exec at once (`accept4` is not in the
+    /// Swift Glibc module).
+    static func acceptConnection(_ listener: Int32) -> Int32 {
+        let connection = accept(listener, nil, nil)
+        if connection >= 0 { _ = fcntl(connection, F_SETFD, FD_CLOEXEC) }
+        return connection
+    }
+
     /// A socket listening on a free loopback port, and the port.
     static func listeningSocket() throws -> (descriptor: Int32, port: UInt16) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = streamSocket()
         guard fd >= 0 else { throw EtcdCluster.Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

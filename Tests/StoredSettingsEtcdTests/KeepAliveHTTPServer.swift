@@ -29,7 +29,7 @@ final class KeepAliveHTTPServer: Sendable {
     private let ended = AwaitableState(false)
 
     init(answer: @escaping @Sendable (String) -> String) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = FakeHTTPServer.streamSocket()
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -47,7 +47,7 @@ final class KeepAliveHTTPServer: Sendable {
         Thread.detachNewThread { [self] in
             var number = 0
             while true {
-                let connection = accept(fd, nil, nil)
+                let connection = FakeHTTPServer.acceptConnection(fd)
                 if connection < 0, errno == EINTR { continue }
                 guard connection >= 0 else { break }
                 open.withLock { $0.append(connection) }

@@ -16,7 +16,12 @@ import Darwin
 struct FileStoreEventTests {
     /// The idle store asks to poll every millisecond, the shortest interval: where its file
     /// is polled, it checks many times while a child process starts, writes and exits.
+    /// Lost events (the kernel's queue overflowing while a loaded machine starves the event
+    /// thread) rightly make every store check once: such checks are the only ones allowed.
     @Test func storeWithNothingChangingMakesNoChangeChecks() async throws {
+        #if os(Linux) || os(Android)
+        let overflowsBefore = FolderEvents.shared.overflowCount
+        #endif
         let idleFolder = try ScratchFolder()
         // Written before the store opens: events of its own write would start checks.
         try FileStore(url: idleFolder.file("settings.json"), options: quietOptions).setValue(.int(1), forKey: "k")
@@ -34,7 +39,10 @@ struct FileStoreEventTests {
             seen.insert(change.key)
         }
         #expect(seen == ["key-0", "key-1", "key-2"])
-        #if os(Linux) || os(Android) || canImport(Darwin)
+        #if os(Linux) || os(Android)
+        let overflows = FolderEvents.shared.overflowCount - overflowsBefore
+        #expect(idle.changeCheckCount <= overflows, "\(idle.changeCheckCount) checks, \(overflows) event queue overflows")
+        #elseif canImport(Darwin)
         #expect(idle.changeCheckCount == 0)
         #endif
         #expect(busy.changeCheckCount > 0)

@@ -107,15 +107,17 @@ struct FileStoreSpecialFileTests {
         let folder = try ScratchFolder()
         let url = folder.file("s.json")
         try Data("{\"a\": 1}\n".utf8).write(to: url)
-        // bash keeps 0, 1 and 2 open: `ulimit -n 4` leaves one descriptor free for `stored`.
+        // bash keeps 0, 1 and 2 open: `ulimit -n 4` leaves one descriptor free for `stored`,
+        // once 3 is closed (a descriptor of this test process that a library opened without
+        // close-on-exec could be there, and the loader would find none free).
         let read = try await ProgramRun.run(
-            "/bin/bash", ["-c", "ulimit -n 4; exec \"$0\" read \"$1\"", stored, url.path])
+            "/bin/bash", ["-c", "ulimit -n 4; exec 3>&-; exec \"$0\" read \"$1\"", stored, url.path])
         #expect(read.signal == nil, "stored died with signal \(read.signal ?? 0): \(read.errors)")
         #expect(read.exitCode == 0, "\(read.errors)")
         #expect(read.output == "{\n  \"a\": 1\n}\n")
 
         let write = try await ProgramRun.run(
-            "/bin/bash", ["-c", "ulimit -n 4; exec \"$0\" write \"$1\" a -int 2", stored, url.path])
+            "/bin/bash", ["-c", "ulimit -n 4; exec 3>&-; exec \"$0\" write \"$1\" a -int 2", stored, url.path])
         #expect(write.signal == nil, "stored died with signal \(write.signal ?? 0): \(write.errors)")
         #expect(write.exitCode == 74, "\(write.errors)")
         #expect(write.errors.contains("Too many open files"), "\(write.errors)")

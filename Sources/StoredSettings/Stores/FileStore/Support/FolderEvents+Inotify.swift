@@ -79,6 +79,8 @@ package final class FolderEvents: Sendable {
         var refusedFolders: Set<String> = []
         /// Actions run once between the next walk of a path and its watches, for tests.
         var afterNextWalk: [String: @Sendable () -> Void] = [:]
+        /// How many batches of events said events were lost (`IN_Q_OVERFLOW`).
+        var overflowCount = 0
     }
 
     /// How often a registration with a folder on its way that cannot be watched is checked
@@ -325,6 +327,7 @@ package final class FolderEvents: Sendable {
     {
         var polling = PollingChanges()
         let overflow = events.contains { $0.flags & UInt32(IN_Q_OVERFLOW) != 0 }
+        if overflow { state.overflowCount += 1 }
         var notified: Set<UInt64> = overflow ? Set(state.entries.keys) : []
         var resolved: Set<UInt64> = notified
         for event in events {
@@ -410,6 +413,11 @@ package final class FolderEvents: Sendable {
     package func afterNextWalk(of path: String, run action: @escaping @Sendable () -> Void) {
         state.withLock { $0.afterNextWalk[path] = action }
     }
+
+    /// How many times the kernel's event queue overflowed (`IN_Q_OVERFLOW`, past
+    /// `fs.inotify.max_queued_events`), each of which made every registration's file checked:
+    /// for tests that count checks.
+    package var overflowCount: Int { state.value.overflowCount }
 
     /// Makes watches of `folder` fail (or succeed again) as when the system's watch limit is
     /// reached, for tests of the fallback to polling.
