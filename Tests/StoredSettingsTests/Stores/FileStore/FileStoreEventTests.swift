@@ -41,7 +41,8 @@ struct FileStoreEventTests {
         #expect(seen == ["key-0", "key-1", "key-2"])
         #if os(Linux) || os(Android)
         let overflows = FolderEvents.shared.overflowCount - overflowsBefore
-        #expect(idle.changeCheckCount <= overflows, "\(idle.changeCheckCount) checks, \(overflows) event queue overflows")
+        #expect(
+            idle.changeCheckCount <= overflows, "\(idle.changeCheckCount) checks, \(overflows) event queue overflows")
         #elseif canImport(Darwin)
         #expect(idle.changeCheckCount == 0)
         #endif
