@@ -54,13 +54,15 @@ int stat(const char *_Null_unspecified path, struct stat *_Null_unspecified buf)
 int fstat(int fd, struct stat *_Null_unspecified buf);
 int close(int fd);
 int fsync(int fd);
-// Variadic in C, which Swift does not import; the SDK's Swift overlay declares this form (and
-// three-argument ones, which no Apple-only branch calls).
+// Variadic in C, which Swift does not import; the SDK's Swift overlay declares this form, and
+// the three-argument one that the Foundation stand-in declares (a C header cannot overload).
 int fcntl(int fd, int cmd);
 
 #define O_NONBLOCK 0x00000004
 #define O_EVTONLY 0x00008000
 #define O_CLOEXEC 0x01000000
+#define FD_CLOEXEC 1
+#define F_SETFD 2
 #define F_GETFL 3
 #define F_SETFL 4
 #define F_GETPATH 50

@@ -14,6 +14,12 @@
 @_exported import Dispatch
 @_exported import ObjectiveC
 
+// MARK: - Darwin's Swift overlay
+
+/// `fcntl` with an argument, as Darwin's Swift overlay (Platform.swift) declares it; here because
+/// the Darwin stand-in is a C header, and Foundation re-exports Darwin.
+public func fcntl(_ fd: Int32, _ cmd: Int32, _ value: Int32) -> Int32 { fatalError() }
+
 // MARK: - CoreFoundation
 
 public typealias CFTypeRef = AnyObject
