@@ -47,4 +47,11 @@ struct GettingStartedExampleTests {
         #expect(relaunched.theme == .dark)
         #expect(relaunched.launchCount == 1)
     }
+
+    // The example of "A fresh store per test" in the "Testing code that uses settings" article.
+    @Test func countsLaunches() throws {
+        let store = try TemporaryFileStore()
+        try AppSettings(store: store).$launchCount.update { $0 += 1 }
+        #expect(AppSettings(store: try store.reopened()).launchCount == 1)
+    }
 }
