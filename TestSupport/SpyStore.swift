@@ -167,9 +167,10 @@ public final class SpyStore: Storable, ChangeSnapshotting {
         var subscription =
             (wrapped as? any ChangeSnapshotting)?.keySetSubscription()
             ?? KeySetSubscription(changes: wrapped.changes(), follow: { _ in }, end: {})
-        let follow = subscription.follow
-        subscription.follow = { [self] key in
-            record(.subscription(key: key))
+        // The log, not the store: a subscription kept for the store's lifetime must not keep it.
+        let (follow, log) = (subscription.follow, log)
+        subscription.follow = { key in
+            log.withLock { $0.append(.subscription(key: key)) }
             follow(key)
         }
         return subscription

@@ -204,15 +204,19 @@ struct ObservationFrameworkTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
-    @Test func readSettingsCostOneSubscriptionPerStoreUntilTheyAreReleased() async {
-        let store = InMemoryStore()
+    @Test func settingsCostOneSubscriptionPerStoreAndDoNotKeepTheStore() async {
+        weak var released: InMemoryStore?
         do {
-            let settings = AppSettings(store: store)
-            let other = AppSettings(store: store)
-            _ = (settings.autoReload, settings.theme, settings.launchCount, other.launchCount)
-            #expect(store.subscriberCount == 1)
+            let store = InMemoryStore()
+            released = store
+            for _ in 0..<3 {
+                let settings = AppSettings(store: store)
+                let other = AppSettings(store: store)
+                _ = (settings.autoReload, settings.theme, settings.launchCount, other.launchCount)
+                #expect(store.subscriberCount == 1)
+            }
         }
-        await store.waitForSubscriberCount(0)
+        #expect(released == nil)
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
