@@ -95,4 +95,9 @@ public final class InMemoryStore: Storable, ChangeSnapshotting {
     public func subscription(readingValueForKey key: String) -> KeySubscription {
         storage.subscription(readingValueForKey: key)
     }
+
+    /// One stream of the changes to the keys passed to its `follow`.
+    public func keySetSubscription() -> KeySetSubscription {
+        storage.keySetSubscription()
+    }
 }

@@ -13,14 +13,18 @@ public import StoredSettings
 ///
 /// Every ``Storable`` requirement is recorded before it is forwarded, so a call that then fails
 /// is recorded too. `value(forKey:)` and `valueWithRevision(forKey:)` (what ``Stored`` reads
-/// with) are both recorded as ``Call/value(key:)``. The log lives in the store object: every
+/// with) are both recorded as ``Call/value(key:)``; a subscription to one key
+/// (``ChangeSnapshotting/subscription(readingValueForKey:)``, or a key followed by
+/// ``ChangeSnapshotting/keySetSubscription()``) as ``Call/subscription(key:)``, so a test can
+/// tell a follower of one key from a follower of every key (``Call/changes``). The log lives
+/// in the store object: every
 /// reference to the same `SpyStore`, and every setting created on it, shares one log.
 ///
 /// It does not import a test framework, so previews and tools can use it too.
 ///
 /// Thread-safety: every member may be used from any thread or task; calls made concurrently
 /// are recorded in the order they took the log's lock.
-public final class SpyStore: Storable {
+public final class SpyStore: Storable, ChangeSnapshotting {
     /// One recorded call.
     public enum Call: Sendable, Hashable, CustomStringConvertible {
         /// A read of `key`: `value(forKey:)` or `valueWithRevision(forKey:)`.
@@ -31,8 +35,11 @@ public final class SpyStore: Storable {
         case keys
         /// `update(forKey:_:)` of `key`.
         case update(key: String)
-        /// `changes()`: a new change subscription.
+        /// `changes()`: a new subscription to every key's changes.
         case changes
+        /// `subscription(readingValueForKey:)` of `key`: a new subscription to one key's
+        /// changes, the kind on which `UserDefaultsStore` observes other processes by key.
+        case subscription(key: String)
 
         /// The call as code would spell it: `setValue(.int(3), key: "launchCount")`.
         public var description: String {
@@ -43,13 +50,14 @@ public final class SpyStore: Storable {
             case .keys: "keys"
             case .update(let key): "update(key: \(key.debugDescription))"
             case .changes: "changes"
+            case .subscription(let key): "subscription(key: \(key.debugDescription))"
             }
         }
 
         /// The key the call is about; `nil` for ``keys`` and ``changes``.
         public var key: String? {
             switch self {
-            case .value(let key), .setValue(_, let key), .update(let key): key
+            case .value(let key), .setValue(_, let key), .update(let key), .subscription(let key): key
             case .keys, .changes: nil
             }
         }
@@ -58,7 +66,7 @@ public final class SpyStore: Storable {
         public var isWrite: Bool {
             switch self {
             case .setValue, .update: true
-            case .value, .keys, .changes: false
+            case .value, .keys, .changes, .subscription: false
             }
         }
     }
@@ -138,5 +146,33 @@ public final class SpyStore: Storable {
     public func changes() -> AsyncStream<StoredChange> {
         record(.changes)
         return wrapped.changes()
+    }
+
+    /// Records ``Call/subscription(key:)`` and forwards; the read and the subscription are one
+    /// step when the wrapped store is ``ChangeSnapshotting``, else it subscribes to every change
+    /// first and reads second.
+    public func subscription(readingValueForKey key: String) -> KeySubscription {
+        record(.subscription(key: key))
+        if let wrapped = wrapped as? any ChangeSnapshotting {
+            return wrapped.subscription(readingValueForKey: key)
+        }
+        let changes = wrapped.changes()
+        return KeySubscription(value: wrapped.value(forKey: key), changes: changes, end: {})
+    }
+
+    /// Forwards; records ``Call/subscription(key:)`` for each key the subscription follows, so
+    /// a follower of several keys with one stream is seen following each alone. Over a store
+    /// that is not ``ChangeSnapshotting`` the stream delivers every key's changes.
+    public func keySetSubscription() -> KeySetSubscription {
+        var subscription =
+            (wrapped as? any ChangeSnapshotting)?.keySetSubscription()
+            ?? KeySetSubscription(changes: wrapped.changes(), follow: { _ in }, end: {})
+        // The log, not the store: a subscription kept for the store's lifetime must not keep it.
+        let (follow, log) = (subscription.follow, log)
+        subscription.follow = { key in
+            log.withLock { $0.append(.subscription(key: key)) }
+            follow(key)
+        }
+        return subscription
     }
 }

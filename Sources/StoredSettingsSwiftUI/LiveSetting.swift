@@ -43,14 +43,18 @@ import Combine
 /// }
 /// ```
 ///
-/// The view follows whatever the store's ``StoredSettings/Storable/changes()`` delivers: a
-/// write through this wrapper, another view, a settings value or the store's own API, and for
-/// a ``StoredSettings/FileStore`` another process. Reads and writes go to the setting itself
-/// (``StoredSettings/Stored/wrappedValue``), so a write is committed, durably for a durable
-/// store, before the setter returns; a failed write is reported to
+/// The view follows its setting's key alone (``StoredSettings/ChangeSnapshotting``), so it sees
+/// every change of the key the store observes: a write through this wrapper, another view, a
+/// settings value or the store's own API, for a ``StoredSettings/FileStore`` another process,
+/// and on Apple platforms another process (a widget, an app extension) writing a
+/// ``StoredSettings/UserDefaultsStore`` key, heard by key-value observation of that key. Reads
+/// and writes go to the setting itself (``StoredSettings/Stored/wrappedValue``), so a write is
+/// committed, durably for a durable store, before the setter returns; a failed write is reported to
 /// ``StoredSettings/StorageErrorReporter`` and leaves the previous value. It runs on the
 /// package's floor (iOS 16, macOS 13): it rests on `ObservableObject`, not on the Observation
-/// framework.
+/// framework. From iOS 17 and macOS 14 a view whose `body` reads a setting is drawn again after
+/// each change without it, since every `@Stored` read registers with the Observation framework;
+/// it stays for the systems before those, and for its `Binding`.
 ///
 /// Thread-safety: the main actor's, as every SwiftUI view property.
 @MainActor

@@ -1,8 +1,10 @@
 package import StoredSettings
 
 /// Follows one setting: calls `onChange` with the stored value after each committed change to
-/// its key, from the store's ``StoredSettings/Storable/changes()`` (every writer the store
-/// observes), until it follows another setting or is released.
+/// its key, from a subscription to that key alone where the store offers one
+/// (``StoredSettings/ChangeSnapshotting``: on Apple platforms a `UserDefaultsStore` then hears
+/// other processes write the key), else from ``StoredSettings/Storable/changes()``, until it
+/// follows another setting or is released.
 ///
 /// The part of ``LiveSetting`` that runs on every platform, so its behaviour is tested on
 /// Linux too. Changes, not the setting's `updates`: that stream keeps only the newest value,
@@ -19,9 +21,11 @@ package final class SettingFollower<Value: Sendable>: Sendable {
     }
 
     private let onChange: @Sendable (StoredValue?) -> Void
-    /// The setting followed (kept, so no other store can take its store's identifier) and the
-    /// task that reads its changes.
-    private let following = Lock<(identity: Identity, setting: Stored<Value>, task: Task<Void, Never>)?>(nil)
+    /// The setting followed (kept, so no other store can take its store's identifier), the
+    /// subscription to its key and the task that reads it.
+    private let following = Lock<
+        (identity: Identity, setting: Stored<Value>, subscription: KeySubscription, task: Task<Void, Never>)?
+    >(nil)
 
     /// A follower of `setting`.
     package init(_ setting: Stored<Value>, onChange: @escaping @Sendable (StoredValue?) -> Void) {
@@ -35,15 +39,16 @@ package final class SettingFollower<Value: Sendable>: Sendable {
         let identity = Identity(store: ObjectIdentifier(setting.store), key: setting.key)
         following.withLock { following in
             guard following?.identity != identity else { return }
+            following?.subscription.end()
             following?.task.cancel()
             // Subscribed here, so no change after this returns is missed.
-            let changes = setting.store.changes()
+            let subscription = setting.store.keySubscription(forKey: setting.key)
             let onChange = onChange
             following = (
-                identity, setting,
+                identity, setting, subscription,
                 Task {
                     // A cancelled stream may still hand out what it holds: nothing after `follow`.
-                    for await change in changes where change.key == identity.key && !Task.isCancelled {
+                    for await change in subscription.changes where change.key == identity.key && !Task.isCancelled {
                         onChange(change.value)
                     }
                 }
@@ -52,6 +57,9 @@ package final class SettingFollower<Value: Sendable>: Sendable {
     }
 
     deinit {
-        following.withLock { $0?.task.cancel() }
+        following.withLock {
+            $0?.subscription.end()
+            $0?.task.cancel()
+        }
     }
 }

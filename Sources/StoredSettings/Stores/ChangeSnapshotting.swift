@@ -11,6 +11,49 @@ public protocol ChangeSnapshotting: Storable {
     ///
     /// Thread-safety: called from any thread; the read and the subscription are one step.
     func subscription(readingValueForKey key: String) -> KeySubscription
+
+    /// One stream of the changes to the keys passed to its `follow`, none at first: how the
+    /// Observation framework's reads of ``Stored`` settings follow a store, each key alone
+    /// (so a `UserDefaultsStore` observes it in other processes too) with one subscription
+    /// and one task per store, however many keys are read.
+    ///
+    /// The default implementation follows every key (``Storable/changes()``); `follow` does
+    /// nothing. A backend built on ``ChangeBroadcaster`` returns its
+    /// ``ChangeBroadcaster/keySetSubscription()``.
+    ///
+    /// Thread-safety: called from any thread; `follow` and `end` too.
+    func keySetSubscription() -> KeySetSubscription
+}
+
+extension ChangeSnapshotting {
+    /// A subscription to every key's changes (``Storable/changes()``), whose `follow` does
+    /// nothing: correct for any store, by key for none. It ends when its consumer stops.
+    public func keySetSubscription() -> KeySetSubscription {
+        KeySetSubscription(changes: changes(), follow: { _ in }, end: {})
+    }
+}
+
+/// The changes to a set of keys that grows, from ``ChangeSnapshotting/keySetSubscription()``.
+public struct KeySetSubscription: Sendable {
+    /// Every change to a followed key after it was followed (changes to other keys may be
+    /// delivered too).
+    public var changes: AsyncStream<StoredChange>
+    /// Adds a key: a change to it committed after this returns is delivered. Following a key
+    /// twice, or after `end`, does nothing.
+    public var follow: @Sendable (String) -> Void
+    /// Ends `changes` and releases the subscription at once; safe to call more than once.
+    /// (Some subscriptions end only when their consumer stops: cancel the consuming task too.)
+    public var end: @Sendable () -> Void
+
+    /// Creates a subscription from its parts.
+    public init(
+        changes: AsyncStream<StoredChange>, follow: @escaping @Sendable (String) -> Void,
+        end: @escaping @Sendable () -> Void
+    ) {
+        self.changes = changes
+        self.follow = follow
+        self.end = end
+    }
 }
 
 /// A key's value and the changes after it, from ``ChangeSnapshotting``.

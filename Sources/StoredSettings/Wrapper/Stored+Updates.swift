@@ -29,7 +29,7 @@ extension Stored {
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(1))
         // One read, paired with the subscription: the first value and the changes after it
         // neither overlap nor leave a gap (exactly so for stores that can pair them atomically).
-        let subscription = subscribeReadingValue()
+        let subscription = store.keySubscription(forKey: key)
         let initial = subscription.value
         continuation.yield(value(from: initial))
         let wrapper = self
@@ -51,18 +51,6 @@ extension Stored {
         return stream
     }
 
-    /// The stored value now and a stream of every change after it.
-    private func subscribeReadingValue() -> KeySubscription {
-        if let store = store as? any ChangeSnapshotting {
-            return store.subscription(readingValueForKey: key)
-        }
-        // Subscribe first, so no change can fall between; a change that races with the read
-        // may then be both in the first value and in the stream, and is skipped as a repeat.
-        // The subscription ends when the relay task, cancelled, next runs.
-        let changes = store.changes()
-        return KeySubscription(value: store.value(forKey: key), changes: changes, end: {})
-    }
-
     /// `stored` decoded, or the default (reporting the failure) when it does not decode.
     private func value(from stored: StoredValue?) -> Value {
         guard let stored = stored ?? store.registeredValue(forKey: key) else { return defaultValue }
@@ -72,5 +60,23 @@ extension Stored {
             StorageErrorReporter.report(storageError(error))
             return defaultValue
         }
+    }
+}
+
+extension Storable {
+    /// The value of `key` now and a stream of every change after it, for every follower of one
+    /// setting (``Stored/updates``, `@LiveSetting`): a subscription to the key alone where the
+    /// store can pair it with the read (``ChangeSnapshotting``; on Apple platforms a
+    /// `UserDefaultsStore` then hears other processes write the key), else a subscription to
+    /// every change, which the follower filters.
+    package func keySubscription(forKey key: String) -> KeySubscription {
+        if let store = self as? any ChangeSnapshotting {
+            return store.subscription(readingValueForKey: key)
+        }
+        // Subscribe first, so no change can fall between; a change that races with the read
+        // may then be both in the first value and in the stream, and is skipped as a repeat.
+        // The subscription ends when its consumer stops.
+        let changes = changes()
+        return KeySubscription(value: value(forKey: key), changes: changes, end: {})
     }
 }

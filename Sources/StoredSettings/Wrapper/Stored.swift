@@ -47,6 +47,12 @@
 /// stays. A plain assignment (`settings.count = 5`) is the user's new value and replaces
 /// unreadable data.
 ///
+/// Every read of the value registers with the Observation framework where it exists (macOS 14,
+/// iOS 17, tvOS 17, watchOS 10, visionOS 1, Linux): a SwiftUI `body` or `withObservationTracking`
+/// that reads a setting is told, once, after a committed change of its key by any writer the
+/// store observes, outside every lock; an `@Observable` class holds settings as
+/// `@ObservationIgnored @Stored(...)` with no other code (see <doc:Observation>).
+///
 /// Thread-safety: `Stored` is `Sendable`; every member may be used from any thread or task.
 @propertyWrapper
 public struct Stored<Value: Sendable>: Sendable {
@@ -86,7 +92,9 @@ public struct Stored<Value: Sendable>: Sendable {
     ) {
         self.key = key
         self.store = store ?? StoreContext.resolvedStore
-        setting = StoredSetting(defaultValue: defaultValue, codec: codec, help: help, isSecret: isSecret)
+        setting = StoredSetting(
+            defaultValue: defaultValue, codec: codec, help: help, isSecret: isSecret,
+            observed: observationSubject(of: self.store, key: key))
         // A class cannot be a setting's type: say so once, where the setting is created.
         if let refusal = codec.refusal {
             StorageErrorReporter.report(storageError(refusal))
@@ -105,7 +113,14 @@ public struct Stored<Value: Sendable>: Sendable {
     /// the stored data does not decode, the change is reported as not saved and nothing is
     /// written.
     public var wrappedValue: Value {
-        get { currentValue(reporting: true) }
+        get {
+            // Registers the read with a tracking in progress (a SwiftUI `body`,
+            // `withObservationTracking`); the subject was found when the wrapper was made.
+            if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *), let observed = setting.observed {
+                unsafeDowncast(observed, to: ObservedKey.self).access()
+            }
+            return currentValue(reporting: true)
+        }
         nonmutating set {
             do {
                 try save(newValue)
@@ -311,12 +326,15 @@ public struct Stored<Value: Sendable>: Sendable {
 /// wrapper allocates one object.
 @usableFromInline
 final class StoredSetting<Value: Sendable>: DecodedCache<Value>, @unchecked Sendable {
-    // Safe because every stored property here is a `let` of a `Sendable` type; the mutable
-    // state is the superclass's, guarded by its lock.
+    // Safe because every stored property here is a `let` of a `Sendable` type (`observed` is
+    // an `ObservedKey`, which is); the mutable state is the superclass's, guarded by its lock.
     let defaultValue: Value
     let help: String?
     let isSecret: Bool
     let codec: StoredCodec<Value>
+    /// The ``ObservedKey`` reads register on; `nil` without the Observation framework. Typed
+    /// `AnyObject` because a stored property cannot have a type of later availability.
+    let observed: AnyObject?
 
     /// Whether an in-place change may start from the value the previous one kept
     /// (``ExactStoredForm``), instead of decoding the stored array again; asked only by
@@ -330,15 +348,16 @@ final class StoredSetting<Value: Sendable>: DecodedCache<Value>, @unchecked Send
     /// these, laid out as tuples of the same types in the same order (keep them in step).
     static var size: Int {
         2 * MemoryLayout<Int>.size + cacheFieldsSize
-            + MemoryLayout<(Value, String?, Bool, StoredCodec<Value>)>.size
+            + MemoryLayout<(Value, String?, Bool, StoredCodec<Value>, AnyObject?)>.size
     }
 
     @usableFromInline
-    init(defaultValue: Value, codec: StoredCodec<Value>, help: String?, isSecret: Bool) {
+    init(defaultValue: Value, codec: StoredCodec<Value>, help: String?, isSecret: Bool, observed: AnyObject?) {
         self.defaultValue = defaultValue
         self.codec = codec
         self.help = help
         self.isSecret = isSecret
+        self.observed = observed
         super.init(placeholder: defaultValue)
     }
 }

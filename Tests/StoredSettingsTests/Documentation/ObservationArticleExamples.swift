@@ -20,6 +20,7 @@ struct ObservationArticleExamples {
         let store = InMemoryStore()
         let printed = AwaitableState<[String]>([])
         let settings = AppSettings(store: store)
+        let idle = store.subscriberCount // the store's one subscription for the Observation framework
         let watcher = Task {
             for await enabled in settings.$autoReload.updates {
                 printed.withLock { $0.append("autoReload is now \(enabled)") }
@@ -29,8 +30,8 @@ struct ObservationArticleExamples {
         settings.autoReload = true // prints "autoReload is now true"
         #expect(await printed.wait { $0.count == 2 } == ["autoReload is now false", "autoReload is now true"])
         watcher.cancel() // releases the subscription
-        await store.waitForSubscriberCount(0)
-        #expect(store.subscriberCount == 0)
+        await store.waitForSubscriberCount(idle)
+        #expect(store.subscriberCount == idle)
     }
 
     @Test func loopBodyMayWriteTheObservedSetting() async {

@@ -39,10 +39,12 @@ struct SettingFollowerTests {
 
     @Test func aReleasedFollowerLetsGoOfTheStore() async throws {
         let store = InMemoryStore()
-        var follower: SettingFollower<Int>? = SettingFollower(Stored("count", default: 0, store: store)) { _ in }
-        #expect(store.subscriberCount == 1)
+        let count = Stored("count", default: 0, store: store)
+        let idle = store.subscriberCount
+        var follower: SettingFollower<Int>? = SettingFollower(count) { _ in }
+        #expect(store.subscriberCount == idle + 1)
         follower = nil
-        await store.waitForSubscriberCount(0)
-        #expect(store.subscriberCount == 0 && follower == nil)
+        await store.waitForSubscriberCount(idle)
+        #expect(store.subscriberCount == idle && follower == nil)
     }
 }

@@ -4,7 +4,9 @@ import StoredSettings
 import StoredSettingsTestSupport
 import Testing
 
-// The code of the "Observing settings" article, so the compiler checks it.
+// The code of the "Observing settings" article, so the compiler checks it: every `@Stored` read
+// registers with the Observation framework, in a plain settings value and in an `@Observable`
+// model alike, with no code per setting.
 
 private enum Key: String, StorageKey { case autoReload, theme, launchCount }
 private enum Theme: String, StoredValueConvertible { case system, light, dark }
@@ -20,112 +22,101 @@ private struct AppSettings: SettingsGroup {
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 @Observable
 private final class SettingsModel {
-    @ObservationIgnored private let settings: AppSettings
-    @ObservationIgnored private let observation = SettingsObservation()
-
-    init(store: any Storable) {
-        settings = AppSettings(store: store)
-    }
-
-    var autoReload: Bool {
-        get { observation.track(settings.$autoReload) }
-        set { settings.autoReload = newValue }
-    }
-
-    var theme: Theme {
-        get { observation.track(settings.$theme) }
-        set { settings.theme = newValue }
-    }
+    @ObservationIgnored @Stored(Key.autoReload, default: false) var autoReload: Bool
+    @ObservationIgnored @Stored(Key.theme, default: .system) var theme: Theme
 
     /// Not a setting: ordinary `@Observable` state next to the settings.
     var isEditing = false
 }
 
-/// Calls `onChange` of `withObservationTracking` into a stream a test can wait on.
-private final class ChangeSignal: Sendable {
-    let stream: AsyncStream<Void>
-    private let continuation: AsyncStream<Void>.Continuation
+/// Calls `onChange` of `withObservationTracking` into a stream a test can wait on, with what
+/// `onChange` read.
+private final class ChangeSignal<Seen: Sendable>: Sendable {
+    private let stream: AsyncStream<Seen>
+    private let continuation: AsyncStream<Seen>.Continuation
+    private let calls = AwaitableState(0)
 
-    init() {
-        (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+    init(of: Seen.Type = Void.self) {
+        (stream, continuation) = AsyncStream.makeStream(of: Seen.self)
     }
 
-    var fire: @Sendable () -> Void {
-        { [continuation, calls] in
-            calls.withLock { $0 += 1 }
-            continuation.yield()
-        }
+    /// Records a call of `onChange` that saw `seen`.
+    func fire(_ seen: Seen) {
+        calls.withLock { $0 += 1 }
+        continuation.yield(seen)
     }
 
     /// How many times `onChange` was called so far.
     var count: Int { calls.value }
 
-    private let calls = AwaitableState(0)
-
-    /// Waits for the next `onChange` call; returns `true` once it came. The test's
-    /// `.timeLimit` trait guards against one that never comes.
-    func fired() async -> Bool {
+    /// Waits for the next `onChange` call and returns what it saw. The test's `.timeLimit`
+    /// trait guards against one that never comes.
+    func next() async -> Seen? {
         var iterator = stream.makeAsyncIterator()
-        return await iterator.next() != nil
+        return await iterator.next()
     }
+}
+
+extension ChangeSignal where Seen == Void {
+    func fire() { fire(()) }
+    func fired() async -> Bool { await next() != nil }
 }
 
 @Suite(.timeLimit(TestScale.hangGuard))
 struct ObservationFrameworkTests {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
-    @Test func trackingFiresWhenTheStoreChangesTheSetting() async throws {
+    @Test func aSettingsValueIsObservedWhenTheStoreChangesTheSetting() async throws {
         let store = InMemoryStore()
-        let model = SettingsModel(store: store)
-        let signal = ChangeSignal()
+        let settings = AppSettings(store: store)
+        let signal = ChangeSignal(of: Bool.self)
         let before = withObservationTracking {
-            model.autoReload
+            settings.autoReload
         } onChange: {
-            signal.fire()
+            signal.fire(settings.autoReload)
         }
         #expect(before == false)
 
-        try store.setValue(.bool(true), forKey: "autoReload") // another writer
+        try store.setValue(.bool(true), forKey: "autoReload") // the store's own API
 
-        #expect(await signal.fired())
-        #expect(model.autoReload)
+        #expect(await signal.next() == true)
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
-    @Test func trackingFiresWhenTheModelWritesTheSetting() async {
-        let model = SettingsModel(store: InMemoryStore())
-        let signal = ChangeSignal()
-        _ = withObservationTracking {
-            model.theme
-        } onChange: {
-            signal.fire()
-        }
-
-        model.theme = .dark
-
-        #expect(await signal.fired())
-        #expect(model.theme == .dark)
-    }
-
-    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
-    @Test func trackingFiresWhenAnotherSettingsValueWrites() async {
+    @Test func aSettingsValueIsObservedWhenAnotherWrapperWrites() async {
         let store = InMemoryStore()
-        let model = SettingsModel(store: store)
-        let signal = ChangeSignal()
+        let settings = AppSettings(store: store)
+        let signal = ChangeSignal(of: Theme.self)
         _ = withObservationTracking {
-            model.theme
+            settings.theme
         } onChange: {
-            signal.fire()
+            signal.fire(settings.theme)
         }
 
-        AppSettings(store: store).theme = .light
+        Stored(Key.theme, default: Theme.system, store: store).wrappedValue = .light
 
-        #expect(await signal.fired())
+        #expect(await signal.next() == .light)
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
-    @Test func trackingFiresForFileStoreWrites() async throws {
-        let store = try TemporaryFileStore()
-        let model = SettingsModel(store: store.fileStore)
+    @Test func anObservableModelHoldingStoredSettingsIsObservedWithNoOtherCode() async {
+        let store = InMemoryStore()
+        let model = StoreContext.withStore(store) { SettingsModel() }
+        let signal = ChangeSignal(of: Theme.self)
+        let theme = model.$theme // the model is not `Sendable`; its setting is
+        _ = withObservationTracking {
+            model.theme
+        } onChange: {
+            signal.fire(theme.wrappedValue)
+        }
+
+        AppSettings(store: store).theme = .dark // another settings value
+
+        #expect(await signal.next() == .dark)
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    @Test func theModelsOwnWriteIsObserved() async {
+        let model = StoreContext.withStore(InMemoryStore()) { SettingsModel() }
         let signal = ChangeSignal()
         _ = withObservationTracking {
             model.autoReload
@@ -133,46 +124,75 @@ struct ObservationFrameworkTests {
             signal.fire()
         }
 
-        try store.fileStore.setValue(.bool(true), forKey: "autoReload")
+        model.autoReload = true
 
         #expect(await signal.fired())
         #expect(model.autoReload)
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
-    @Test func otherKeysAndIdenticalWritesDoNotFire() async throws {
-        let store = InMemoryStore(["autoReload": .bool(true)])
-        let model = SettingsModel(store: store)
-        let signal = ChangeSignal()
+    @Test func anotherProcessWritingAFileStoreIsObserved() async throws {
+        let store = try TemporaryFileStore()
+        let settings = AppSettings(store: store.fileStore)
+        let signal = ChangeSignal(of: Bool.self)
         _ = withObservationTracking {
-            model.autoReload
+            settings.autoReload
         } onChange: {
-            signal.fire()
+            signal.fire(settings.autoReload)
         }
 
+        _ = try await ChildProcess.run(["set", store.url.path, "autoReload", "true"])
+
+        #expect(await signal.next() == true)
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    @Test func aChangeToAnotherKeyOrOfNothingCallsNothing() async throws {
+        let store = InMemoryStore(["autoReload": .bool(true)])
+        let settings = AppSettings(store: store)
+        let signal = ChangeSignal(of: Bool.self)
+        _ = withObservationTracking {
+            settings.autoReload
+        } onChange: {
+            signal.fire(settings.autoReload)
+        }
         let themeSignal = ChangeSignal()
         _ = withObservationTracking {
-            model.theme
+            settings.theme
         } onChange: {
             themeSignal.fire()
         }
 
         try store.setValue(.bool(true), forKey: "autoReload") // the value it holds
         try store.setValue(.int(3), forKey: "launchCount") // another key
-        AppSettings(store: store).theme = .dark // another key, tracked too
-
-        // The model passes changes on in commit order: once the theme change reached its
-        // observer, the writes before it were passed on, and none of them fired.
+        settings.theme = .dark // another key, tracked too
         #expect(await themeSignal.fired())
-        #expect(signal.count == 0)
         try store.setValue(.bool(false), forKey: "autoReload") // a real change
-        #expect(await signal.fired())
+
+        // A call made for another key would have come before this commit and seen `true`.
+        #expect(await signal.next() == false)
         #expect(signal.count == 1)
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    @Test func trackingAgainAfterAChangeSeesTheNextChange() async throws {
+        let store = InMemoryStore()
+        let settings = AppSettings(store: store)
+        for count in 1...3 {
+            let signal = ChangeSignal(of: Int.self)
+            _ = withObservationTracking {
+                settings.launchCount
+            } onChange: {
+                signal.fire(settings.launchCount)
+            }
+            settings.launchCount = count
+            #expect(await signal.next() == count)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     @Test func ordinaryObservablePropertiesStillWork() async {
-        let model = SettingsModel(store: InMemoryStore())
+        let model = StoreContext.withStore(InMemoryStore()) { SettingsModel() }
         let signal = ChangeSignal()
         _ = withObservationTracking {
             model.isEditing
@@ -184,43 +204,36 @@ struct ObservationFrameworkTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
-    @Test func releasingTheModelReleasesTheSubscription() async {
-        let store = InMemoryStore()
+    @Test func settingsCostOneSubscriptionPerStoreAndDoNotKeepTheStore() async {
+        weak var released: InMemoryStore?
         do {
-            let model = SettingsModel(store: store)
-            _ = model.autoReload
-            #expect(store.subscriberCount == 1)
+            let store = InMemoryStore()
+            released = store
+            for _ in 0..<3 {
+                let settings = AppSettings(store: store)
+                let other = AppSettings(store: store)
+                _ = (settings.autoReload, settings.theme, settings.launchCount, other.launchCount)
+                #expect(store.subscriberCount == 1)
+            }
         }
-        await store.waitForSubscriberCount(0)
-        #expect(store.subscriberCount == 0)
-    }
-
-    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
-    @Test func oneSubscriptionPerStoreWhateverIsTracked() {
-        let store = InMemoryStore()
-        let model = SettingsModel(store: store)
-        _ = model.autoReload
-        _ = model.theme
-        _ = model.autoReload
-        #expect(store.subscriberCount == 1)
+        #expect(released == nil)
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     @Test func onChangeMayReadAndWriteSettings() async throws {
         let store = InMemoryStore()
-        let model = SettingsModel(store: store)
+        let settings = AppSettings(store: store)
         let signal = ChangeSignal()
         _ = withObservationTracking {
-            model.autoReload
+            settings.autoReload
         } onChange: {
             // Called outside every lock: reading and writing settings here is fine.
-            let settings = AppSettings(store: store)
             _ = settings.autoReload
             settings.launchCount += 1
             signal.fire()
         }
         try store.setValue(.bool(true), forKey: "autoReload")
         #expect(await signal.fired())
-        #expect(AppSettings(store: store).launchCount == 1)
+        #expect(settings.launchCount == 1)
     }
 }

@@ -5,4 +5,10 @@ extension FileStore: ChangeSnapshotting {
     public func subscription(readingValueForKey key: String) -> KeySubscription {
         storage.subscription(readingValueForKey: key)
     }
+
+    /// One stream of the changes to the keys passed to its `follow`, whether this process
+    /// wrote them or the file watcher found them.
+    public func keySetSubscription() -> KeySetSubscription {
+        storage.keySetSubscription()
+    }
 }

@@ -28,6 +28,9 @@ public final class ChangeBroadcaster: Sendable {
         var everyKey: [Int: Continuation] = [:]
         /// Subscribers of one key, by key: a publish touches only those of its keys.
         var byKey: [String: [Int: Continuation]] = [:]
+        /// Subscribers of a set of keys (``keySetSubscription()``) and the keys each follows; each
+        /// is in ``byKey`` under every key of its set.
+        var keySets: [Int: (continuation: Continuation, keys: Set<String>)] = [:]
         var count = 0
 
         /// The subscribers a change of `key` goes to.
@@ -37,7 +40,7 @@ public final class ChangeBroadcaster: Sendable {
         }
 
         var all: [Continuation] {
-            Array(everyKey.values) + byKey.values.flatMap(\.values)
+            Array(everyKey.values) + byKey.values.flatMap(\.values) + keySets.values.map(\.continuation)
         }
     }
 
@@ -83,20 +86,57 @@ public final class ChangeBroadcaster: Sendable {
         return (stream, continuation)
     }
 
+    /// A stream of the changes to the keys passed to its `follow`, none at first: one subscriber
+    /// however many keys it follows, and, unlike ``subscribe(key:)`` without a key, a follower
+    /// of each key alone (``followedKeys``).
+    ///
+    /// A key followed is in place when `follow` returns: a change of it published afterwards is
+    /// delivered. `end` finishes the stream and removes the subscription at once.
+    public func keySetSubscription() -> KeySetSubscription {
+        let (stream, continuation) = AsyncStream<StoredChange>.makeStream(bufferingPolicy: .unbounded)
+        let id = state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            state.keySets[id] = (continuation, [])
+            state.count += 1
+            return id
+        }
+        mirroredCount.withLock { $0 += 1 }
+        continuation.onTermination = { [weak self] _ in
+            self?.remove(id, key: nil)
+        }
+        return KeySetSubscription(
+            changes: stream,
+            follow: { [weak self] key in
+                self?.state.withLock { state in
+                    // Nothing once the subscription ended; nothing more for a key it follows.
+                    guard state.keySets[id]?.keys.insert(key).inserted == true else { return }
+                    state.byKey[key, default: [:]][id] = continuation
+                }
+            },
+            end: { continuation.finish() })
+    }
+
     private func remove(_ id: Int, key: String?) {
-        // Take the continuation out under the lock, drop it after releasing it.
-        let removed: Continuation? = state.withLock { state in
-            let removed: Continuation?
+        // Take the continuations out under the lock, drop them after releasing it.
+        let removed: [Continuation] = state.withLock { state in
+            var removed: [Continuation] = []
             if let key {
-                removed = state.byKey[key]?.removeValue(forKey: id)
+                if let continuation = state.byKey[key]?.removeValue(forKey: id) { removed.append(continuation) }
                 if state.byKey[key]?.isEmpty == true { state.byKey[key] = nil }
-            } else {
-                removed = state.everyKey.removeValue(forKey: id)
+            } else if let keySet = state.keySets.removeValue(forKey: id) {
+                removed.append(keySet.continuation)
+                for key in keySet.keys {
+                    state.byKey[key]?.removeValue(forKey: id)
+                    if state.byKey[key]?.isEmpty == true { state.byKey[key] = nil }
+                }
+            } else if let continuation = state.everyKey.removeValue(forKey: id) {
+                removed.append(continuation)
             }
-            if removed != nil { state.count -= 1 }
+            if !removed.isEmpty { state.count -= 1 }
             return removed
         }
-        if removed != nil { mirroredCount.withLock { $0 -= 1 } }
+        if !removed.isEmpty { mirroredCount.withLock { $0 -= 1 } }
     }
 
     /// The keys that subscribers of one key follow, or `nil` while a subscriber follows every
@@ -159,6 +199,7 @@ public final class ChangeBroadcaster: Sendable {
             defer {
                 state.everyKey.removeAll()
                 state.byKey.removeAll()
+                state.keySets.removeAll()
                 state.count = 0
             }
             return (state.all, state.count)

@@ -300,4 +300,13 @@ public final class DictionaryStorage: Sendable {
             return KeySubscription(value: state.values[key], broadcaster.subscription(key: key))
         }
     }
+
+    /// One stream of the changes to the keys passed to its `follow`, none at first.
+    public func keySetSubscription() -> KeySetSubscription {
+        // Under `state`, so no commit sees the count without this stream.
+        state.withLock { state in
+            state.subscribers += 1
+            return broadcaster.keySetSubscription()
+        }
+    }
 }

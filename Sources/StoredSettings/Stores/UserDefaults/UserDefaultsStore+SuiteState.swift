@@ -140,6 +140,21 @@ final class SuiteState: Sendable {
         return broadcaster.subscription(key: key)
     }
 
+    /// A stream of the changes to the keys passed to its `follow`; starts watching the defaults
+    /// for writes by other code, and on Apple platforms each key followed for other processes'.
+    func keySetSubscription() -> KeySetSubscription {
+        startWatching()
+        var subscription = broadcaster.keySetSubscription()
+        #if canImport(ObjectiveC)
+        let follow = subscription.follow
+        subscription.follow = { [self] key in
+            observeOtherProcesses(forKey: key)
+            follow(key)
+        }
+        #endif
+        return subscription
+    }
+
     /// Notes a commit about to be made through a store, so the watcher does not deliver it
     /// again.
     func willCommit(_ value: StoredValue?, forKey key: String) {

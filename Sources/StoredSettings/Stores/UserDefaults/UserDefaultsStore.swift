@@ -269,6 +269,13 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         }
     }
 
+    /// One stream of the changes to the keys passed to its `follow`; on Apple platforms each key
+    /// followed is also observed in other processes (key-value observation), as with
+    /// ``subscription(readingValueForKey:)``.
+    public func keySetSubscription() -> KeySetSubscription {
+        shared.keySetSubscription()
+    }
+
     /// Asks `UserDefaults` to write pending changes to disk now (`UserDefaults.synchronize()`).
     ///
     /// - Returns: What `synchronize()` returns: `false` when the write failed.
