@@ -8,7 +8,7 @@ public import StoredSettings
 /// let spy = SpyStore()
 /// let settings = AppSettings(store: spy)
 /// settings.launchCount = 3
-/// #expect(spy.calls == [.setValue(.int(3), key: "launchCount")])
+/// #expect(spy.writes == [.setValue(.int(3), key: "launchCount")])
 /// ```
 ///
 /// Every ``Storable`` requirement is recorded before it is forwarded, so a call that then fails
@@ -16,8 +16,10 @@ public import StoredSettings
 /// with) are both recorded as ``Call/value(key:)``; a subscription to one key
 /// (``ChangeSnapshotting/subscription(readingValueForKey:)``, or a key followed by
 /// ``ChangeSnapshotting/keySetSubscription()``) as ``Call/subscription(key:)``, so a test can
-/// tell a follower of one key from a follower of every key (``Call/changes``). The log lives
-/// in the store object: every
+/// tell a follower of one key from a follower of every key (``Call/changes``). Where the
+/// Observation framework exists, a setting made on the spy follows its key at once (the first
+/// setting of each key records `.subscription(key:)`), so compare ``writes`` or
+/// ``calls(forKey:)`` rather than the whole log. The log lives in the store object: every
 /// reference to the same `SpyStore`, and every setting created on it, shares one log.
 ///
 /// It does not import a test framework, so previews and tools can use it too.

@@ -24,7 +24,7 @@ struct TestingArticleExamples {
         let spy = SpyStore()
         let settings = AppSettings(store: spy)
         settings.launchCount = 3
-        #expect(spy.calls == [.setValue(.int(3), key: "launchCount")])
+        #expect(spy.writes == [.setValue(.int(3), key: "launchCount")])
     }
 
     @Test func writesThatFailAndReportedErrors() {

@@ -87,31 +87,37 @@ final class StoreObservation: Sendable {
     /// The subject of `key` in `store`, following the key from now on.
     static func subject(of store: any Storable, key: String) -> ObservedKey {
         let id = SubjectID(store: ObjectIdentifier(store), key: key)
-        if let (subject, relay) = table.withLock({ $0.subjects[id] }), relay.store != nil { return subject }
-        // Subscribed outside the table's lock: a store's subscription may take its writers'
-        // lock, which an `update` body making a wrapper holds.
+        if let subject = table.withLock({ subject(id, in: &$0, relay: nil) }) { return subject }
+        // A store without a live relay: subscribed outside the table's lock, since a store's
+        // subscription may take its writers' lock, which an `update` body making a wrapper holds.
         let candidate = StoreObservation(store: store)
         var stale: [StoreObservation] = []
-        let (subject, relay) = table.withLock { table in
-            if let found = table.subjects[id], found.relay.store != nil { return found }
-            if table.relays[id.store]?.store == nil {
-                // A store gone: its relay, and every other such, end with their subjects.
-                stale = table.relays.values.filter { $0.store == nil }
-                table.relays = table.relays.filter { $0.value.store != nil }
-                table.subjects = table.subjects.filter { $0.value.relay.store != nil }
-                table.relays[id.store] = candidate
-            } else {
+        let subject = table.withLock { table in
+            if let subject = subject(id, in: &table, relay: nil) {
                 stale = [candidate]
+                return subject
             }
-            let relay = table.relays[id.store]!
-            let subject = ObservedKey()
-            table.subjects[id] = (subject, relay)
-            return (subject, relay)
+            // Relays of stores gone end with their subjects, outside the lock.
+            stale = table.relays.values.filter { $0.store == nil }
+            table.relays = table.relays.filter { $0.value.store != nil }
+            table.subjects = table.subjects.filter { $0.value.relay.store != nil }
+            table.relays[id.store] = candidate
+            return subject(id, in: &table, relay: candidate)!
         }
-        // Followed before the wrapper can read through the subject, so no change after a read
-        // is missed; released relays end here, outside the table's lock.
-        relay.subscription.follow(key)
         withExtendedLifetime(stale) {}
+        return subject
+    }
+
+    /// The subject of `id` through the store's live relay (or `relay`), made and followed when
+    /// missing; `nil` while the store has no live relay.
+    private static func subject(_ id: SubjectID, in table: inout Table, relay: StoreObservation?) -> ObservedKey? {
+        if let (subject, owner) = table.subjects[id], owner.store != nil { return subject }
+        guard let relay = relay ?? table.relays[id.store], relay.store != nil else { return nil }
+        let subject = ObservedKey()
+        // Followed before any wrapper can read through the subject, so no change after a read
+        // is missed: under the table's lock, which only the subscription's own lock follows.
+        relay.subscription.follow(id.key)
+        table.subjects[id] = (subject, relay)
         return subject
     }
 }
