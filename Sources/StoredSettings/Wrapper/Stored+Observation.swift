@@ -87,22 +87,23 @@ final class StoreObservation: Sendable {
     /// The subject of `key` in `store`, following the key from now on.
     static func subject(of store: any Storable, key: String) -> ObservedKey {
         let id = SubjectID(store: ObjectIdentifier(store), key: key)
-        if let subject = table.withLock({ subject(id, in: &$0, relay: nil) }) { return subject }
+        if let subject = table.withLock({ followedSubject(id, in: &$0, relay: nil) }) { return subject }
         // A store without a live relay: subscribed outside the table's lock, since a store's
         // subscription may take its writers' lock, which an `update` body making a wrapper holds.
         let candidate = StoreObservation(store: store)
         var stale: [StoreObservation] = []
         let subject = table.withLock { table in
-            if let subject = subject(id, in: &table, relay: nil) {
+            if let found = followedSubject(id, in: &table, relay: nil) {
                 stale = [candidate]
-                return subject
+                return found
             }
             // Relays of stores gone end with their subjects, outside the lock.
             stale = table.relays.values.filter { $0.store == nil }
             table.relays = table.relays.filter { $0.value.store != nil }
             table.subjects = table.subjects.filter { $0.value.relay.store != nil }
             table.relays[id.store] = candidate
-            return subject(id, in: &table, relay: candidate)!
+            // Never nil: the candidate is live while the caller holds its store.
+            return followedSubject(id, in: &table, relay: candidate)!
         }
         withExtendedLifetime(stale) {}
         return subject
@@ -110,7 +111,9 @@ final class StoreObservation: Sendable {
 
     /// The subject of `id` through the store's live relay (or `relay`), made and followed when
     /// missing; `nil` while the store has no live relay.
-    private static func subject(_ id: SubjectID, in table: inout Table, relay: StoreObservation?) -> ObservedKey? {
+    private static func followedSubject(
+        _ id: SubjectID, in table: inout Table, relay: StoreObservation?
+    ) -> ObservedKey? {
         if let (subject, owner) = table.subjects[id], owner.store != nil { return subject }
         guard let relay = relay ?? table.relays[id.store], relay.store != nil else { return nil }
         let subject = ObservedKey()
