@@ -88,10 +88,12 @@ public final class ChangeBroadcaster: Sendable {
 
     /// A stream of the changes to the keys passed to its `follow`, none at first: one subscriber
     /// however many keys it follows, and, unlike ``subscribe(key:)`` without a key, a follower
-    /// of each key alone (``followedKeys``).
+    /// of each key alone, so a store that must look for changes itself compares only those keys.
     ///
     /// A key followed is in place when `follow` returns: a change of it published afterwards is
     /// delivered. `end` finishes the stream and removes the subscription at once.
+    ///
+    /// Thread-safety: called from any thread; `follow` and `end` too.
     public func keySetSubscription() -> KeySetSubscription {
         let (stream, continuation) = AsyncStream<StoredChange>.makeStream(bufferingPolicy: .unbounded)
         let id = state.withLock { state in
