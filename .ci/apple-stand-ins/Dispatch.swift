@@ -20,6 +20,14 @@ public final class DispatchQueue: @unchecked Sendable {
     public func async(execute work: @escaping @Sendable @convention(block) () -> Void) {}
 }
 
+/// Dispatch's counting semaphore (`dispatch_semaphore_t`); `Sendable` in the SDK.
+public final class DispatchSemaphore: @unchecked Sendable {
+    // As the SDK declares it: made for use from several threads; nothing here runs.
+    public init(value: Int) {}
+    @discardableResult public func signal() -> Int { fatalError() }
+    public func wait() {}
+}
+
 /// What a source runs for an event, or when cancelled.
 public typealias DispatchSourceHandler = @Sendable @convention(block) () -> Void
 

@@ -83,6 +83,18 @@ open class NSNotification: NSObject {
     }
 }
 
+// MARK: - ProcessInfo
+
+/// Foundation's process information; `@unchecked Sendable` in the SDK.
+open class ProcessInfo: NSObject, @unchecked Sendable {
+    /// The process's object.
+    open class var processInfo: ProcessInfo { fatalError() }
+
+    /// Runs `block` on a queue of the system's, and again with `true` when the process is about
+    /// to be suspended; the process is kept running while the first call has not returned.
+    open func performExpiringActivity(withReason reason: String, using block: @escaping @Sendable (Bool) -> Void) {}
+}
+
 // MARK: - UserDefaults
 
 /// Foundation's defaults database: thread-safe, so `@unchecked Sendable` in the SDK.

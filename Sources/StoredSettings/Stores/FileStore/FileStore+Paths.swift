@@ -99,7 +99,7 @@ extension FileStore {
     }
 
     /// The settings file `FileStore(application:)` opens on this platform: on iOS, tvOS,
-    /// watchOS and visionOS ``applicationSupportURL(application:)`` (apps write inside their
+    /// watchOS and visionOS ``containerURL(application:in:)`` (apps write inside their
     /// container there, and `$HOME/.config` is not a place the system backs up or expects); on
     /// macOS the same for an app bundle (``isApplicationBundle(_:)``, sandboxed or not:
     /// `FileManager` answers with the container's folder for a sandboxed app); for command-line
@@ -115,13 +115,13 @@ extension FileStore {
         bundleURL: URL = Bundle.main.bundleURL
     ) throws -> URL {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        return try applicationSupportURL(application: application)
+        return try containerURL(application: application)
         #else
         #if os(macOS)
         // An app is told from a tool by its bundle's `.app` extension, as FZSwiftUtils'
         // `Bundle.isApplicationBundle` (Sources/FZSwiftUtils/Extensions/Foundation/Bundle+.swift)
         // tells them on macOS.
-        if isApplicationBundle(bundleURL) { return try applicationSupportURL(application: application) }
+        if isApplicationBundle(bundleURL) { return try containerURL(application: application) }
         #endif
         return try configurationURL(application: application, environment: environment, notUTF8: notUTF8)
         #endif
@@ -133,19 +133,34 @@ extension FileStore {
         bundleURL.pathExtension.lowercased() == "app"
     }
 
-    /// `<Application Support>/<application>/settings.json`, the folder being the first of
-    /// `FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)`: the
-    /// app container's `Library/Application Support` on Apple platforms (the folder may not
-    /// exist yet; the first write creates it). Foundation on Linux answers with the XDG data
-    /// folder (`$XDG_DATA_HOME`, else `~/.local/share`), which is why Linux does not use it.
+    /// The container folder an app's settings file goes in: `Library/Application Support`,
+    /// except on tvOS, where an app cannot create that folder and may write only its caches
+    /// (`Library/Caches`, which the system may purge when storage runs low: Apple's App
+    /// Programming Guide for tvOS, "Local Storage for Your App Is Limited").
+    package static var containerDirectory: FileManager.SearchPathDirectory {
+        #if os(tvOS)
+        .cachesDirectory
+        #else
+        .applicationSupportDirectory
+        #endif
+    }
+
+    /// `<folder>/<application>/settings.json`, the folder being the first of
+    /// `FileManager.default.urls(for: directory, in: .userDomainMask)`: for
+    /// ``containerDirectory``, the app container's `Library/Application Support` (`Library/Caches`
+    /// on tvOS) on Apple platforms (the folder may not exist yet; the first write creates it).
+    /// Foundation on Linux answers with the XDG data folder (`$XDG_DATA_HOME`, else
+    /// `~/.local/share`), which is why Linux does not use it.
     ///
     /// - Throws: ``StorageError/Code/invalidKey`` for a name that is empty, `.`, contains `/`,
     ///   `..`, NUL or control characters, or starts with `-`; ``StorageError/Code/io`` when
     ///   Foundation knows no such folder.
-    package static func applicationSupportURL(application: String) throws -> URL {
+    package static func containerURL(
+        application: String, in directory: FileManager.SearchPathDirectory = containerDirectory
+    ) throws -> URL {
         try validateApplicationName(application)
-        guard let folder = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first else {
-            throw StorageError(.io, key: application, message: "cannot find the Application Support folder")
+        guard let folder = FileManager.default.urls(for: directory, in: .userDomainMask).first else {
+            throw StorageError(.io, key: application, message: "cannot find the app container's \(directory) folder")
         }
         return
             folder

@@ -239,7 +239,9 @@ public final class FileStore: Storable {
     /// where an app writes inside its container, and for a macOS app bundle (sandboxed or
     /// not): `<application>/settings.json` in the
     /// container's Application Support folder (`FileManager`'s `.applicationSupportDirectory`
-    /// in the user domain). <doc:PlatformNotes> lists the folders.
+    /// in the user domain); on tvOS, where an app cannot create that folder, in its Caches
+    /// folder, which the system may purge when storage runs low. <doc:PlatformNotes> lists the
+    /// folders.
     ///
     /// - Parameters:
     ///   - application: The application's name: the folder under the configuration folder.

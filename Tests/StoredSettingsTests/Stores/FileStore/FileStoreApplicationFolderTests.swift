@@ -11,7 +11,7 @@ struct FileStoreApplicationFolderTests {
     @Test func theDefaultFileIsThePlatformsOwnFolder() throws {
         let url = try FileStore.defaultURL(application: "tool", environment: Self.environment)
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        #expect(url == (try FileStore.applicationSupportURL(application: "tool")))
+        #expect(url == (try FileStore.containerURL(application: "tool")))
         #else
         #expect(url.path == "/x/config/tool/settings.json")
         #endif
@@ -31,12 +31,12 @@ struct FileStoreApplicationFolderTests {
         let forApp = try FileStore.defaultURL(application: "tool", environment: Self.environment, bundleURL: app)
         let forTool = try FileStore.defaultURL(application: "tool", environment: Self.environment, bundleURL: tool)
         #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        #expect(forApp == (try FileStore.applicationSupportURL(application: "tool")))
+        #expect(forApp == (try FileStore.containerURL(application: "tool")))
         #else
         #expect(forApp.path == "/x/config/tool/settings.json")
         #endif
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        #expect(forTool == (try FileStore.applicationSupportURL(application: "tool")))
+        #expect(forTool == (try FileStore.containerURL(application: "tool")))
         #else
         #expect(forTool.path == "/x/config/tool/settings.json")
         #endif
@@ -45,7 +45,7 @@ struct FileStoreApplicationFolderTests {
     @Test func applicationSupportFileIsInFoundationsApplicationSupportFolder() throws {
         let folder = try #require(
             FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first)
-        let url = try FileStore.applicationSupportURL(application: "tool")
+        let url = try FileStore.containerURL(application: "tool")
         #expect(url.lastPathComponent == "settings.json")
         #expect(url.deletingLastPathComponent().lastPathComponent == "tool")
         #expect(
@@ -53,10 +53,22 @@ struct FileStoreApplicationFolderTests {
                 == folder.standardizedFileURL)
     }
 
+    @Test func tvOSAppsKeepTheirSettingsInTheirCachesFolderOthersInApplicationSupport() throws {
+        #if os(tvOS)
+        #expect(FileStore.containerDirectory == .cachesDirectory)
+        #else
+        #expect(FileStore.containerDirectory == .applicationSupportDirectory)
+        #endif
+        // The path tvOS takes, run here: the caches folder Foundation names.
+        let caches = try #require(FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first)
+        let url = try FileStore.containerURL(application: "tool", in: .cachesDirectory)
+        #expect(url.standardizedFileURL == caches.appendingPathComponent("tool/settings.json").standardizedFileURL)
+    }
+
     @Test(arguments: ["", ".", "..", "a/b", "../etc", "-rf", "a\u{0}b", "tab\there", "x..y"])
     func unsafeApplicationNamesAreRejectedForApplicationSupport(_ name: String) throws {
         let error = try #require(throws: StorageError.self) {
-            try FileStore.applicationSupportURL(application: name)
+            try FileStore.containerURL(application: name)
         }
         #expect(error.code == .invalidKey)
     }

@@ -29,6 +29,10 @@ import Darwin
 /// out. The file is opened with `O_NONBLOCK | O_NOFOLLOW` and must be a regular file: a FIFO
 /// or a link at the path is an error, never a hang.
 ///
+/// On iOS, tvOS, watchOS and visionOS the process asks for background time from before the
+/// `flock` until ``unlock()`` (``BackgroundActivity``): a process suspended while it holds the
+/// lock of a file in a shared container is killed.
+///
 /// Meant for one thread at a time: ``FileStore`` uses it only under its own in-process lock (it
 /// is `Sendable` so that lock's state is, and each access to the descriptor is locked, but two
 /// threads calling ``lock()`` at once would share one `flock`). Two instances in
@@ -44,6 +48,12 @@ package final class FileLock: Sendable {
         set { openDescriptor.withLock { $0 = newValue } }
     }
 
+    /// The background time asked for while the lock is held or awaited.
+    private let activity = Lock<BackgroundActivity?>(nil)
+
+    /// Whether background time is asked for now: from ``lock()`` until ``unlock()``.
+    package var holdsBackgroundActivity: Bool { activity.value != nil }
+
     /// How many times ``lock()`` starts over when the lock file keeps being replaced.
     static let attempts = 1000
 
@@ -55,6 +65,7 @@ package final class FileLock: Sendable {
 
     deinit {
         if descriptor >= 0 { close(descriptor) }
+        activity.value?.end()
     }
 
     /// Blocks until this process holds the lock on the file that is at ``path`` now.
@@ -64,6 +75,17 @@ package final class FileLock: Sendable {
     ///   and the `errno` text; ``StorageError/Code/insecurePermissions`` when the lock file was
     ///   replaced meanwhile and its path now passes a link or folder another user could change.
     package func lock() throws {
+        // Asked for before the wait, as Apple asks: the time must cover the whole hold.
+        activity.withLock { $0 = $0 ?? BackgroundActivity(reason: "writing \(name)") }
+        do {
+            try lockFile()
+        } catch {
+            endActivity()
+            throw error
+        }
+    }
+
+    private func lockFile() throws {
         for attempt in 0..<Self.attempts {
             if descriptor < 0 {
                 // Replaced while this process waited (its folder swapped for a link, say): the
@@ -96,8 +118,16 @@ package final class FileLock: Sendable {
     /// after its `flock` that the path still names that file, and opens the new one if the
     /// lock file was replaced meanwhile (checking here as well cost every write two calls).
     package func unlock() {
+        defer { endActivity() }
         guard descriptor >= 0 else { return }
         _ = flock(descriptor, LOCK_UN)
+    }
+
+    private func endActivity() {
+        activity.withLock { activity in
+            activity?.end()
+            activity = nil
+        }
     }
 
     /// Runs `body` while holding the lock.
