@@ -27,7 +27,9 @@ public final class InMemoryStore: Storable, ChangeSnapshotting {
     /// Every stored value, by key.
     public var values: [String: StoredValue] { storage.snapshot }
 
-    /// How many ``changes()`` streams are subscribed now; drops back when consumers stop.
+    /// How many change streams are subscribed now; drops back when consumers stop. Where the
+    /// Observation framework exists, a store that settings were made on keeps one of them (the
+    /// settings' own, ``StoredSettings/ChangeSnapshotting/keySetSubscription()``) while it lives.
     public var subscriberCount: Int { storage.broadcaster.subscriberCount }
 
     /// Returns once exactly `count` ``changes()`` streams are subscribed: at once when they are,
@@ -36,8 +38,9 @@ public final class InMemoryStore: Storable, ChangeSnapshotting {
     /// A test awaits it after stopping a consumer, instead of polling ``subscriberCount``:
     ///
     /// ```swift
+    /// let idle = store.subscriberCount   // after making the settings
     /// consumer.cancel()
-    /// await store.waitForSubscriberCount(0)
+    /// await store.waitForSubscriberCount(idle)
     /// ```
     ///
     /// It waits on the subscriptions' own events, never on a clock. It also returns when the

@@ -41,9 +41,9 @@ final class ObservedKey: Observable, Sendable {
 /// subject after the commit, outside every lock.
 ///
 /// It lives as long as its store, so settings made and released again and again (a
-/// `SettingsGroup` value in each SwiftUI `body`) find it made. The relay of a released store
-/// ends when its stream does or, for a store whose stream outlives it (a `LayeredStore`), when
-/// the next store's relay is made.
+/// `SettingsGroup` value in each SwiftUI `body`) find it made; it holds the store weakly. It
+/// ends when its stream does (a store's own streams end with it), at the first change after its
+/// store is gone, or when the next store's first setting is made, whichever comes first.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 final class StoreObservation: Sendable {
     /// Every relay and every key's subject, under one lock: a wrapper's creation looks its
@@ -51,6 +51,17 @@ final class StoreObservation: Sendable {
     private struct Table {
         var relays: [ObjectIdentifier: StoreObservation] = [:]
         var subjects: [SubjectID: (subject: ObservedKey, relay: StoreObservation)] = [:]
+        var serials: UInt64 = 0
+
+        /// Removes the relays whose store is gone, or the one numbered `serial`, with their
+        /// subjects, and returns them, to be released outside the lock.
+        mutating func remove(where isRemoved: (StoreObservation) -> Bool) -> [StoreObservation] {
+            let removed = relays.values.filter(isRemoved)
+            guard !removed.isEmpty else { return [] }
+            relays = relays.filter { !isRemoved($0.value) }
+            subjects = subjects.filter { !isRemoved($0.value.relay) }
+            return removed
+        }
     }
 
     private struct SubjectID: Hashable {
@@ -58,24 +69,45 @@ final class StoreObservation: Sendable {
         var key: String
     }
 
+    /// A weak reference to a store, `Sendable` as a value.
+    private struct WeakStore: Sendable {
+        weak var store: (any Storable)?
+    }
+
     private static let table = Lock(Table())
 
-    private weak let store: (any Storable)?
+    private let store: WeakStore
+    /// Tells this relay's entries from a later relay's for a store at the same address.
+    private let serial: UInt64
     private let subscription: KeySetSubscription
     private let task: Task<Void, Never>
 
     private init(store: any Storable) {
-        self.store = store
+        self.store = WeakStore(store: store)
         subscription =
             (store as? any ChangeSnapshotting)?.keySetSubscription()
             ?? KeySetSubscription(changes: store.changes(), follow: { _ in }, end: {})
+        let serial = Self.table.withLock { table in
+            table.serials += 1
+            return table.serials
+        }
+        self.serial = serial
         let id = ObjectIdentifier(store)
-        task = Task { [changes = subscription.changes] in
+        // Detached: a task would keep the creator's task-local values, among them a store
+        // bound with `StoreContext.withStore`, for as long as it runs.
+        task = Task.detached { [changes = subscription.changes, weakStore = self.store] in
             for await change in changes {
+                guard weakStore.store != nil else { break }
                 // Out of the lock before announcing: `onChange` may read and write settings.
                 let id = SubjectID(store: id, key: change.key)
-                Self.table.withLock { $0.subjects[id]?.subject }?.announceChange()
+                let subject = Self.table.withLock { table in
+                    table.subjects[id].flatMap { $0.relay.serial == serial ? $0.subject : nil }
+                }
+                subject?.announceChange()
             }
+            // The stream ended or the store is gone: the relay and its subjects go, unlocked.
+            let removed = Self.table.withLock { $0.remove { $0.serial == serial } }
+            withExtendedLifetime(removed) {}
         }
     }
 
@@ -97,14 +129,12 @@ final class StoreObservation: Sendable {
                 stale = [candidate]
                 return found
             }
-            // Relays of stores gone end with their subjects, outside the lock.
-            stale = table.relays.values.filter { $0.store == nil }
-            table.relays = table.relays.filter { $0.value.store != nil }
-            table.subjects = table.subjects.filter { $0.value.relay.store != nil }
+            stale = table.remove { $0.store.store == nil }
             table.relays[id.store] = candidate
-            // Never nil: the candidate is live while the caller holds its store.
-            return followedSubject(id, in: &table, relay: candidate)!
+            // A store being deinitialised reads as gone: its setting is then not tracked.
+            return followedSubject(id, in: &table, relay: candidate) ?? ObservedKey()
         }
+        // Relays that lost the race or outlived their stores end here, outside the lock.
         withExtendedLifetime(stale) {}
         return subject
     }
@@ -114,11 +144,13 @@ final class StoreObservation: Sendable {
     private static func followedSubject(
         _ id: SubjectID, in table: inout Table, relay: StoreObservation?
     ) -> ObservedKey? {
-        if let (subject, owner) = table.subjects[id], owner.store != nil { return subject }
-        guard let relay = relay ?? table.relays[id.store], relay.store != nil else { return nil }
+        if let (subject, owner) = table.subjects[id], owner.store.store != nil { return subject }
+        guard let relay = relay ?? table.relays[id.store], relay.store.store != nil else { return nil }
         let subject = ObservedKey()
         // Followed before any wrapper can read through the subject, so no change after a read
-        // is missed: under the table's lock, which only the subscription's own lock follows.
+        // is missed. Under the table's lock: following takes only the store's own locks (its
+        // broadcaster's, and for UserDefaults its key observers' and key-value observation's),
+        // none of which is held while this table's lock is taken.
         relay.subscription.follow(id.key)
         table.subjects[id] = (subject, relay)
         return subject

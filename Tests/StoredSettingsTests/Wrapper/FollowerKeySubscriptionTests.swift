@@ -28,7 +28,7 @@ struct FollowerKeySubscriptionTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
-    @Test func anObservedReadSubscribesToItsKey() {
+    @Test func aSettingFollowsItsKeyForTheObservationFramework() {
         let spy = SpyStore()
         let setting = Stored("flag", default: false, store: spy)
         _ = withObservationTracking {

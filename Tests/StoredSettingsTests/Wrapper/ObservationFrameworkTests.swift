@@ -220,6 +220,42 @@ struct ObservationFrameworkTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    @Test func aStoreBoundWithWithStoreIsNotKeptByItsObservation() async {
+        weak var released: InMemoryStore?
+        do {
+            let store = InMemoryStore()
+            released = store
+            // The first setting of the store is made where the store is bound to the task.
+            let model = StoreContext.withStore(store) { SettingsModel() }
+            _ = model.autoReload
+        }
+        #expect(released == nil)
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    @Test func aKeyFirstFollowedAfterOtherCodeChangedItSeesItChangeBack() async throws {
+        let suite = try TemporarySuite()
+        let defaults = suite.store.defaults
+        defaults.set(5, forKey: "volume")
+        let other = Stored("other", default: 0, store: suite.store) // the suite is watched from here
+        defaults.set(7, forKey: "volume") // by other code, while nobody follows the key
+        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: defaults)
+
+        let volume = Stored("volume", default: 0, store: suite.store)
+        let signal = ChangeSignal()
+        _ = withObservationTracking {
+            volume.wrappedValue
+        } onChange: {
+            signal.fire()
+        }
+        defaults.set(5, forKey: "volume")
+        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: defaults)
+        #expect(await signal.fired())
+        #expect(volume.wrappedValue == 5)
+        withExtendedLifetime(other) {}
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     @Test func onChangeMayReadAndWriteSettings() async throws {
         let store = InMemoryStore()
         let settings = AppSettings(store: store)

@@ -126,6 +126,7 @@ final class SuiteState: Sendable {
         #if canImport(ObjectiveC)
         if let key { observeOtherProcesses(forKey: key) }
         #endif
+        defer { if let key { refreshSeen(forKey: key) } }
         // While only single keys were followed, notifications compared only those: bring the
         // others up to date first, so an observer of every key gets no change made before it.
         if key == nil, let followed = broadcaster.followedKeys {
@@ -145,14 +146,24 @@ final class SuiteState: Sendable {
     func keySetSubscription() -> KeySetSubscription {
         startWatching()
         var subscription = broadcaster.keySetSubscription()
-        #if canImport(ObjectiveC)
         let follow = subscription.follow
-        subscription.follow = { [self] key in
-            observeOtherProcesses(forKey: key)
+        // Weakly: the subscription may outlive every store of the suite.
+        subscription.follow = { [weak self] key in
+            #if canImport(ObjectiveC)
+            self?.observeOtherProcesses(forKey: key)
+            #endif
             follow(key)
+            self?.refreshSeen(forKey: key)
         }
-        #endif
         return subscription
+    }
+
+    /// Records `key`'s value now as the last one seen, once the key is followed: while nobody
+    /// followed it, notifications did not compare it, and a change back to the stale value
+    /// would otherwise go unseen.
+    private func refreshSeen(forKey key: String) {
+        let value = storedValue(forKey: key)
+        watch.withLock { $0.seen?[key] = value }
     }
 
     /// Notes a commit about to be made through a store, so the watcher does not deliver it

@@ -45,7 +45,7 @@ struct FileStoreApplicationFolderTests {
     @Test func applicationSupportFileIsInFoundationsApplicationSupportFolder() throws {
         let folder = try #require(
             FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first)
-        let url = try FileStore.containerURL(application: "tool")
+        let url = try FileStore.containerURL(application: "tool", in: .applicationSupportDirectory)
         #expect(url.lastPathComponent == "settings.json")
         #expect(url.deletingLastPathComponent().lastPathComponent == "tool")
         #expect(
