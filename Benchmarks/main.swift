@@ -83,6 +83,7 @@ do {
     try runLatency(bench)
     try runEtcdCases(bench)
     try runLeaderKillCase(bench)
+    try runFrozenMemberCase(bench)
     if only == nil || only == "scaling" { try runScaling(bench) }
     if only == nil || only == "memory" { try runMemory(bench) }
     if json {

@@ -10,10 +10,12 @@ import Darwin
 /// (or a path that drops everything) keeps the watch's socket open and sends nothing, which an
 /// idle watch without progress notifications cannot tell from a quiet prefix.
 ///
-/// Every ``interval`` in which the watch received nothing, the member is sent a serializable
-/// range of one key, counting only (answered from the member's own copy, without its leader);
-/// when no answer comes within the request timeout, the watch's socket is shut down, its
-/// connection ends as lost, and the watcher moves on to the next endpoint. Any answer, even a
+/// Once the watch has received nothing for ``interval`` (counted from the last thing it
+/// received, so a member frozen just after an event is asked as soon as one after a long
+/// silence), the member is sent a serializable range of one key, counting only (answered from
+/// the member's own copy, without its leader); when no answer comes within the request
+/// timeout, the watch's socket is shut down, its connection ends as lost, and the watcher
+/// moves on to the next endpoint. Any answer, even a
 /// refusal, shows the member alive. So a frozen member is left within ``interval`` plus one
 /// request timeout (10 s by default), at the cost of one small request per silent interval.
 ///
@@ -27,8 +29,8 @@ final class WatchProbe: Sendable {
     private struct State {
         /// The watch's socket, while the watch runs.
         var socket: Int32?
-        /// Whether the watch received anything since the last look.
-        var heard = false
+        /// When the watch last received something, or the probe started.
+        var lastHeard = DispatchTime.now()
     }
     private let state: Lock<State>
     private let stopped = DispatchSemaphore(value: 0)
@@ -43,12 +45,12 @@ final class WatchProbe: Sendable {
         let key = Gateway.base64(client.configuration.prefix + "/")
         let thread = Thread {
             let body: [String: Any] = ["key": key, "serializable": true, "count_only": true]
-            while probe.stopped.wait(timeout: .now() + interval) == .timedOut {
-                let silent = probe.state.withLock { state in
-                    defer { state.heard = false }
-                    return !state.heard
-                }
-                guard silent else { continue }
+            var deadline = DispatchTime.now() + interval
+            while probe.stopped.wait(timeout: deadline) == .timedOut {
+                // Something heard meanwhile: wait until the silence since then is as long.
+                deadline = probe.state.withLock { $0.lastHeard } + interval
+                guard deadline <= .now() else { continue }
+                deadline = .now() + interval
                 do {
                     _ = try client.send("v3/kv/range", body, to: endpoint)
                 } catch EtcdClient.Failure.noAnswer, EtcdClient.Failure.unreachable {
@@ -68,7 +70,8 @@ final class WatchProbe: Sendable {
 
     /// Records that the watch received something.
     func heard() {
-        state.withLock { $0.heard = true }
+        let now = DispatchTime.now()
+        state.withLock { $0.lastHeard = now }
     }
 
     /// Stops probing; called before the watch closes its socket.
