@@ -87,6 +87,7 @@ open class NSNotification: NSObject {
 
 /// Foundation's process information; `@unchecked Sendable` in the SDK.
 open class ProcessInfo: NSObject, @unchecked Sendable {
+    // As the SDK declares it: one object for the process, used from any thread; nothing here runs.
     /// The process's object.
     open class var processInfo: ProcessInfo { fatalError() }
 
