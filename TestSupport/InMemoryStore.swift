@@ -29,7 +29,7 @@ public final class InMemoryStore: Storable, ChangeSnapshotting {
 
     /// How many change streams are subscribed now; drops back when consumers stop. Where the
     /// Observation framework exists, a store that settings were made on keeps one of them (the
-    /// settings' own, ``StoredSettings/ChangeSnapshotting/keySetSubscription()``) while it lives.
+    /// settings' own, ``StoredSettings/ChangeSnapshotting/keySetSubscription(onChange:)``) while it lives.
     public var subscriberCount: Int { storage.broadcaster.subscriberCount }
 
     /// Returns once exactly `count` ``changes()`` streams are subscribed: at once when they are,
@@ -99,8 +99,9 @@ public final class InMemoryStore: Storable, ChangeSnapshotting {
         storage.subscription(readingValueForKey: key)
     }
 
-    /// One stream of the changes to the keys passed to its `follow`.
-    public func keySetSubscription() -> KeySetSubscription {
-        storage.keySetSubscription()
+    /// Calls `onChange` with each change to the keys passed to the subscription's `follow`, on
+    /// the writing thread once the write holds no lock.
+    public func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription {
+        storage.keySetSubscription(onChange: onChange)
     }
 }

@@ -15,7 +15,7 @@ public import StoredSettings
 /// is recorded too. `value(forKey:)` and `valueWithRevision(forKey:)` (what ``Stored`` reads
 /// with) are both recorded as ``Call/value(key:)``; a subscription to one key
 /// (``ChangeSnapshotting/subscription(readingValueForKey:)``, or a key followed by
-/// ``ChangeSnapshotting/keySetSubscription()``) as ``Call/subscription(key:)``, so a test can
+/// ``ChangeSnapshotting/keySetSubscription(onChange:)``) as ``Call/subscription(key:)``, so a test can
 /// tell a follower of one key from a follower of every key (``Call/changes``). Where the
 /// Observation framework exists, a setting made on the spy follows its key at once (the first
 /// setting of each key records `.subscription(key:)`), so compare ``writes`` or
@@ -165,10 +165,10 @@ public final class SpyStore: Storable, ChangeSnapshotting {
     /// Forwards; records ``Call/subscription(key:)`` for each key the subscription follows, so
     /// a follower of several keys with one stream is seen following each alone. Over a store
     /// that is not ``ChangeSnapshotting`` the stream delivers every key's changes.
-    public func keySetSubscription() -> KeySetSubscription {
+    public func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription {
         var subscription =
-            (wrapped as? any ChangeSnapshotting)?.keySetSubscription()
-            ?? KeySetSubscription(changes: wrapped.changes(), follow: { _ in }, end: {})
+            (wrapped as? any ChangeSnapshotting)?.keySetSubscription(onChange: onChange)
+            ?? KeySetSubscription(following: wrapped.changes(), onChange: onChange)
         // The log, not the store: a subscription kept for the store's lifetime must not keep it.
         let (follow, log) = (subscription.follow, log)
         subscription.follow = { key in

@@ -105,3 +105,16 @@ public final class TemporaryFileStore: Storable {
     /// Forwards to ``FileStore/changes()``.
     public func changes() -> AsyncStream<StoredChange> { fileStore.changes() }
 }
+
+extension TemporaryFileStore: ChangeSnapshotting {
+    /// Forwards to ``FileStore/subscription(readingValueForKey:)``.
+    public func subscription(readingValueForKey key: String) -> KeySubscription {
+        fileStore.subscription(readingValueForKey: key)
+    }
+
+    /// Forwards to ``FileStore/keySetSubscription(onChange:)``: settings made on this store are
+    /// observed as on its file store.
+    public func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription {
+        fileStore.keySetSubscription(onChange: onChange)
+    }
+}

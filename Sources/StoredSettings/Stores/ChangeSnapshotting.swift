@@ -12,47 +12,52 @@ public protocol ChangeSnapshotting: Storable {
     /// Thread-safety: called from any thread; the read and the subscription are one step.
     func subscription(readingValueForKey key: String) -> KeySubscription
 
-    /// One stream of the changes to the keys passed to its `follow`, none at first: how the
-    /// Observation framework's reads of ``Stored`` settings follow a store, each key alone
-    /// (so a `UserDefaultsStore` observes it in other processes too) with one subscription
-    /// and one task per store, however many keys are read.
+    /// Calls `onChange` with each change to the keys passed to the subscription's `follow`,
+    /// none at first: how the Observation framework's reads of ``Stored`` settings follow a
+    /// store, each key alone (so a `UserDefaultsStore` observes it in other processes too), with
+    /// one subscription per store however many keys are read.
     ///
-    /// The default implementation follows every key (``Storable/changes()``); `follow` does
-    /// nothing. A backend built on ``ChangeBroadcaster`` returns its
-    /// ``ChangeBroadcaster/keySetSubscription()``.
+    /// `onChange` runs after the change is committed, outside the store's locks, so it may read
+    /// and write the store. The default implementation follows every key through
+    /// ``Storable/changes()`` on a task of its own. `DictionaryStorage` calls it on the
+    /// committing thread, with no task.
     ///
-    /// Thread-safety: called from any thread; `follow` and `end` too.
-    func keySetSubscription() -> KeySetSubscription
+    /// Thread-safety: called from any thread; `follow` and `end` too; `onChange` from any thread.
+    func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription
 }
 
 extension ChangeSnapshotting {
-    /// A subscription to every key's changes (``Storable/changes()``), whose `follow` does
-    /// nothing: correct for any store, by key for none. It ends when its consumer stops.
-    public func keySetSubscription() -> KeySetSubscription {
-        KeySetSubscription(changes: changes(), follow: { _ in }, end: {})
+    /// Follows every key (``Storable/changes()``) on a detached task that calls `onChange`;
+    /// `follow` does nothing. Correct for any store, by key for none.
+    public func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription {
+        KeySetSubscription(following: changes(), onChange: onChange)
     }
 }
 
-/// The changes to a set of keys that grows, from ``ChangeSnapshotting/keySetSubscription()``.
+/// A subscription to a set of keys that grows, from
+/// ``ChangeSnapshotting/keySetSubscription(onChange:)``.
 public struct KeySetSubscription: Sendable {
-    /// Every change to a followed key after it was followed (changes to other keys may be
-    /// delivered too).
-    public var changes: AsyncStream<StoredChange>
     /// Adds a key: a change to it committed after this returns is delivered. Following a key
     /// twice, or after `end`, does nothing.
     public var follow: @Sendable (String) -> Void
-    /// Ends `changes` and releases the subscription at once; safe to call more than once.
-    /// (Some subscriptions end only when their consumer stops: cancel the consuming task too.)
+    /// Ends the subscription: no call of its `onChange` starts afterwards. Safe to call more
+    /// than once.
     public var end: @Sendable () -> Void
 
     /// Creates a subscription from its parts.
-    public init(
-        changes: AsyncStream<StoredChange>, follow: @escaping @Sendable (String) -> Void,
-        end: @escaping @Sendable () -> Void
-    ) {
-        self.changes = changes
+    public init(follow: @escaping @Sendable (String) -> Void, end: @escaping @Sendable () -> Void) {
         self.follow = follow
         self.end = end
+    }
+
+    /// Calls `onChange` with every element of `changes` on a detached task (one that does not
+    /// keep the caller's task-local values, a bound store among them), until the stream ends or
+    /// `end` is called; `follow` does nothing.
+    public init(following changes: AsyncStream<StoredChange>, onChange: @escaping @Sendable (StoredChange) -> Void) {
+        let task = Task.detached {
+            for await change in changes { onChange(change) }
+        }
+        self.init(follow: { _ in }, end: { task.cancel() })
     }
 }
 

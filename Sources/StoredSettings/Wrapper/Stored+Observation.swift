@@ -35,15 +35,15 @@ final class ObservedKey: Observable, Sendable {
     }
 }
 
-/// One store's changes, followed for the Observation framework: one subscription and one task
-/// per store that settings were made for, following each of their keys
-/// (``ChangeSnapshotting/keySetSubscription()``) and announcing each change to its key's
-/// subject after the commit, outside every lock.
+/// One store's changes, followed for the Observation framework: one subscription per store
+/// that settings were made for (``ChangeSnapshotting/keySetSubscription(onChange:)``),
+/// following each of their keys and announcing each change to its key's subject after the
+/// commit, outside every lock: on the committing thread for the package's stores, with no task.
 ///
 /// It lives as long as its store, so settings made and released again and again (a
 /// `SettingsGroup` value in each SwiftUI `body`) find it made; it holds the store weakly. It
-/// ends when its stream does (a store's own streams end with it), at the first change after its
-/// store is gone, or when the next store's first setting is made, whichever comes first.
+/// is removed, with its subjects, when the next store's first setting is made after its store
+/// is gone.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 final class StoreObservation: Sendable {
     /// Every relay and every key's subject, under one lock: a wrapper's creation looks its
@@ -53,13 +53,13 @@ final class StoreObservation: Sendable {
         var subjects: [SubjectID: (subject: ObservedKey, relay: StoreObservation)] = [:]
         var serials: UInt64 = 0
 
-        /// Removes the relays whose store is gone, or the one numbered `serial`, with their
-        /// subjects, and returns them, to be released outside the lock.
-        mutating func remove(where isRemoved: (StoreObservation) -> Bool) -> [StoreObservation] {
-            let removed = relays.values.filter(isRemoved)
+        /// Removes the relays whose store is gone, with their subjects, and returns them, to be
+        /// released outside the lock.
+        mutating func removeRelaysOfGoneStores() -> [StoreObservation] {
+            let removed = relays.values.filter { $0.store.store == nil }
             guard !removed.isEmpty else { return [] }
-            relays = relays.filter { !isRemoved($0.value) }
-            subjects = subjects.filter { !isRemoved($0.value.relay) }
+            relays = relays.filter { $0.value.store.store != nil }
+            subjects = subjects.filter { $0.value.relay.store.store != nil }
             return removed
         }
     }
@@ -77,43 +77,38 @@ final class StoreObservation: Sendable {
     private static let table = Lock(Table())
 
     private let store: WeakStore
-    /// Tells this relay's entries from a later relay's for a store at the same address.
-    private let serial: UInt64
     private let subscription: KeySetSubscription
-    private let task: Task<Void, Never>
 
     private init(store: any Storable) {
         self.store = WeakStore(store: store)
-        subscription =
-            (store as? any ChangeSnapshotting)?.keySetSubscription()
-            ?? KeySetSubscription(changes: store.changes(), follow: { _ in }, end: {})
         let serial = Self.table.withLock { table in
             table.serials += 1
             return table.serials
         }
-        self.serial = serial
         let id = ObjectIdentifier(store)
-        // Detached: a task would keep the creator's task-local values, among them a store
-        // bound with `StoreContext.withStore`, for as long as it runs.
-        task = Task.detached { [changes = subscription.changes, weakStore = self.store] in
-            for await change in changes {
-                guard weakStore.store != nil else { break }
-                // Out of the lock before announcing: `onChange` may read and write settings.
-                let id = SubjectID(store: id, key: change.key)
-                let subject = Self.table.withLock { table in
-                    table.subjects[id].flatMap { $0.relay.serial == serial ? $0.subject : nil }
+        let announce: @Sendable (StoredChange) -> Void = { [weakStore = self.store] change in
+            guard weakStore.store != nil else { return }
+            // Out of the lock before announcing: `onChange` may read and write settings. The
+            // serial tells this relay's subjects from a later relay's for a store at the same
+            // address.
+            let subject = Self.table.withLock { table in
+                table.subjects[SubjectID(store: id, key: change.key)].flatMap {
+                    $0.relay.serial == serial ? $0.subject : nil
                 }
-                subject?.announceChange()
             }
-            // The stream ended or the store is gone: the relay and its subjects go, unlocked.
-            let removed = Self.table.withLock { $0.remove { $0.serial == serial } }
-            withExtendedLifetime(removed) {}
+            subject?.announceChange()
         }
+        self.serial = serial
+        subscription =
+            (store as? any ChangeSnapshotting)?.keySetSubscription(onChange: announce)
+            ?? KeySetSubscription(following: store.changes(), onChange: announce)
     }
+
+    /// Tells this relay's subjects from a later relay's for a store at the same address.
+    private let serial: UInt64
 
     deinit {
         subscription.end()
-        task.cancel()
     }
 
     /// The subject of `key` in `store`, following the key from now on.
@@ -129,7 +124,7 @@ final class StoreObservation: Sendable {
                 stale = [candidate]
                 return found
             }
-            stale = table.remove { $0.store.store == nil }
+            stale = table.removeRelaysOfGoneStores()
             table.relays[id.store] = candidate
             // A store being deinitialised reads as gone: its setting is then not tracked.
             return followedSubject(id, in: &table, relay: candidate) ?? ObservedKey()

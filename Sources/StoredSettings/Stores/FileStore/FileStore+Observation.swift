@@ -6,9 +6,10 @@ extension FileStore: ChangeSnapshotting {
         storage.subscription(readingValueForKey: key)
     }
 
-    /// One stream of the changes to the keys passed to its `follow`, whether this process
-    /// wrote them or the file watcher found them.
-    public func keySetSubscription() -> KeySetSubscription {
-        storage.keySetSubscription()
+    /// Calls `onChange` with each change to the keys passed to the subscription's `follow`,
+    /// whether this process wrote it or the file watcher found it, once the writer or the
+    /// watcher holds no lock of this store.
+    public func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription {
+        storage.keySetSubscription(onChange: onChange)
     }
 }

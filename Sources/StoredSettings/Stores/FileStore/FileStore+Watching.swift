@@ -22,6 +22,7 @@ extension FileStore {
     /// out.
     func checkForExternalChange(counted: Bool) {
         if counted { versions.withLock { $0.checkCount += 1 } }
+        defer { storage.deliverAnnouncements() }
         // The common case, nothing changed, costs one `lstat` and one `stat` and never waits
         // for a write in progress. Nor does the file this store is renaming into place: the
         // write publishes its values itself (waiting for it made every write of a watched
@@ -91,7 +92,11 @@ extension FileStore {
     /// Runs `body` under ``file``, then the change check that found the lock taken meanwhile:
     /// the one way this store's writes and reloads take the lock.
     func withFileLock<R>(_ body: (inout FileState) throws -> R) rethrows -> R {
-        defer { runDeferredChangeCheck() }
+        defer {
+            runDeferredChangeCheck()
+            // Outside the lock: observers' code may read and write this store.
+            storage.deliverAnnouncements()
+        }
         return try file.withLock(body)
     }
 

@@ -160,6 +160,7 @@ extension FileStore {
             defer { state.scheduled = true }
             return !state.scheduled
         }
+        storage.deliverAnnouncements()
         guard schedule else { return }
         // The run keeps the store alive until its changes are written.
         writeBehind.queue.async { [self] in

@@ -204,7 +204,7 @@ public final class FileStore: Storable {
         var reports: [StorageError] = []
         let values = try Self.open(
             path: path, format: format, options: options, state: &state, reports: &reports)
-        storage = DictionaryStorage(values)
+        storage = DictionaryStorage(values, defersAnnouncements: true)
         writeBehind = options.writeMode == .writeBehind ? WriteBehind() : nil
         file = Lock(state)
         medium = UpdateScope.medium(file)

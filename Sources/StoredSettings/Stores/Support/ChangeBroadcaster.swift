@@ -21,6 +21,7 @@
 /// Thread-safety: every member may be used from any thread or task.
 public final class ChangeBroadcaster: Sendable {
     private typealias Continuation = AsyncStream<StoredChange>.Continuation
+    fileprivate typealias Handler = @Sendable (StoredChange) -> Void
 
     private struct State {
         var nextID = 0
@@ -28,9 +29,10 @@ public final class ChangeBroadcaster: Sendable {
         var everyKey: [Int: Continuation] = [:]
         /// Subscribers of one key, by key: a publish touches only those of its keys.
         var byKey: [String: [Int: Continuation]] = [:]
-        /// Subscribers of a set of keys (``keySetSubscription()``) and the keys each follows; each
-        /// is in ``byKey`` under every key of its set.
-        var keySets: [Int: (continuation: Continuation, keys: Set<String>)] = [:]
+        /// Subscribers of a set of keys (``keySetSubscription(onChange:)``), by the keys they follow.
+        var followers: [String: [Int: Handler]] = [:]
+        /// The keys each subscriber of a set of keys follows.
+        var keySets: [Int: Set<String>] = [:]
         var count = 0
 
         /// The subscribers a change of `key` goes to.
@@ -40,7 +42,34 @@ public final class ChangeBroadcaster: Sendable {
         }
 
         var all: [Continuation] {
-            Array(everyKey.values) + byKey.values.flatMap(\.values) + keySets.values.map(\.continuation)
+            Array(everyKey.values) + byKey.values.flatMap(\.values)
+        }
+
+        /// Removes every subscriber.
+        mutating func removeAll() {
+            everyKey.removeAll()
+            byKey.removeAll()
+            followers.removeAll()
+            keySets.removeAll()
+            count = 0
+        }
+    }
+
+    /// The calls to subscribers of a set of keys that a publish collected, to be made once the
+    /// publisher holds no lock: they run observers' code, which may read and write the store.
+    package struct Announcements: Sendable {
+        fileprivate var calls: [(Handler, StoredChange)] = []
+
+        package init() {}
+
+        /// Adds `other`'s calls after these.
+        package mutating func append(contentsOf other: Announcements) {
+            calls += other.calls
+        }
+
+        /// Makes the calls, in publish order.
+        package func deliver() {
+            for (handler, change) in calls { handler(change) }
         }
     }
 
@@ -86,68 +115,66 @@ public final class ChangeBroadcaster: Sendable {
         return (stream, continuation)
     }
 
-    /// A stream of the changes to the keys passed to its `follow`, none at first: one subscriber
-    /// however many keys it follows, and, unlike ``subscribe(key:)`` without a key, a follower
-    /// of each key alone, so a store that must look for changes itself compares only those keys.
+    /// Calls `onChange` with each change to the keys passed to the subscription's `follow`, none
+    /// at first: one subscriber however many keys it follows, and, unlike ``subscribe(key:)``
+    /// without a key, a follower of each key alone, so a store that must look for changes itself
+    /// compares only those keys.
     ///
-    /// A key followed is in place when `follow` returns: a change of it published afterwards is
-    /// delivered. `end` finishes the stream and removes the subscription at once.
+    /// No task: ``publishing(_:)`` hands the calls to its caller, which makes them once it holds
+    /// no lock. A key followed is in place when `follow` returns: a change of it published
+    /// afterwards is delivered. `end` removes the subscription at once.
     ///
     /// Thread-safety: called from any thread; `follow` and `end` too.
-    public func keySetSubscription() -> KeySetSubscription {
-        let (stream, continuation) = AsyncStream<StoredChange>.makeStream(bufferingPolicy: .unbounded)
+    package func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription {
         let id = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            state.keySets[id] = (continuation, [])
+            state.keySets[id] = []
             state.count += 1
             return id
         }
         mirroredCount.withLock { $0 += 1 }
-        continuation.onTermination = { [weak self] _ in
-            self?.remove(id, key: nil)
-        }
         return KeySetSubscription(
-            changes: stream,
             follow: { [weak self] key in
                 self?.state.withLock { state in
                     // Nothing once the subscription ended; nothing more for a key it follows.
-                    guard state.keySets[id]?.keys.insert(key).inserted == true else { return }
-                    state.byKey[key, default: [:]][id] = continuation
+                    guard state.keySets[id]?.insert(key).inserted == true else { return }
+                    state.followers[key, default: [:]][id] = onChange
                 }
             },
-            end: { continuation.finish() })
+            end: { [weak self] in self?.remove(id, key: nil) })
     }
 
     private func remove(_ id: Int, key: String?) {
         // Take the continuations out under the lock, drop them after releasing it.
-        let removed: [Continuation] = state.withLock { state in
+        let removed: [Continuation]? = state.withLock { state in
             var removed: [Continuation] = []
             if let key {
                 if let continuation = state.byKey[key]?.removeValue(forKey: id) { removed.append(continuation) }
                 if state.byKey[key]?.isEmpty == true { state.byKey[key] = nil }
-            } else if let keySet = state.keySets.removeValue(forKey: id) {
-                removed.append(keySet.continuation)
-                for key in keySet.keys {
-                    state.byKey[key]?.removeValue(forKey: id)
-                    if state.byKey[key]?.isEmpty == true { state.byKey[key] = nil }
+            } else if let keys = state.keySets.removeValue(forKey: id) {
+                for key in keys {
+                    state.followers[key]?.removeValue(forKey: id)
+                    if state.followers[key]?.isEmpty == true { state.followers[key] = nil }
                 }
+                state.count -= 1
+                return nil
             } else if let continuation = state.everyKey.removeValue(forKey: id) {
                 removed.append(continuation)
             }
             if !removed.isEmpty { state.count -= 1 }
             return removed
         }
-        if !removed.isEmpty { mirroredCount.withLock { $0 -= 1 } }
+        if removed?.isEmpty != true { mirroredCount.withLock { $0 -= 1 } }
     }
 
     /// The keys that subscribers of one key follow, or `nil` while a subscriber follows every
     /// key: what a store that must look for changes itself needs to compare.
     package var followedKeys: Set<String>? {
-        state.withLock { $0.everyKey.isEmpty ? Set($0.byKey.keys) : nil }
+        state.withLock { $0.everyKey.isEmpty ? Set($0.byKey.keys).union($0.followers.keys) : nil }
     }
 
-    /// Delivers `changes`, in order, to every current subscriber of their keys.
+    /// Delivers `changes`, in order, to every current stream of their keys.
     ///
     /// Callers serialise their calls (they hold the store's commit lock), which keeps every
     /// subscriber's sequence in commit order.
@@ -156,25 +183,9 @@ public final class ChangeBroadcaster: Sendable {
     ///   that skips publishing while none are keeps this as its upper bound).
     @discardableResult
     public func publish(_ changes: some Collection<StoredChange>) -> Int {
-        guard !changes.isEmpty else { return subscriberCount }
-        if changes.count == 1, let change = changes.first {
-            let (subscribers, count) = state.withLock { state in
-                (state.count == 0 ? [] : state.subscribers(of: change.key), state.count)
-            }
-            // Outside the lock: see the type's documentation.
-            for continuation in subscribers { continuation.yield(change) }
-            return count
-        }
-        let (deliveries, count): ([(Continuation, StoredChange)], Int) = state.withLock { state in
-            guard state.count > 0 else { return ([], 0) }
-            var deliveries: [(Continuation, StoredChange)] = []
-            for change in changes {
-                for continuation in state.subscribers(of: change.key) { deliveries.append((continuation, change)) }
-            }
-            return (deliveries, state.count)
-        }
-        // Outside the lock, in order per subscriber.
-        for (continuation, change) in deliveries { continuation.yield(change) }
+        let (count, announcements) = publishing(changes)
+        // Subscribers of a set of keys are made only by stores that call `publishing(_:)`.
+        assert(announcements.calls.isEmpty, "publish(_:) on a store with key-set subscribers")
         return count
     }
 
@@ -182,6 +193,39 @@ public final class ChangeBroadcaster: Sendable {
     @discardableResult
     public func publish(_ change: StoredChange) -> Int {
         publish(CollectionOfOne(change))
+    }
+
+    /// ``publish(_:)``, also returning the calls to make to subscribers of a set of keys
+    /// (``keySetSubscription(onChange:)``) once the caller holds no lock.
+    package func publishing(_ changes: some Collection<StoredChange>) -> (count: Int, announcements: Announcements) {
+        guard !changes.isEmpty else { return (subscriberCount, Announcements()) }
+        var announcements = Announcements()
+        if changes.count == 1, let change = changes.first {
+            let (subscribers, count) = state.withLock { state in
+                guard state.count > 0 else { return ([Continuation](), 0) }
+                if let followers = state.followers[change.key] {
+                    announcements.calls = followers.values.map { ($0, change) }
+                }
+                return (state.subscribers(of: change.key), state.count)
+            }
+            // Outside the lock: see the type's documentation.
+            for continuation in subscribers { continuation.yield(change) }
+            return (count, announcements)
+        }
+        let (deliveries, count): ([(Continuation, StoredChange)], Int) = state.withLock { state in
+            guard state.count > 0 else { return ([], 0) }
+            var deliveries: [(Continuation, StoredChange)] = []
+            for change in changes {
+                for continuation in state.subscribers(of: change.key) { deliveries.append((continuation, change)) }
+                if let followers = state.followers[change.key] {
+                    announcements.calls += followers.values.map { ($0, change) }
+                }
+            }
+            return (deliveries, state.count)
+        }
+        // Outside the lock, in order per subscriber.
+        for (continuation, change) in deliveries { continuation.yield(change) }
+        return (count, announcements)
     }
 
     /// How many streams are subscribed now; drops back when consumers stop.
@@ -198,12 +242,7 @@ public final class ChangeBroadcaster: Sendable {
     /// Ends every stream (when the store goes away).
     public func finishAll() {
         let (subscribers, ended) = state.withLock { state in
-            defer {
-                state.everyKey.removeAll()
-                state.byKey.removeAll()
-                state.keySets.removeAll()
-                state.count = 0
-            }
+            defer { state.removeAll() }
             return (state.all, state.count)
         }
         mirroredCount.withLock { $0 -= ended }

@@ -38,6 +38,9 @@ public final class DictionaryStorage: Sendable {
         /// Seeds and replacements may hold keys a write would refuse; `nil` until the first
         /// write that needs it works it out (an open that is only read never does).
         var keysAreValid: Bool?
+        /// Calls to subscribers of a set of keys kept for ``deliverAnnouncements()``, when the
+        /// owner commits under locks of its own.
+        var deferred = ChangeBroadcaster.Announcements()
 
         init(values: [String: StoredValue]) {
             self.values = values
@@ -79,14 +82,32 @@ public final class DictionaryStorage: Sendable {
     private let writers: Lock<Int>
     /// This storage's name in ``UpdateScope``'s marks.
     private let media: [String]
+    /// Whether subscribers of a set of keys wait for ``deliverAnnouncements()``.
+    private let defersAnnouncements: Bool
 
     /// Creates a storage holding `values`; their keys are not validated, so a seed may hold keys
     /// a write would refuse.
-    public init(_ values: [String: StoredValue] = [:]) {
+    public convenience init(_ values: [String: StoredValue] = [:]) {
+        self.init(values, defersAnnouncements: false)
+    }
+
+    /// A storage whose owner writes to it under locks of its own: calls to subscribers of a set
+    /// of keys wait until the owner calls ``deliverAnnouncements()`` with its locks released.
+    package init(_ values: [String: StoredValue], defersAnnouncements: Bool) {
         state = Lock(State(values: values))
         let writers = Lock(0)
         self.writers = writers
         media = [UpdateScope.medium(writers)]
+        self.defersAnnouncements = defersAnnouncements
+    }
+
+    /// Makes the calls to subscribers of a set of keys that commits kept back; the owner of a
+    /// storage made with `defersAnnouncements` calls it once it holds no lock.
+    package func deliverAnnouncements() {
+        state.withLock { state in
+            defer { state.deferred = ChangeBroadcaster.Announcements() }
+            return state.deferred
+        }.deliver()
     }
 
     /// The value stored under `key`.
@@ -132,7 +153,7 @@ public final class DictionaryStorage: Sendable {
             try state.withLock { state in
                 try commit(value, forKey: key, at: state.checkedIndex(forKey: key), in: &state)
             }
-        }
+        }.deliver()
     }
 
     /// Throws ``StorageError/Code/reentrantWrite`` on the thread of an update body of this
@@ -153,7 +174,7 @@ public final class DictionaryStorage: Sendable {
     /// storage from the same thread throws ``StorageError/Code/reentrantWrite``.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try checkOutsideUpdateBody(forKey: key)
-        return try asWriter {
+        let (result, announcements) = try asWriter {
             let (index, revision, start) = try state.withLock { state in
                 let index = try state.checkedIndex(forKey: key)
                 state.openSequences = 1
@@ -169,13 +190,15 @@ public final class DictionaryStorage: Sendable {
             }
             // The slot found by the read is still the key's, unless the body replaced the values
             // (the revision tells).
-            try state.withLock { state in
+            let announcements = try state.withLock { state in
                 state.openSequences = 0
                 let slot = state.revision == revision ? index : try state.checkedIndex(forKey: key)
-                try commit(value, forKey: key, at: slot, in: &state)
+                return try commit(value, forKey: key, at: slot, in: &state)
             }
-            return result
+            return (result, announcements)
         }
+        announcements.deliver()
+        return result
     }
 
     /// Runs `work` holding `writers`; a writer that finds it taken counts in
@@ -192,11 +215,11 @@ public final class DictionaryStorage: Sendable {
         }
     }
 
-    /// Runs a replacement as a writer; from this storage's own update body (whose thread holds
-    /// `writers`), at once.
-    private func asReplacingWriter(_ work: () -> Void) {
-        if UpdateScope.isInsideUpdateBody(of: media) { return work() }
-        asWriter(work)
+    /// Runs a replacement as a writer (from this storage's own update body, whose thread holds
+    /// `writers`, at once), then delivers its announcements.
+    private func asReplacingWriter(_ work: () -> ChangeBroadcaster.Announcements) {
+        if UpdateScope.isInsideUpdateBody(of: media) { return work().deliver() }
+        asWriter(work).deliver()
     }
 
     /// Replaces every value at once, publishing one change per key that differs.
@@ -210,11 +233,11 @@ public final class DictionaryStorage: Sendable {
                 for (key, new) in values where !state.values[key].isIdentical(to: new) {
                     changes.append(StoredChange(key: key, value: new))
                 }
-                guard !changes.isEmpty else { return }
+                guard !changes.isEmpty else { return ChangeBroadcaster.Announcements() }
                 state.values = values
                 state.keysAreValid = nil
                 state.revision &+= 1
-                if state.subscribers > 0 { state.subscribers = broadcaster.publish(changes) }
+                return publish(changes, in: &state)
             }
         }
     }
@@ -230,10 +253,7 @@ public final class DictionaryStorage: Sendable {
                 state.keysAreValid = state.keysAreValid == true && State.areValid(changedKeys) ? true : nil
                 state.values = values
                 state.revision &+= 1
-                if state.subscribers > 0 {
-                    state.subscribers = broadcaster.publish(
-                        changedKeys.map { StoredChange(key: $0, value: values[$0]) })
-                }
+                return publish(changedKeys.map { StoredChange(key: $0, value: values[$0]) }, in: &state)
             }
         }
     }
@@ -250,7 +270,7 @@ public final class DictionaryStorage: Sendable {
                     state.keysAreValid == true && State.areValid(changes.lazy.map(\.key)) ? true : nil
                 state.values = values
                 state.revision &+= 1
-                if state.subscribers > 0 { state.subscribers = broadcaster.publish(changes) }
+                return publish(changes, in: &state)
             }
         }
     }
@@ -259,20 +279,36 @@ public final class DictionaryStorage: Sendable {
     /// the key is absent), publishing the change unless it changes nothing.
     private func commit(
         _ value: StoredValue?, forKey key: String, at index: [String: StoredValue].Index?, in state: inout State
-    ) throws {
+    ) throws -> ChangeBroadcaster.Announcements {
         if let index {
             if let value {
                 // One access to the slot, to compare and to replace, and no copy of the old value.
-                guard replace(&state.values.values[index], with: value) else { return }
+                guard replace(&state.values.values[index], with: value) else { return ChangeBroadcaster.Announcements() }
             } else {
                 state.values.remove(at: index)
             }
         } else {
-            guard let value else { return }
+            guard let value else { return ChangeBroadcaster.Announcements() }
             state.values[key] = value
         }
         state.revision &+= 1
-        if state.subscribers > 0 { state.subscribers = broadcaster.publish(StoredChange(key: key, value: value)) }
+        return publish(CollectionOfOne(StoredChange(key: key, value: value)), in: &state)
+    }
+
+    /// Publishes committed `changes` unless nothing is subscribed, returning the calls to make
+    /// to subscribers of a set of keys once every lock is released.
+    @inline(__always)
+    private func publish(
+        _ changes: some Collection<StoredChange>, in state: inout State
+    ) -> ChangeBroadcaster.Announcements {
+        guard state.subscribers > 0 else { return ChangeBroadcaster.Announcements() }
+        var (count, announcements) = broadcaster.publishing(changes)
+        state.subscribers = count
+        if defersAnnouncements {
+            state.deferred.append(contentsOf: announcements)
+            announcements = ChangeBroadcaster.Announcements()
+        }
+        return announcements
     }
 
     /// Puts `value` in `slot` unless it holds an identical value; whether it did.
@@ -301,12 +337,14 @@ public final class DictionaryStorage: Sendable {
         }
     }
 
-    /// One stream of the changes to the keys passed to its `follow`, none at first.
-    public func keySetSubscription() -> KeySetSubscription {
-        // Under `state`, so no commit sees the count without this stream.
+    /// Calls `onChange` with each change to the keys passed to the subscription's `follow`, on
+    /// the committing thread once this storage's locks are released (after the commit's change
+    /// streams are handed their change); none at first.
+    public func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription {
+        // Under `state`, so no commit sees the count without this subscriber.
         state.withLock { state in
             state.subscribers += 1
-            return broadcaster.keySetSubscription()
+            return broadcaster.keySetSubscription(onChange: onChange)
         }
     }
 }

@@ -47,6 +47,14 @@ final class SuiteState: Sendable {
         /// one landed reads them again.
         var commits: UInt64 = 0
         var token: DefaultsBox.Token?
+        /// Calls to subscribers of a set of keys, made once the publisher holds no lock.
+        var announcements = ChangeBroadcaster.Announcements()
+
+        /// Publishes `changes` through `broadcaster`, keeping the calls to subscribers of a set
+        /// of keys for ``deliverAnnouncements()``.
+        mutating func publish(_ changes: some Collection<StoredChange>, through broadcaster: ChangeBroadcaster) {
+            announcements.append(contentsOf: broadcaster.publishing(changes).announcements)
+        }
     }
 
     /// Every publication happens under this lock, which is taken last (no other lock of the
@@ -91,6 +99,8 @@ final class SuiteState: Sendable {
     /// write from an `update` body is refused before it gets here, by ``UpdateScope``.)
     func withWriters<R>(_ body: () throws -> R) rethrows -> R {
         if UpdateScope.isInsideUpdateBody(of: holdingWriters) { return try body() }
+        // Outside the lock: observers' code may read and write the suite.
+        defer { deliverAnnouncements() }
         return try writers.withLock { _ in try UpdateScope.runMarked(holdingWriters, key: nil, body) }
     }
 
@@ -141,11 +151,12 @@ final class SuiteState: Sendable {
         return broadcaster.subscription(key: key)
     }
 
-    /// A stream of the changes to the keys passed to its `follow`; starts watching the defaults
-    /// for writes by other code, and on Apple platforms each key followed for other processes'.
-    func keySetSubscription() -> KeySetSubscription {
+    /// Calls `onChange` with the changes to the keys passed to the subscription's `follow`;
+    /// starts watching the defaults for writes by other code, and on Apple platforms each key
+    /// followed for other processes'.
+    func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription {
         startWatching()
-        var subscription = broadcaster.keySetSubscription()
+        var subscription = broadcaster.keySetSubscription(onChange: onChange)
         let follow = subscription.follow
         // Weakly: the subscription may outlive every store of the suite.
         subscription.follow = { [weak self] key in
@@ -185,8 +196,16 @@ final class SuiteState: Sendable {
                 if let last = watch.published[key], Self.identical(last, value) { return }
                 watch.published[key] = value
             }
-            broadcaster.publish(StoredChange(key: key, value: value))
+            watch.publish(CollectionOfOne(StoredChange(key: key, value: value)), through: broadcaster)
         }
+    }
+
+    /// Makes the calls to subscribers of a set of keys that publications kept back.
+    private func deliverAnnouncements() {
+        watch.withLock { watch in
+            defer { watch.announcements = ChangeBroadcaster.Announcements() }
+            return watch.announcements
+        }.deliver()
     }
 
     private func startWatching() {
@@ -229,7 +248,7 @@ final class SuiteState: Sendable {
                         watch.seen?[key] = current[key]
                     }
                     for change in changes { watch.published[change.key] = change.value }
-                    broadcaster.publish(changes)
+                    watch.publish(changes, through: broadcaster)
                     return true
                 }
                 for key in seen.keys where current[key] == nil {
@@ -240,11 +259,13 @@ final class SuiteState: Sendable {
                 }
                 watch.seen = current
                 for change in changes { watch.published[change.key] = change.value }
-                broadcaster.publish(changes)
+                watch.publish(changes, through: broadcaster)
                 return true
             }
-            if done { return }
+            if done { break }
         }
+        // On the thread that changed the defaults; a write of this suite delivers when it ends.
+        if !UpdateScope.isInsideUpdateBody(of: holdingWriters) { deliverAnnouncements() }
     }
 
     /// The stored values of `keys` (registered defaults left out), read one by one.

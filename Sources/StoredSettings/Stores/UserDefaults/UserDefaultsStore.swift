@@ -269,11 +269,12 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         }
     }
 
-    /// One stream of the changes to the keys passed to its `follow`; on Apple platforms each key
-    /// followed is also observed in other processes (key-value observation), as with
+    /// Calls `onChange` with each change to the keys passed to the subscription's `follow`, once
+    /// the writer holds no lock of this suite; on Apple platforms each key followed is also
+    /// observed in other processes (key-value observation), as with
     /// ``subscription(readingValueForKey:)``.
-    public func keySetSubscription() -> KeySetSubscription {
-        shared.keySetSubscription()
+    public func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription {
+        shared.keySetSubscription(onChange: onChange)
     }
 
     /// Asks `UserDefaults` to write pending changes to disk now (`UserDefaults.synchronize()`).
