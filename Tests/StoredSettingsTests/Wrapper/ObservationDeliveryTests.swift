@@ -48,7 +48,11 @@ struct ObservationDeliveryTests {
         let (store, keep) = try backend.makeStore()
         let flag = Stored("flag", default: false, store: store)
         let calls = CallCount()
-        _ = withObservationTracking { flag.wrappedValue } onChange: { calls.record() }
+        _ = withObservationTracking {
+            flag.wrappedValue
+        } onChange: {
+            calls.record()
+        }
 
         flag.wrappedValue = true
 
@@ -62,7 +66,11 @@ struct ObservationDeliveryTests {
         let (store, keep) = try backend.makeStore()
         let count = Stored("count", default: 0, store: store)
         let calls = CallCount()
-        _ = withObservationTracking { count.wrappedValue } onChange: { calls.record() }
+        _ = withObservationTracking {
+            count.wrappedValue
+        } onChange: {
+            calls.record()
+        }
 
         try store.update(forKey: "count") { $0 = .int(1) }
 
@@ -78,7 +86,9 @@ struct ObservationDeliveryTests {
         let flag = Stored("flag", default: false, store: store)
         let echo = Stored("echo", default: false, store: store)
         let calls = CallCount()
-        _ = withObservationTracking { flag.wrappedValue } onChange: {
+        _ = withObservationTracking {
+            flag.wrappedValue
+        } onChange: {
             // On the writer's thread with none of the store's locks held: a write here neither
             // deadlocks nor is refused.
             echo.wrappedValue = flag.wrappedValue

@@ -283,7 +283,9 @@ public final class DictionaryStorage: Sendable {
         if let index {
             if let value {
                 // One access to the slot, to compare and to replace, and no copy of the old value.
-                guard replace(&state.values.values[index], with: value) else { return ChangeBroadcaster.Announcements() }
+                guard replace(&state.values.values[index], with: value) else {
+                    return ChangeBroadcaster.Announcements()
+                }
             } else {
                 state.values.remove(at: index)
             }
