@@ -68,12 +68,12 @@ extension FileStore {
         state.keyOrder.forgetText()
         guard let loaded else {
             state.fingerprint = nil
-            install([:], publishing: nil)
+            install([:], publishing: nil, including: [:])
             return
         }
         state.fingerprint = loaded.fingerprint
         state.encoding = loaded.encoding
         state.source = loaded.source
-        install(loaded.values, publishing: nil)
+        install(loaded.values, publishing: nil, including: [:])
     }
 }

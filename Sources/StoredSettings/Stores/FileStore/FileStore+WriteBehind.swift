@@ -178,7 +178,13 @@ extension FileStore {
     /// Makes `values`, just read from or written to the file, the values in memory, with the
     /// changes not yet written on top; publishes what differs from memory. For a durable store
     /// `changes` (the writes just committed) are published as they are.
-    func install(_ values: [String: StoredValue], publishing changes: [StoredChange]?) {
+    ///
+    /// A write (`changes` given) took with it the changes pending when it read the values,
+    /// `written`: those still pending as they were are no longer pending, even where the write
+    /// changed them again (an `update` body), so the background writer never writes them back.
+    func install(
+        _ values: [String: StoredValue], publishing changes: [StoredChange]?, including written: [String: StoredValue?]
+    ) {
         guard let writeBehind else {
             if let changes {
                 storage.replace(with: values, publishing: changes)
@@ -189,15 +195,30 @@ extension FileStore {
         }
         writeBehind.state.withLock { state in
             // What `values` holds is in the file now (or is what the file holds).
-            if changes != nil { state.pending = state.pending.filter { !values[$0.key].isIdentical(to: $0.value) } }
+            if changes != nil {
+                state.pending = state.pending.filter { key, value in
+                    !values[key].isIdentical(to: value) && !(written[key].map { $0.isIdentical(to: value) } ?? false)
+                }
+            }
             storage.replaceAll(with: Self.overlaying(state.pending, on: values))
         }
     }
 
-    /// `values` with the changes not yet written on top (`values` for a durable store).
-    func overlayingPending(_ values: [String: StoredValue]) -> [String: StoredValue] {
-        guard let writeBehind else { return values }
-        return Self.overlaying(writeBehind.state.withLock { $0.pending }, on: values)
+    /// `values` with the changes not yet written on top, and those changes (none for a durable
+    /// store).
+    func overlayingPending(
+        _ values: [String: StoredValue]
+    ) -> (values: [String: StoredValue], pending: [String: StoredValue?]) {
+        guard let writeBehind else { return (values, [:]) }
+        let pending = writeBehind.state.withLock { $0.pending }
+        return (Self.overlaying(pending, on: values), pending)
+    }
+
+    /// The values in memory and the changes among them not yet written, read together: a
+    /// setter commits to memory and queues its change under ``WriteBehind/state``.
+    func valuesWithPending() -> (values: [String: StoredValue], pending: [String: StoredValue?]) {
+        guard let writeBehind else { return (storage.snapshot, [:]) }
+        return writeBehind.state.withLock { (storage.snapshot, $0.pending) }
     }
 
     private static func overlaying(

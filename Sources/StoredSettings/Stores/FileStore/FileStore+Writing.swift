@@ -64,7 +64,8 @@ extension FileStore {
                 // The wait may have been long: a link planted on the path meanwhile is refused.
                 try FileSystem.checkNoOtherUserCanRedirect(path)
                 if target != path { try FileSystem.checkNoOtherUserCanRedirect(target) }
-                var values = try refresh(&state, target: target, underFileLock: true, reports: &reports)
+                let read = try refresh(&state, target: target, underFileLock: true, reports: &reports)
+                var values = read.values
                 let (result, changes) = try UpdateScope.runBody(ofUpdateOn: media, key: key) { try body(&values) }
                 guard !changes.isEmpty else { return result }
                 let data: Data
@@ -96,7 +97,7 @@ extension FileStore {
                     continue
                 }
                 AtomicFile.removeStaleTemporaryFiles(for: destination)
-                install(values, publishing: changes)
+                install(values, publishing: changes, including: read.pending)
                 return result
             }
             throw StorageError(
@@ -204,12 +205,12 @@ extension FileStore {
     /// deliver once it holds no lock.
     func refresh(
         _ state: inout FileState, target: String, underFileLock: Bool, reports: inout [StorageError]
-    ) throws -> [String: StoredValue] {
+    ) throws -> (values: [String: StoredValue], pending: [String: StoredValue?]) {
         let current = try FileSystem.fingerprint(atPath: target)
         // An empty file is re-checked before every write: it may be another program's save
         // caught between truncating the file and writing it.
         let emptyBeforeWrite = underFileLock && current?.size == 0
-        if current == state.fingerprint, !emptyBeforeWrite { return storage.snapshot }
+        if current == state.fingerprint, !emptyBeforeWrite { return valuesWithPending() }
         let hadContent = (state.fingerprint?.size ?? 0) > 0
         var loaded: LoadedFile?
         if underFileLock {
