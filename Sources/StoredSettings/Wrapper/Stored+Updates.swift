@@ -43,7 +43,7 @@ extension Stored {
             continuation.finish()
         }
         continuation.onTermination = { _ in
-            // Release the store's subscription now, not when the relay task next runs: a task
+            // Release the store's subscription now, not when the loop's task next runs: a task
             // not yet scheduled would keep receiving (and buffering) every change meanwhile.
             subscription.end()
             task.cancel()

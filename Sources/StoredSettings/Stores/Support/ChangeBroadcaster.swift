@@ -12,6 +12,10 @@
 /// this broadcaster's lock is only ever held for its own bookkeeping, and `yield` is called
 /// after releasing it. Holding it across `yield` deadlocks against a concurrent cancellation.
 ///
+/// Subscribers of a set of keys (`keySetSubscription(onChange:)`, for the package's stores)
+/// get no stream: `publishing(_:)` returns their calls, which the store makes once it holds
+/// no lock.
+///
 /// Lock order: a store's locks, then this broadcaster's lock (released before yielding).
 ///
 /// A backend of your own gets ``Storable/changes()`` from it: return ``subscribe(key:)`` from
