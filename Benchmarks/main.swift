@@ -37,6 +37,15 @@ if arguments.count == 2, arguments[0] == "--latency-writer" {
         exit(1)
     }
 }
+if arguments.count == 2, arguments[0] == "--hold-lock" {
+    do {
+        try holdLock(path: arguments[1])
+        exit(0)
+    } catch {
+        writeToStandardError("stored-benchmarks: lock holder: \(error)\n")
+        exit(1)
+    }
+}
 if arguments.count == 2, arguments[0] == "--etcd-latency-writer" {
     do {
         try etcdLatencyWriter(address: arguments[1])
@@ -81,6 +90,7 @@ do {
     try runStartUpCases(bench)
     try runDurableCases(bench)
     try runLatency(bench)
+    try runMainThreadSetter(bench)
     try runEtcdCases(bench)
     try runLeaderKillCase(bench)
     try runFrozenMemberCase(bench)

@@ -118,3 +118,10 @@ extension TemporaryFileStore: ChangeSnapshotting {
         fileStore.keySetSubscription(onChange: onChange)
     }
 }
+
+extension TemporaryFileStore: BackgroundWritableStore {
+    /// Forwards to ``FileStore/setValueInBackground(_:forKey:)``.
+    package func setValueInBackground(_ value: StoredValue?, forKey key: String) throws {
+        try fileStore.setValueInBackground(value, forKey: key)
+    }
+}

@@ -48,9 +48,11 @@ import Combine
 /// settings value or the store's own API, for a ``StoredSettings/FileStore`` another process,
 /// and on Apple platforms another process (a widget, an app extension) writing a
 /// ``StoredSettings/UserDefaultsStore`` key, heard by key-value observation of that key. Reads
-/// and writes go to the setting itself (``StoredSettings/Stored/wrappedValue``), so a write is
-/// committed, durably for a durable store, before the setter returns; a failed write is reported to
-/// ``StoredSettings/StorageErrorReporter`` and leaves the previous value. It runs on the
+/// go to the setting itself. A write never waits for the medium: for a
+/// ``StoredSettings/FileStore`` it is in memory, seen by every reader and view, when the setter
+/// returns, and the store's background writer writes the file, steps of a slider together
+/// (``StoredSettings/Stored/saveWithoutWaiting(_:)``); a failed write is reported to
+/// ``StoredSettings/StorageErrorReporter``. It runs on the
 /// package's floor (iOS 16, macOS 13): it rests on `ObservableObject`, not on the Observation
 /// framework. From iOS 17 and macOS 14 a view whose `body` reads a setting is drawn again after
 /// each change without it, since every `@Stored` read registers with the Observation framework;
@@ -71,16 +73,30 @@ public struct LiveSetting<Value: Sendable>: @preconcurrency DynamicProperty {
         _observer = StateObject(wrappedValue: SettingObserver(setting))
     }
 
-    /// The setting's value now; setting it writes the setting.
+    /// The setting's value now; setting it writes the setting without waiting for the medium
+    /// (``StoredSettings/Stored/saveWithoutWaiting(_:)``).
     public var wrappedValue: Value {
         get { setting.wrappedValue }
-        nonmutating set { setting.wrappedValue = newValue }
+        nonmutating set { Self.save(newValue, to: setting) }
     }
 
-    /// A binding to the setting, for controls (`Toggle("…", isOn: $autoReload)`).
+    /// A binding to the setting, for controls (`Toggle("…", isOn: $autoReload)`); it writes as
+    /// ``wrappedValue`` does.
     public var projectedValue: Binding<Value> {
         let setting = setting
-        return Binding(get: { setting.wrappedValue }, set: { setting.wrappedValue = $0 })
+        return Binding(get: { setting.wrappedValue }, set: { Self.save($0, to: setting) })
+    }
+
+    /// Writes from the main actor never wait for a lock, a sync or another process; a failure
+    /// goes to ``StoredSettings/StorageErrorReporter``.
+    private static func save(_ value: Value, to setting: Stored<Value>) {
+        do {
+            try setting.saveWithoutWaiting(value)
+        } catch let error as StorageError {
+            StorageErrorReporter.report(error)
+        } catch {
+            StorageErrorReporter.report(StorageError(.io, wrapping: error, location: setting.store.location))
+        }
     }
 
     /// Follows the setting the view now holds, when SwiftUI made the view again with another one.

@@ -114,3 +114,13 @@ public struct StoredChange: Sendable, Equatable, Hashable {
         self.value = value
     }
 }
+
+/// A store that can keep a write in memory and write its medium later, on a thread of its own:
+/// ``Stored/saveWithoutWaiting(_:)`` writes through it where the store has it.
+package protocol BackgroundWritableStore: Storable {
+    /// Commits `value` in memory, visible to every reader at once, and queues the write of the
+    /// medium; throws at once only what the medium could never hold.
+    func setValueInBackground(_ value: StoredValue?, forKey key: String) throws
+}
+
+extension FileStore: BackgroundWritableStore {}

@@ -13,6 +13,32 @@ struct InPlaceMutation<Value> {
 }
 
 extension Stored {
+    /// Writes `value` without waiting for the medium: for a ``FileStore``, the change is in
+    /// memory, visible to every reader of the store and delivered to observers, when this
+    /// returns, and the store's background writer writes the file
+    /// (``FileStore/setValueInBackground(_:forKey:)``); other stores write as ``save(_:)`` does.
+    ///
+    /// What a setter on an app's main thread calls: `@LiveSetting` and its `Binding` write
+    /// through it. Changes made in quick succession (a slider's steps) are written together.
+    ///
+    /// - Throws: What the store refuses at once: ``StorageError/Code/encodingFailed``,
+    ///   ``StorageError/Code/invalidKey``, ``StorageError/Code/tooLarge``, or what ``save(_:)``
+    ///   throws for other stores. A failed background write goes to ``StorageErrorReporter``.
+    ///
+    /// Thread-safety: may be called from any thread.
+    public func saveWithoutWaiting(_ value: Value) throws {
+        do {
+            let stored = try setting.codec.encode(value)
+            if let store = store as? any BackgroundWritableStore {
+                try store.setValueInBackground(stored, forKey: key)
+            } else {
+                try store.setValue(stored, forKey: key)
+            }
+        } catch {
+            throw storageError(error)
+        }
+    }
+
     /// The start of an in-place mutation: the value an ``update(_:)`` body would start from.
     ///
     /// The stored value is read with an update that changes nothing, so the mutation starts

@@ -22,7 +22,8 @@ extension FileStore {
         case writeBehind
     }
 
-    /// The changes of a write-behind store that are in memory and not yet in the file.
+    /// The changes in memory and not yet in the file: a write-behind store's, and those of
+    /// ``FileStore/setValueInBackground(_:forKey:)``.
     ///
     /// Lock order: ``FileStore/file``, then ``state``, then the store's ``DictionaryStorage``;
     /// a setter takes only the last two.
@@ -42,9 +43,9 @@ extension FileStore {
 
     /// Writes every change made in memory and not yet written, and returns once it is on disk.
     ///
-    /// For a store in ``WriteMode/writeBehind`` mode: call it where the changes must survive
-    /// what follows (before the app is suspended or the tool exits). A durable store has
-    /// nothing to write, and it returns at once.
+    /// For a store in ``WriteMode/writeBehind`` mode, or one written with
+    /// ``setValueInBackground(_:forKey:)``: call it where the changes must survive what follows
+    /// (before the tool exits). With nothing to write it returns at once.
     ///
     /// A change a durable write would have refused is dropped alone, and the others are
     /// written: one whose key is canonically equivalent to a key of other Unicode scalars that
@@ -61,7 +62,7 @@ extension FileStore {
     /// Thread-safety: may be called from any thread; it waits for a background write in
     /// progress, then writes what is left on the calling thread.
     public func flush() throws {
-        guard let writeBehind, !writeBehind.state.withLock({ $0.pending.isEmpty }) else { return }
+        guard !writeBehind.state.withLock({ $0.pending.isEmpty }) else { return }
         var refusals: [StorageError] = []
         do {
             while true {
@@ -151,7 +152,7 @@ extension FileStore {
 
     /// ``setValue(_:forKey:)`` in write-behind mode: commits in memory, publishing the change,
     /// and queues the background writer unless a run is queued already.
-    func setBehind(_ value: StoredValue?, forKey key: String, in writeBehind: WriteBehind) throws {
+    func setBehind(_ value: StoredValue?, forKey key: String) throws {
         // What a durable write would refuse, refused now: queued, it would fail every write.
         if let value { try checkFileCanHold(value, forKey: key) }
         let schedule = try writeBehind.state.withLock { state in
@@ -162,15 +163,22 @@ extension FileStore {
         }
         storage.deliverAnnouncements()
         guard schedule else { return }
+        // Background time on the systems that suspend apps, until the run has written.
+        let activity = BackgroundActivity(reason: "StoredSettings background write")
+        // A failure goes to the handler bound where the run was queued, else the process's.
+        let handler = StorageErrorReporter.taskHandler
         // The run keeps the store alive until its changes are written.
         writeBehind.queue.async { [self] in
+            defer { activity.end() }
             writeBehind.state.withLock { $0.scheduled = false }
-            do {
-                try flush()
-            } catch let error as StorageError {
-                StorageErrorReporter.report(error)
-            } catch {
-                StorageErrorReporter.report(StorageError(.io, wrapping: error, location: path))
+            StorageErrorReporter.$taskHandler.withValue(handler) {
+                do {
+                    try flush()
+                } catch let error as StorageError {
+                    StorageErrorReporter.report(error)
+                } catch {
+                    StorageErrorReporter.report(StorageError(.io, wrapping: error, location: path))
+                }
             }
         }
     }
@@ -185,15 +193,17 @@ extension FileStore {
     func install(
         _ values: [String: StoredValue], publishing changes: [StoredChange]?, including written: [String: StoredValue?]
     ) {
-        guard let writeBehind else {
-            if let changes {
-                storage.replace(with: values, publishing: changes)
-            } else {
-                storage.replaceAll(with: values)
-            }
-            return
-        }
         writeBehind.state.withLock { state in
+            // Nothing waiting to be written: the write's changes are published as they are
+            // (each change of a group, even several of one key).
+            if state.pending.isEmpty {
+                if let changes {
+                    storage.replace(with: values, publishing: changes)
+                } else {
+                    storage.replaceAll(with: values)
+                }
+                return
+            }
             // What `values` holds is in the file now (or is what the file holds).
             if changes != nil {
                 state.pending = state.pending.filter { key, value in
@@ -209,7 +219,6 @@ extension FileStore {
     func overlayingPending(
         _ values: [String: StoredValue]
     ) -> (values: [String: StoredValue], pending: [String: StoredValue?]) {
-        guard let writeBehind else { return (values, [:]) }
         let pending = writeBehind.state.withLock { $0.pending }
         return (Self.overlaying(pending, on: values), pending)
     }
@@ -217,8 +226,7 @@ extension FileStore {
     /// The values in memory and the changes among them not yet written, read together: a
     /// setter commits to memory and queues its change under ``WriteBehind/state``.
     func valuesWithPending() -> (values: [String: StoredValue], pending: [String: StoredValue?]) {
-        guard let writeBehind else { return (storage.snapshot, [:]) }
-        return writeBehind.state.withLock { (storage.snapshot, $0.pending) }
+        writeBehind.state.withLock { (storage.snapshot, $0.pending) }
     }
 
     private static func overlaying(

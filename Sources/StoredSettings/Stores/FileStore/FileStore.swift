@@ -94,8 +94,9 @@ public final class FileStore: Storable {
     let versions: Lock<Versions>
     /// The `setValue` calls waiting for the write in progress (group commit).
     let writeGroup = WriteGroup()
-    /// The changes not yet written, in ``WriteMode/writeBehind`` mode; `nil` in durable mode.
-    let writeBehind: WriteBehind?
+    /// The changes not yet written: every set in ``WriteMode/writeBehind`` mode, and those of
+    /// ``setValueInBackground(_:forKey:)``.
+    let writeBehind = WriteBehind()
 
     /// The versions of the file a change check knows for this store's own.
     struct Versions: Sendable {
@@ -205,7 +206,6 @@ public final class FileStore: Storable {
         let values = try Self.open(
             path: path, format: format, options: options, state: &state, reports: &reports)
         storage = DictionaryStorage(values, defersAnnouncements: true)
-        writeBehind = options.writeMode == .writeBehind ? WriteBehind() : nil
         file = Lock(state)
         medium = UpdateScope.medium(file)
         options.afterOpeningForTesting?.body()
@@ -265,7 +265,7 @@ public final class FileStore: Storable {
 
     /// The path of the file, for error messages; followed by ` (write-behind)` in
     /// ``WriteMode/writeBehind`` mode, so that no message passes such a store for a durable one.
-    public var location: String? { writeBehind == nil ? path : path + " (write-behind)" }
+    public var location: String? { options.writeMode == .durable ? path : path + " (write-behind)" }
 
     /// The value stored under `key`, from memory.
     ///
@@ -313,15 +313,45 @@ public final class FileStore: Storable {
     /// never join a group: they run alone, on the caller's thread. Across processes, writes
     /// still take turns on the `flock`.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
-        if let writeBehind, !UpdateScope.isInsideUpdateBody {
-            do {
-                return try setBehind(value, forKey: key, in: writeBehind)
-            } catch let error as StorageError {
-                throw error.adding(key: key, location: path)
-            }
-        }
+        if options.writeMode == .writeBehind { return try setValueInBackground(value, forKey: key) }
         try StorageError.validate(key: key, location: path)
         try commitInGroup(value, forKey: key)
+    }
+
+    /// Stores `value` under `key` in memory and leaves the file to the store's background
+    /// writer, in either ``WriteMode``: what a setter on an app's main thread calls, since it
+    /// never waits for another process's `flock`, a file to settle or an `fsync`.
+    ///
+    /// The change is visible at once to every reader of the store and delivered through
+    /// ``changes()`` and to observers before this returns. Changes made while the writer waits
+    /// or writes are written together, as one file, as atomically and durably as a durable
+    /// write, by the next run of the writer. ``flush()`` waits for them; a durable write, an
+    /// ``update(forKey:_:)`` or a ``batch(_:)`` takes them with it. While changes wait, on iOS,
+    /// tvOS, watchOS and visionOS the process asks for background time
+    /// (`ProcessInfo.performExpiringActivity`), so they are written when the app leaves the
+    /// foreground. A process that exits first loses them, never the file.
+    ///
+    /// From inside an ``update(forKey:_:)`` or ``batch(_:)`` body of this store it writes as
+    /// ``setValue(_:forKey:)`` does there (it throws ``StorageError/Code/reentrantWrite``).
+    ///
+    /// - Throws: What the file could never hold, at once: ``StorageError/Code/invalidKey``,
+    ///   ``StorageError/Code/tooLarge`` for a value larger than ``Options/maximumFileSize``
+    ///   alone, ``StorageError/Code/encodingFailed`` for a value the format cannot store. A
+    ///   failure of the background write goes to ``StorageErrorReporter``; the change stays in
+    ///   memory and is written by the next write or ``flush()``.
+    ///
+    /// Thread-safety: may be called from any thread; it takes only locks of this process that
+    /// no write holds while it waits.
+    public func setValueInBackground(_ value: StoredValue?, forKey key: String) throws {
+        guard !UpdateScope.isInsideUpdateBody else {
+            try StorageError.validate(key: key, location: path)
+            return try commitInGroup(value, forKey: key)
+        }
+        do {
+            try setBehind(value, forKey: key)
+        } catch let error as StorageError {
+            throw error.adding(key: key, location: path)
+        }
     }
 
     /// Reads, changes and writes the value as one step, atomic across threads and processes,

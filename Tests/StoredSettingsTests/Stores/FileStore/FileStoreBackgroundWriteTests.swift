@@ -1,0 +1,127 @@
+import Foundation
+import StoredSettings
+import StoredSettingsTestSupport
+import Testing
+
+#if os(Linux)
+/// Another process holding a file's `flock`: util-linux's `flock` running `cat`, which holds it
+/// until its standard input closes.
+private final class LockHoldingProcess {
+    private let process = Process()
+    private let input = Pipe()
+
+    /// Starts the process and returns once it holds the lock at `path`.
+    init(path: String) throws {
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        process.arguments = ["--exclusive", path, "sh", "-c", "echo locked; exec cat"]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        // The line comes once `flock` holds the lock: an event, not a clock.
+        let line = output.fileHandleForReading.availableData
+        #expect(String(decoding: line, as: UTF8.self) == "locked\n")
+    }
+
+    /// Releases the lock and waits for the process to end.
+    func release() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
+/// `Stored.saveWithoutWaiting(_:)` and `FileStore.setValueInBackground(_:forKey:)`: what an
+/// app's main thread writes through, on a durable store.
+@Suite(.timeLimit(TestScale.hangGuard))
+struct FileStoreBackgroundWriteTests {
+    @Test func aSaveWithoutWaitingReturnsWhileAnotherProcessHoldsTheLock() async throws {
+        let file = try TemporaryFileStore(options: FileStore.Options(changeCheckInterval: nil))
+        let store = file.fileStore
+        try store.setValue(.int(1), forKey: "volume") // durable: the file and its lock exist
+        let volume = Stored("volume", default: 0, store: store)
+        let changes = store.changes()
+        let holder = try LockHoldingProcess(path: file.url.path + ".lock")
+
+        // A durable setter would wait for the other process here, for as long as it holds on.
+        try volume.saveWithoutWaiting(2)
+
+        #expect(Stored("volume", default: 0, store: store).wrappedValue == 2)
+        var iterator = changes.makeAsyncIterator()
+        #expect(await iterator.next() == StoredChange(key: "volume", value: .int(2)))
+        #expect(try FileStore(url: file.url, options: quietOptions).value(forKey: "volume") == .int(1))
+        holder.release()
+        try store.flush()
+        #expect(try FileStore(url: file.url, options: quietOptions).value(forKey: "volume") == .int(2))
+    }
+
+    @Test func changesMadeWhileTheWriterWaitsAreWrittenAsOneFile() throws {
+        let file = try TemporaryFileStore(options: FileStore.Options(changeCheckInterval: nil))
+        let store = file.fileStore
+        try store.setValue(.int(0), forKey: "step")
+        let target = try FileSystem.resolvingSymbolicLinks(file.url.path)
+        let syncs = Lock(0)
+        DurabilityHook.install(forPath: target) { step in
+            if step == .fileSync { syncs.withLock { $0 += 1 } }
+            return true
+        }
+        defer { DurabilityHook.remove(forPath: target) }
+        let holder = try LockHoldingProcess(path: file.url.path + ".lock")
+        let step = Stored("step", default: 0, store: store)
+
+        for value in 1...50 { try step.saveWithoutWaiting(value) } // a slider's steps
+        holder.release()
+        try store.flush()
+
+        #expect(syncs.withLock { $0 } == 1)
+        #expect(try FileStore(url: file.url, options: quietOptions).value(forKey: "step") == .int(50))
+    }
+
+    @Test func aFailedBackgroundWriteIsReportedAndWrittenByTheNextFlush() async throws {
+        let file = try TemporaryFileStore(options: FileStore.Options(changeCheckInterval: nil))
+        let store = file.fileStore
+        try store.setValue(.int(1), forKey: "volume")
+        let target = try FileSystem.resolvingSymbolicLinks(file.url.path)
+        let failures = AwaitableState(0)
+        DurabilityHook.install(forPath: target) { step in
+            guard step == .fileSync else { return true }
+            failures.withLock { $0 += 1 }
+            throw StorageError(.io, location: target, message: "the disk is full")
+        }
+        let reports = Lock<[StorageError]>([])
+        try StorageErrorReporter.withHandler({ error in reports.withLock { $0.append(error) } }) {
+            try Stored("volume", default: 0, store: store).saveWithoutWaiting(2)
+            #expect(throws: StorageError.self) { try store.flush() }
+        }
+        // The background run and the flush each tried once, in either order.
+        await failures.wait { $0 == 2 }
+        DurabilityHook.remove(forPath: target)
+
+        #expect(reports.withLock { $0 }.contains { $0.code == .io && $0.description.contains("the disk is full") })
+        #expect(store.value(forKey: "volume") == .int(2))
+        try store.flush()
+        #expect(try FileStore(url: file.url, options: quietOptions).value(forKey: "volume") == .int(2))
+    }
+
+    @Test func aDurableWriteAfterABackgroundWriteOfTheSameKeyWins() throws {
+        let file = try TemporaryFileStore(options: FileStore.Options(changeCheckInterval: nil))
+        let store = file.fileStore
+        try store.setValueInBackground(.int(1), forKey: "volume")
+        try store.setValue(.int(2), forKey: "volume")
+        try store.flush()
+        #expect(store.value(forKey: "volume") == .int(2))
+        #expect(try FileStore(url: file.url, options: quietOptions).value(forKey: "volume") == .int(2))
+    }
+
+    @Test func whatTheFileCouldNeverHoldIsRefusedAtOnce() throws {
+        let file = try TemporaryFileStore(
+            options: FileStore.Options(maximumFileSize: 64, changeCheckInterval: nil))
+        let store = file.fileStore
+        #expect(throws: StorageError.self) { try store.setValueInBackground(.int(1), forKey: "") }
+        let error = #expect(throws: StorageError.self) {
+            try Stored("note", default: "", store: store).saveWithoutWaiting(String(repeating: "x", count: 100))
+        }
+        #expect(error?.code == .tooLarge)
+        #expect(store.value(forKey: "note") == nil)
+    }
+}
+#endif
