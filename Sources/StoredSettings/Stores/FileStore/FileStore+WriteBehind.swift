@@ -171,14 +171,12 @@ extension FileStore {
         writeBehind.queue.async { [self] in
             defer { activity.end() }
             writeBehind.state.withLock { $0.scheduled = false }
-            StorageErrorReporter.$taskHandler.withValue(handler) {
-                do {
-                    try flush()
-                } catch let error as StorageError {
-                    StorageErrorReporter.report(error)
-                } catch {
-                    StorageErrorReporter.report(StorageError(.io, wrapping: error, location: path))
-                }
+            do {
+                try flush()
+            } catch {
+                let error = error as? StorageError ?? StorageError(.io, wrapping: error, location: path)
+                // Not `TaskLocal.withValue`: this thread runs no task.
+                if let handler { handler(error) } else { StorageErrorReporter.report(error) }
             }
         }
     }
