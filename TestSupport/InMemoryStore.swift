@@ -30,7 +30,7 @@ public final class InMemoryStore: Storable, ChangeSnapshotting {
     /// How many change streams are subscribed now; drops back when consumers stop. Where the
     /// Observation framework exists, a store that settings were made on keeps one of them (the
     /// settings' own, ``StoredSettings/ChangeSnapshotting/keySetSubscription(onChange:)``) while it lives.
-    public var subscriberCount: Int { storage.broadcaster.subscriberCount }
+    public var subscriberCount: Int { storage.subscriberCount }
 
     /// Returns once exactly `count` ``changes()`` streams are subscribed: at once when they are,
     /// else as soon as a consumer subscribes or stops.
@@ -47,7 +47,7 @@ public final class InMemoryStore: Storable, ChangeSnapshotting {
     /// calling task is cancelled (as Swift Testing's `.timeLimit` trait does to a test that
     /// runs too long), so check ``subscriberCount`` afterwards.
     public func waitForSubscriberCount(_ count: Int) async {
-        await storage.broadcaster.waitForSubscriberCount(count)
+        await storage.waitForSubscriberCount(count)
     }
 
     /// `memory`.

@@ -51,8 +51,10 @@ import Combine
 /// go to the setting itself. A write never waits for the medium: for a
 /// ``StoredSettings/FileStore`` it is in memory, seen by every reader and view, when the setter
 /// returns, and the store's background writer writes the file, steps of a slider together
-/// (``StoredSettings/Stored/saveWithoutWaiting(_:)``); a failed write is reported to
-/// ``StoredSettings/StorageErrorReporter``. It runs on the
+/// (``StoredSettings/Stored/saveWithoutWaiting(_:)``; a ``StoredSettings/FileStore`` used
+/// directly, not through a layered or migrating store). So the change is not on disk when the
+/// setter returns: call ``StoredSettings/FileStore/flush()`` before the process exits. A failed
+/// write is reported to ``StoredSettings/StorageErrorReporter``. It runs on the
 /// package's floor (iOS 16, macOS 13): it rests on `ObservableObject`, not on the Observation
 /// framework. From iOS 17 and macOS 14 a view whose `body` reads a setting is drawn again after
 /// each change without it, since every `@Stored` read registers with the Observation framework;

@@ -103,3 +103,34 @@ struct ObservationDeliveryTests {
         withExtendedLifetime(keep) {}
     }
 }
+
+/// Where an observer runs when the change comes from inside another store's update body.
+@Suite(.timeLimit(TestScale.hangGuard))
+struct ObservationInsideUpdateBodyTests {
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    @Test(arguments: [ObservedBackend.inMemory, .durableFile])
+    func onChangeForAWriteInsideAnotherStoresUpdateBodyMayWriteThatStore(_ backend: ObservedBackend) throws {
+        let (outer, keepOuter) = try backend.makeStore()
+        let (inner, keepInner) = try backend.makeStore()
+        let watched = Stored("watched", default: 0, store: inner)
+        let echo = Stored("echo", default: 0, store: outer)
+        let outcome = Lock("onChange not called")
+        _ = withObservationTracking {
+            watched.wrappedValue
+        } onChange: {
+            // Called once the outer body returned: its store takes the write.
+            do {
+                try echo.save(1)
+                outcome.withLock { $0 = "written" }
+            } catch {
+                outcome.withLock { $0 = "\(error)" }
+            }
+        }
+
+        try outer.update(forKey: "other") { _ in try inner.setValue(.int(1), forKey: "watched") }
+
+        #expect(outcome.withLock { $0 } == "written")
+        #expect(echo.wrappedValue == 1)
+        withExtendedLifetime((keepOuter, keepInner)) {}
+    }
+}

@@ -97,7 +97,7 @@ extension FileStore {
             // Outside the lock: observers' code may read and write this store.
             storage.deliverAnnouncements()
         }
-        return try file.withLock(body)
+        return try UpdateScope.holdingAnnouncements { try file.withLock(body) }
     }
 
     /// Runs the change check left to the holder of ``file``, if one was.

@@ -182,33 +182,34 @@ extension FileStore {
     }
 
     /// Makes `values`, just read from or written to the file, the values in memory, with the
-    /// changes not yet written on top; publishes what differs from memory. For a durable store
-    /// `changes` (the writes just committed) are published as they are.
+    /// changes not yet written on top. A reload (`changes` nil) publishes what differs from
+    /// memory; a write publishes its `changes` in order (each change of a group, even several
+    /// of one key), leaving out those memory shows already (a pending change just written).
     ///
-    /// A write (`changes` given) took with it the changes pending when it read the values,
-    /// `written`: those still pending as they were are no longer pending, even where the write
-    /// changed them again (an `update` body), so the background writer never writes them back.
+    /// A write took with it the changes pending when it read the values, `written`: those
+    /// still pending as they were are no longer pending, even where the write changed them
+    /// again (an `update` body), so the background writer never writes them back. One the file
+    /// could not take (a canonically equivalent key of other scalars) stays, for the writer to
+    /// refuse and report.
     func install(
         _ values: [String: StoredValue], publishing changes: [StoredChange]?, including written: [String: StoredValue?]
     ) {
         writeBehind.state.withLock { state in
-            // Nothing waiting to be written: the write's changes are published as they are
-            // (each change of a group, even several of one key).
-            if state.pending.isEmpty {
-                if let changes {
-                    storage.replace(with: values, publishing: changes)
-                } else {
-                    storage.replaceAll(with: values)
-                }
-                return
+            guard let changes else {
+                return storage.replaceAll(with: Self.overlaying(state.pending, on: values))
             }
-            // What `values` holds is in the file now (or is what the file holds).
-            if changes != nil {
-                state.pending = state.pending.filter { key, value in
-                    !values[key].isIdentical(to: value) && !(written[key].map { $0.isIdentical(to: value) } ?? false)
-                }
+            if state.pending.isEmpty { return storage.replace(with: values, publishing: changes) }
+            state.pending = state.pending.filter { key, value in
+                if let index = values.index(forKey: key), !values.keys[index].hasSameScalars(as: key) { return true }
+                return !values[key].isIdentical(to: value) && !(written[key].map { $0.isIdentical(to: value) } ?? false)
             }
-            storage.replaceAll(with: Self.overlaying(state.pending, on: values))
+            // Each change against the value before it, starting from memory.
+            var current = storage.snapshot
+            let fresh = changes.filter { change in
+                defer { current[change.key] = change.value }
+                return !current[change.key].isIdentical(to: change.value)
+            }
+            storage.replace(with: Self.overlaying(state.pending, on: values), publishing: fresh)
         }
     }
 

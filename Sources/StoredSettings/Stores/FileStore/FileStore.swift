@@ -331,14 +331,16 @@ public final class FileStore: Storable {
     /// (`ProcessInfo.performExpiringActivity`), so they are written when the app leaves the
     /// foreground. A process that exits first loses them, never the file.
     ///
-    /// From inside an ``update(forKey:_:)`` or ``batch(_:)`` body of this store it writes as
-    /// ``setValue(_:forKey:)`` does there (it throws ``StorageError/Code/reentrantWrite``).
+    /// From inside the `update` or `batch` body of a store that holds a lock across it (this
+    /// one or another file or suite) it writes durably, as ``setValue(_:forKey:)`` does there
+    /// (from this store's own body it throws ``StorageError/Code/reentrantWrite``).
     ///
     /// - Throws: What the file could never hold, at once: ``StorageError/Code/invalidKey``,
     ///   ``StorageError/Code/tooLarge`` for a value larger than ``Options/maximumFileSize``
     ///   alone, ``StorageError/Code/encodingFailed`` for a value the format cannot store. A
-    ///   failure of the background write goes to ``StorageErrorReporter``; the change stays in
-    ///   memory and is written by the next write or ``flush()``.
+    ///   failure of the background write goes to ``StorageErrorReporter`` (to the handler bound
+    ///   where the run's first change was made, else the process's); the change stays in memory
+    ///   and is written by the next write or ``flush()``.
     ///
     /// Thread-safety: may be called from any thread; it takes only locks of this process that
     /// no write holds while it waits.

@@ -71,8 +71,18 @@ public final class ChangeBroadcaster: Sendable {
             calls += other.calls
         }
 
-        /// Makes the calls, in publish order.
+        /// Whether there is no call to make.
+        package var isEmpty: Bool { calls.isEmpty }
+
+        /// Makes the calls, in publish order, once the calling thread runs no `update` body
+        /// (``UpdateScope/deliverOutsideUpdateBodies(_:)``).
         package func deliver() {
+            guard !calls.isEmpty else { return }
+            UpdateScope.deliverOutsideUpdateBodies(self)
+        }
+
+        /// Makes the calls now, in publish order.
+        func makeCalls() {
             for (handler, change) in calls { handler(change) }
         }
     }

@@ -73,9 +73,8 @@ public final class DictionaryStorage: Sendable {
 
     // Private: every mutation goes through this file.
     private let state: Lock<State>
-    /// The broadcaster that delivers this storage's commits: for ``ChangeBroadcaster/subscriberCount``
-    /// and ``ChangeBroadcaster/waitForSubscriberCount(_:)``.
-    public let broadcaster = ChangeBroadcaster()
+    /// Delivers this storage's commits; private, so nothing publishes a change never committed.
+    private let broadcaster = ChangeBroadcaster()
     /// Held by a writer for its commit, and by an update from its read to its commit, its body
     /// included (the body's own writes to this storage are refused before they take it). Taken
     /// before `state`, never while holding it.
@@ -125,6 +124,16 @@ public final class DictionaryStorage: Sendable {
     /// Every key that holds a value, in no particular order.
     public func keys() -> [String] {
         state.withLock { Array($0.values.keys) }
+    }
+
+    /// How many change streams and key-set subscriptions are subscribed now; drops back when
+    /// consumers stop.
+    public var subscriberCount: Int { broadcaster.subscriberCount }
+
+    /// Returns once exactly `count` subscriptions are subscribed (at once when they are), or when
+    /// the calling task is cancelled; waits on the subscriptions' own events, never on a clock.
+    public func waitForSubscriberCount(_ count: Int) async {
+        await broadcaster.waitForSubscriberCount(count)
     }
 
     /// How many updates are between their read and their commit now (zero or one).
@@ -206,12 +215,14 @@ public final class DictionaryStorage: Sendable {
     @inline(__always)
     private func asWriter<R>(_ work: () throws -> R) rethrows -> R {
         var waited = false
-        return try writers.withLock(ifTaken: {
-            waited = true
-            state.withLock { $0.waiters += 1 }
-        }) { _ in
-            if waited { state.withLock { $0.waiters -= 1 } }
-            return try work()
+        return try UpdateScope.holdingAnnouncements {
+            try writers.withLock(ifTaken: {
+                waited = true
+                state.withLock { $0.waiters += 1 }
+            }) { _ in
+                if waited { state.withLock { $0.waiters -= 1 } }
+                return try work()
+            }
         }
     }
 

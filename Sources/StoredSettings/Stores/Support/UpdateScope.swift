@@ -43,6 +43,9 @@ public enum UpdateScope {
         // single read or append): the runtime's exclusivity check would only add cost.
         @exclusivity(unchecked)
         var entries: [(medium: String, key: String, counted: Bool)] = []
+        /// Observers' calls kept until the outermost body returns (see ``deliver(_:)``).
+        @exclusivity(unchecked)
+        var announcements = ChangeBroadcaster.Announcements()
     }
 
     private static let threadKey: pthread_key_t = {
@@ -95,8 +98,34 @@ public enum UpdateScope {
         }
         let depth = marks.entries.count
         for medium in media { marks.entries.append((medium, key ?? "", counted)) }
-        defer { while marks.entries.count > depth { marks.entries.removeLast() } }
+        defer {
+            while marks.entries.count > depth { marks.entries.removeLast() }
+            if depth == 0, !marks.announcements.isEmpty {
+                let announcements = marks.announcements
+                marks.announcements = ChangeBroadcaster.Announcements()
+                announcements.deliver()
+            }
+        }
         return try body()
+    }
+
+    /// Runs `body`, which takes a store's write lock, with observers' calls kept until the
+    /// outermost such region or `update` body of this thread ends (see
+    /// ``deliverOutsideUpdateBodies(_:)``).
+    package static func holdingAnnouncements<R>(_ body: () throws -> R) rethrows -> R {
+        try run(body, marking: ["a store's write lock"], key: nil, counted: false)
+    }
+
+    /// Makes the observers' calls now, or, on a thread that holds a store's write lock or runs
+    /// an `update` body (``holdingAnnouncements(_:)``, ``runBody(ofUpdateOn:key:_:)``), once
+    /// the outermost of those ends: an observer may write the store whose lock is held, which
+    /// would wait for itself.
+    package static func deliverOutsideUpdateBodies(_ announcements: ChangeBroadcaster.Announcements) {
+        if let marks = currentMarks, !marks.entries.isEmpty {
+            marks.announcements.append(contentsOf: announcements)
+        } else {
+            announcements.makeCalls()
+        }
     }
 
     /// Whether an `update` body of one of `media` is running on this thread.

@@ -101,7 +101,9 @@ final class SuiteState: Sendable {
         if UpdateScope.isInsideUpdateBody(of: holdingWriters) { return try body() }
         // Outside the lock: observers' code may read and write the suite.
         defer { deliverAnnouncements() }
-        return try writers.withLock { _ in try UpdateScope.runMarked(holdingWriters, key: nil, body) }
+        return try UpdateScope.holdingAnnouncements {
+            try writers.withLock { _ in try UpdateScope.runMarked(holdingWriters, key: nil, body) }
+        }
     }
 
     /// Whether a store of this process uses the suite named `name` now.

@@ -125,3 +125,48 @@ struct FileStoreBackgroundWriteTests {
     }
 }
 #endif
+
+/// A durable group commit and a background set that waits meanwhile, on one store.
+@Suite(.timeLimit(TestScale.hangGuard))
+struct FileStoreBackgroundAndGroupTests {
+    @Test func everyChangeOfAGroupIsDeliveredWhileABackgroundSetWaits() async throws {
+        let folder = try ScratchFolder()
+        let store = try FileStore(url: folder.file("settings.json"), options: quietOptions)
+        try store.setValue(.int(0), forKey: "k")
+        let target = try FileSystem.resolvingSymbolicLinks(folder.file("settings.json").path)
+        let syncs = AwaitableState(0)
+        let gate = ThreadTest.Gate()
+        DurabilityHook.install(forPath: target) { step in
+            guard step == .fileSync else { return true }
+            let round = syncs.withLock {
+                $0 += 1
+                return $0
+            }
+            if round == 1 { gate.wait() }
+            // During the group's write: a setting elsewhere in the app changes, in the background.
+            if round == 2 { try store.setValueInBackground(.int(9), forKey: "unrelated") }
+            return true
+        }
+        defer { DurabilityHook.remove(forPath: target) }
+        let changes = RecordedStream(store.changes())
+        let done = AwaitableState(0)
+        let write: @Sendable (Int64) -> Void = { value in
+            Thread {
+                try? store.setValue(.int(value), forKey: "k")
+                done.withLock { $0 += 1 }
+            }.start()
+        }
+        write(1)
+        await syncs.wait { $0 == 1 }
+        write(2)
+        await store.queuedWrites.wait { $0 == 1 }
+        write(3)
+        await store.queuedWrites.wait { $0 == 2 }
+        gate.open()
+        await done.wait { $0 == 3 }
+        try store.flush()
+
+        let delivered = await changes.waitFor { $0.key == "unrelated" }
+        #expect(delivered.filter { $0.key == "k" }.map(\.value) == [.int(1), .int(2), .int(3)])
+    }
+}
