@@ -68,16 +68,21 @@ extension FileStore {
                     wakeUp.wait()
                     continue
                 }
-                var results = UpdateScope.runMarked(media, key: nil) { commitGroup(group) }
-                let own = results.removeValue(forKey: id) ?? nil
-                let next = state.withLock { state in
-                    state.leading = false
-                    state.outcomes.merge(results) { _, new in new }
-                    return state.pending.first
+                // Observers hear of the group once this thread leads no more: one that writes
+                // this store then joins the next group.
+                let own = UpdateScope.holdingAnnouncements { () -> StorageError? in
+                    var results = UpdateScope.runMarked(media, key: nil) { commitGroup(group) }
+                    let own = results.removeValue(forKey: id) ?? nil
+                    let next = state.withLock { state in
+                        state.leading = false
+                        state.outcomes.merge(results) { _, new in new }
+                        return state.pending.first
+                    }
+                    for write in group where write.id != id { write.wakeUp.signal() }
+                    // The first write queued meanwhile leads next, unless a newcomer leads first.
+                    next?.wakeUp.signal()
+                    return own
                 }
-                for write in group where write.id != id { write.wakeUp.signal() }
-                // The first write queued meanwhile leads next, unless a newcomer leads first.
-                next?.wakeUp.signal()
                 if let own { throw own }
                 return
             }
