@@ -121,7 +121,7 @@ extension TemporaryFileStore: ChangeSnapshotting {
 
 extension TemporaryFileStore: BackgroundWritableStore {
     /// Forwards to ``FileStore/setValueInBackground(_:forKey:)``.
-    package func setValueInBackground(_ value: StoredValue?, forKey key: String) throws {
+    public func setValueInBackground(_ value: StoredValue?, forKey key: String) throws {
         try fileStore.setValueInBackground(value, forKey: key)
     }
 }

@@ -115,11 +115,19 @@ public struct StoredChange: Sendable, Equatable, Hashable {
     }
 }
 
-/// A store that can keep a write in memory and write its medium later, on a thread of its own:
-/// ``Stored/saveWithoutWaiting(_:)`` writes through it where the store has it.
-package protocol BackgroundWritableStore: Storable {
-    /// Commits `value` in memory, visible to every reader at once, and queues the write of the
-    /// medium; throws at once only what the medium could never hold.
+/// A store that can commit a write in memory and write its medium later, on a thread of its
+/// own: ``Stored/saveWithoutWaiting(_:)`` (and so `@LiveSetting`) writes through it where the
+/// store conforms. ``FileStore`` does.
+///
+/// Thread-safety: called from any thread.
+public protocol BackgroundWritableStore: Storable {
+    /// Commits `value` under `key` (`nil` removes it) in memory, visible to every reader and
+    /// delivered to observers at once, and queues the write of the medium, without waiting for
+    /// a lock another process holds or for the disk.
+    ///
+    /// - Throws: At once, only what the medium could never hold (an invalid key, a value too
+    ///   large or of no stored form); a failure of the later write goes to
+    ///   ``StorageErrorReporter``.
     func setValueInBackground(_ value: StoredValue?, forKey key: String) throws
 }
 

@@ -102,6 +102,31 @@ struct FileStoreBackgroundWriteTests {
         #expect(try FileStore(url: file.url, options: quietOptions).value(forKey: "volume") == .int(2))
     }
 
+    @Test func aPendingChangeTheFileNoLongerTakesIsStillRefusedAfterAnUpdate() async throws {
+        let file = try TemporaryFileStore(options: FileStore.Options(changeCheckInterval: nil))
+        let store = file.fileStore
+        try store.setValue(.int(0), forKey: "j")
+        let target = try FileSystem.resolvingSymbolicLinks(file.url.path)
+        DurabilityHook.install(forPath: target) { step in
+            guard step == .fileSync else { return true }
+            throw StorageError(.io, location: target, message: "the disk is full")
+        }
+        let reports = AwaitableState<[StorageError]>([])
+        try StorageErrorReporter.withHandler({ error in reports.withLock { $0.append(error) } }) {
+            try store.setValueInBackground(.int(1), forKey: "\u{212B}") // Å, ANGSTROM SIGN
+        }
+        await reports.wait { !$0.isEmpty } // the background write failed; the change waits
+        DurabilityHook.remove(forPath: target)
+        // Another program saves the file with the composed spelling of the key.
+        try Data("{\"j\":0,\"\u{00C5}\":2}".utf8).write(to: URL(fileURLWithPath: target), options: .atomic)
+
+        try store.update(forKey: "j") { $0 = .int(5) }
+
+        let error = #expect(throws: StorageError.self) { try store.flush() }
+        #expect(error?.code == .invalidKey)
+        #expect(try FileStore(url: file.url, options: quietOptions).value(forKey: "\u{00C5}") == .int(2))
+    }
+
     @Test func aDurableWriteAfterABackgroundWriteOfTheSameKeyWins() throws {
         let file = try TemporaryFileStore(options: FileStore.Options(changeCheckInterval: nil))
         let store = file.fileStore
