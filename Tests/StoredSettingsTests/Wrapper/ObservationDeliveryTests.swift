@@ -99,7 +99,7 @@ struct ObservationDeliveryTests {
 
         #expect(calls.value == 1)
         #expect(echo.wrappedValue)
-        #expect(try store.value(forKey: "echo") == .bool(true))
+        #expect(store.value(forKey: "echo") == .bool(true))
         withExtendedLifetime(keep) {}
     }
 }
