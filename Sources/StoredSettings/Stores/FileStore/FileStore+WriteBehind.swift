@@ -184,7 +184,8 @@ extension FileStore {
     /// Makes `values`, just read from or written to the file, the values in memory, with the
     /// changes not yet written on top. A reload (`changes` nil) publishes what differs from
     /// memory; a write publishes its `changes` in order (each change of a group, even several
-    /// of one key), leaving out those memory shows already (a pending change just written).
+    /// of one key), leaving out those memory shows already (a pending change just written) and
+    /// those of a key a newer pending change covers.
     ///
     /// A write took with it the changes pending when it read the values, `written`: those
     /// still pending as they were are no longer pending, even where the write changed them
@@ -203,11 +204,12 @@ extension FileStore {
                 if let index = values.index(forKey: key), !values.keys[index].hasSameScalars(as: key) { return true }
                 return !values[key].isIdentical(to: value) && !(written[key].map { $0.isIdentical(to: value) } ?? false)
             }
-            // Each change against the value before it, starting from memory.
+            // Each change against the value before it, starting from memory; none of a key still
+            // pending, whose newer value memory shows and its setter published.
             var current = storage.snapshot
             let fresh = changes.filter { change in
                 defer { current[change.key] = change.value }
-                return !current[change.key].isIdentical(to: change.value)
+                return state.pending[change.key] == nil && !current[change.key].isIdentical(to: change.value)
             }
             storage.replace(with: Self.overlaying(state.pending, on: values), publishing: fresh)
         }
