@@ -6,31 +6,28 @@ import Glibc
 import Musl
 #endif
 
-/// A mutual-exclusion lock that owns the state it protects.
+/// A mutual-exclusion lock that owns the state it protects: `Synchronization.Mutex`'s shape
+/// (`withLock` hands out `inout` state) on `os_unfair_lock` or `pthread_mutex_t`, since `Mutex`
+/// needs macOS 15 and iOS 18. `Sendable` only when its state is. Not recursive: a `withLock` body
+/// never calls user code (observers, `update` bodies, report handlers). Give it a non-empty state:
+/// ThreadSanitizer reports every access to a zero-sized one as a race.
 ///
-/// It has the shape of `Synchronization.Mutex` (`withLock` hands out `inout` access to the
-/// state), but runs on every platform the package supports (macOS 13, iOS 16), where `Mutex` is
-/// not available. It is built directly on the system lock, `os_unfair_lock` on Apple platforms
-/// and `pthread_mutex_t` elsewhere, rather than on `NSLock`: every setting read takes a lock,
-/// and calling the system lock directly saves the Objective-C-style method dispatch of `NSLock`.
-///
-/// Never call out to user code (observers, `update` bodies, error report handlers) while
-/// holding it: the lock is not recursive, and taking it again on the same thread deadlocks on
-/// Linux and aborts the process on Apple platforms (`os_unfair_lock` traps on re-entry). Every
-/// `withLock` body in the package is therefore closed code: it copies what it needs out of the
-/// state, and callbacks run after it returns. The exceptions are the writers' locks an `update`
-/// holds across its body (``DictionaryStorage``'s, ``FileStore``'s file lock, a suite's in
-/// `UserDefaultsStore`): the body's own writes to that store are refused by ``UpdateScope``
-/// before they would take it again, and a suite's lock, held across `UserDefaults.set` (which
-/// notifies observers on Apple platforms), is not taken again by the thread marked as holding it.
-///
-/// Give it a state that is not empty: with `Lock(())`, ThreadSanitizer reports every access to
-/// the zero-sized state as a race, since it has the object's own address, where other threads
-/// read the object's header before they take the lock.
-///
-/// The lock is `Sendable` only when its state is, as `Mutex` is for its value: handing a lock to
-/// another thread hands out its state, so state that may not cross threads (a non-`Sendable`
-/// class, for instance) keeps the lock on its own thread too, and the compiler checks it.
+/// ## Lock order of the module
+/// A thread takes locks only in this order, top to bottom, and never holds one while it calls
+/// user code; observers are called once the thread holds none (``UpdateScope``).
+/// 1. `FileStore.WriteGroup`'s queue: taken alone (or inside its test counter's), released
+///    before the write.
+/// 2. The writers' lock of a store, held across an `update` body: `FileStore.file`,
+///    a suite's writers in `UserDefaultsStore`, `DictionaryStorage.writers`. A body's writes
+///    to the same store are refused by ``UpdateScope`` before they would take it again; a
+///    suite's lock is not taken again by the thread marked as holding it (Foundation posts
+///    `didChangeNotification` inside `UserDefaults.set` on Apple platforms).
+/// 3. Under `FileStore.file`: the `flock` of ``FileLock`` (another process's lock, waited for
+///    here only), then leaves: `FileLock`'s descriptor, `FileStore.versions`, ``DurabilityHook``.
+/// 4. `FileStore`'s write-behind queue, then `DictionaryStorage.state`, then
+///    ``ChangeBroadcaster``'s subscribers.
+/// Every other lock (caches, registries, a suite's watch, the observation table) is a leaf:
+/// nothing is taken while it is held.
 package final class Lock<State> {
     #if canImport(Darwin)
     private let mutex: UnsafeMutablePointer<os_unfair_lock>

@@ -63,8 +63,8 @@ extension FileStore {
                     if let outcome { throw outcome }
                     return
                 }
-                countQueued()
                 guard let group else {
+                    countQueued()
                     wakeUp.wait()
                     continue
                 }

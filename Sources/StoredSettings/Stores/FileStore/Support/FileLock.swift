@@ -41,18 +41,16 @@ import Darwin
 package final class FileLock: Sendable {
     /// The lock file's path.
     package let path: String
-    private let openDescriptor = Lock<Int32>(-1)
-    /// The lock file's descriptor, -1 while none is open.
+    /// The lock file's descriptor (-1 while none is open) and the background time asked for
+    /// while the lock is held or awaited.
+    private let state = Lock<(descriptor: Int32, activity: BackgroundActivity?)>((-1, nil))
     private var descriptor: Int32 {
-        get { openDescriptor.value }
-        set { openDescriptor.withLock { $0 = newValue } }
+        get { state.withLock { $0.descriptor } }
+        set { state.withLock { $0.descriptor = newValue } }
     }
 
-    /// The background time asked for while the lock is held or awaited.
-    private let activity = Lock<BackgroundActivity?>(nil)
-
     /// Whether background time is asked for now: from ``lock()`` until ``unlock()``.
-    package var holdsBackgroundActivity: Bool { activity.value != nil }
+    package var holdsBackgroundActivity: Bool { state.withLock { $0.activity != nil } }
 
     /// How many times ``lock()`` starts over when the lock file keeps being replaced.
     static let attempts = 1000
@@ -64,8 +62,9 @@ package final class FileLock: Sendable {
     }
 
     deinit {
+        let (descriptor, activity) = state.withLock { $0 }
         if descriptor >= 0 { close(descriptor) }
-        activity.value?.end()
+        activity?.end()
     }
 
     /// Blocks until this process holds the lock on the file that is at ``path`` now.
@@ -76,7 +75,7 @@ package final class FileLock: Sendable {
     ///   replaced meanwhile and its path now passes a link or folder another user could change.
     package func lock() throws {
         // Asked for before the wait, as Apple asks: the time must cover the whole hold.
-        activity.withLock { $0 = $0 ?? BackgroundActivity(reason: "writing \(name)") }
+        state.withLock { $0.activity = $0.activity ?? BackgroundActivity(reason: "writing \(name)") }
         do {
             try lockFile()
         } catch {
@@ -124,9 +123,9 @@ package final class FileLock: Sendable {
     }
 
     private func endActivity() {
-        activity.withLock { activity in
-            activity?.end()
-            activity = nil
+        state.withLock { state in
+            state.activity?.end()
+            state.activity = nil
         }
     }
 
