@@ -61,10 +61,12 @@ let package = Package(
         .executableTarget(
             name: "settings-screen", dependencies: ["StoredSettings", "StoredSettingsSwiftUI"],
             path: "Examples/settings-screen"),
+        // What only the package's own tests and their child processes use.
+        .target(name: "TestHelpers", dependencies: ["StoredSettings"], path: "Tests/Shared"),
         // Child processes the reliability tests launch (crash, multi-process and disk-full runs).
         .executableTarget(
             name: "stored-test-helper",
-            dependencies: ["StoredSettings", "StoredSettingsCommandLine", "StoredCLI"],
+            dependencies: ["StoredSettings", "StoredSettingsCommandLine", "StoredCLI", "TestHelpers"],
             path: "Tests/Helper"
         ),
         // Child processes the etcd tests launch (concurrent updates, cross-process changes).
@@ -84,6 +86,7 @@ let package = Package(
             name: "StoredSettingsTests",
             dependencies: [
                 "StoredSettings", "StoredSettingsCommandLine", "StoredSettingsSwiftUI", "StoredSettingsTestSupport",
+                "TestHelpers",
             ]
         ),
         .testTarget(
@@ -92,11 +95,13 @@ let package = Package(
         ),
         .testTarget(
             name: "StoredCLITests",
-            dependencies: ["StoredCLI", "StoredSettings", "StoredSettingsCommandLine", "StoredSettingsTestSupport"]
+            dependencies: [
+                "StoredCLI", "StoredSettings", "StoredSettingsCommandLine", "StoredSettingsTestSupport", "TestHelpers",
+            ]
         ),
         .testTarget(
             name: "StoredSettingsEtcdTests",
-            dependencies: ["StoredSettingsEtcd", "StoredSettings", "StoredSettingsTestSupport"]
+            dependencies: ["StoredSettingsEtcd", "StoredSettings", "StoredSettingsTestSupport", "TestHelpers"]
         ),
     ],
     swiftLanguageModes: [.v6]

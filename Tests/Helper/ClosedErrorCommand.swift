@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import TestHelpers
 import StoredSettingsCommandLine
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import TestHelpers
 
 #if canImport(Glibc)
 import Glibc

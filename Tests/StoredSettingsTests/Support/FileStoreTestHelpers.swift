@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import TestHelpers
 import Testing
 
 #if canImport(Glibc)

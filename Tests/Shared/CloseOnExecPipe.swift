@@ -1,4 +1,5 @@
 import Foundation
+import StoredSettings
 
 #if canImport(Glibc)
 import Glibc
