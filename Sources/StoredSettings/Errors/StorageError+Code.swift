@@ -46,16 +46,14 @@ extension StorageError {
         /// its value).
         public static let invalidArgument = Code("invalidArgument")
         /// A key in a settings file, an environment variable with the tool's prefix or a
-        /// command-line option that no declared setting uses: usually a misspelling. Reported as a
-        /// warning unless the tool asks for it to be an error.
+        /// command-line option that no declared setting uses: usually a misspelling. A warning
+        /// unless the tool makes it an error.
         public static let unknownKey = Code("unknownKey")
         /// A settings file, or a folder a write goes through, can be written by other users.
         ///
-        /// ``FileStore`` reports (does not throw) it when the file's mode has the group- or
-        /// world-write bit: anyone in that group could change the program's settings. It throws it
-        /// from a write, changing nothing, when the process is root or the file (or link) belongs
-        /// to another user and a folder above the file or its link target is group- or
-        /// world-writable and not sticky: anyone could replace the file with a link to any path.
+        /// ``FileStore`` reports it for a group- or world-writable file, and throws it from a
+        /// write (changing nothing) through a folder others could swap the file in; see
+        /// <doc:ConfigurationFiles>.
         public static let insecurePermissions = Code("insecurePermissions")
         /// A ``Migration`` threw, or the migrations given to a ``MigratingStore`` are not a valid
         /// list (two share a version, a version below 1). Nothing was written.

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Errors from Foundation, the system and other code, turned into ``StorageError``s whose
-/// message is one readable phrase: never an `NSError` dump (`Error Domain=… Code=… UserInfo=…`),
-/// and never a field of an error value, which may quote a stored value.
+/// Errors from Foundation, the system and other code as ``StorageError``s whose message is one
+/// readable phrase: never an `NSError` dump, nor an error's fields, which may quote a stored value.
 extension StorageError {
     /// `error` as a ``StorageError``: a `StorageError` itself with `key` and `location` filled in
     /// where it has none; anything else as a new error with `code` and the message
@@ -19,14 +18,8 @@ extension StorageError {
         }
     }
 
-    /// What went wrong in `error`, as a phrase without a final period:
-    ///
-    /// - an `errno` (a `POSIXError`, an `NSError` in the POSIX domain, or a Cocoa error whose
-    ///   underlying error is one): the C library's text, `strerror(3)` (`Permission denied`);
-    /// - a ``StorageError``: its ``detail``;
-    /// - a `LocalizedError` with a description: that description;
-    /// - anything else: Foundation's `localizedDescription` (for a Swift error that is not an
-    ///   `NSError`, a sentence naming its type, never its fields).
+    /// What went wrong in `error`, as a phrase without a final period: `strerror(3)` text for an
+    /// `errno` (also one under a Cocoa error), else its description, never its fields.
     package static func readableText(of error: any Error) -> String {
         if let error = error as? StorageError { return error.detail }
         if let error = error as? POSIXError { return errnoText(error.code.rawValue) }

@@ -3,17 +3,9 @@
 /// Every failure of the package reaches the caller as a `StorageError`: thrown from the
 /// throwing APIs (``Stored/load()``, ``Stored/save(_:)``, ``Storable/setValue(_:forKey:)``),
 /// or passed to ``StorageErrorReporter`` from the non-throwing getter and setter of ``Stored``.
-///
-/// ```swift
-/// do {
-///     let count = try $launchCount.load()
-///     print(count)
-/// } catch let error as StorageError where error.code == .typeMismatch {
-///     print(error)   // Setting 'launchCount' in /Users/ada/.config/tool/settings.json: expected Int, found string.
-/// }
-/// ```
-///
-/// The message never contains the stored value itself, which may be a secret.
+/// Match on ``code`` (`error.code == .typeMismatch`). The message never contains the stored
+/// value itself, which may be a secret; <doc:SupportedTypes> shows the messages of values that
+/// do not decode.
 public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What kind of failure this is. New codes may be added in any release; switch with a
     /// `default` case.
@@ -63,17 +55,10 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 
     /// One sentence naming the setting, the place inside a structured value, the file or
-    /// domain, and what is wrong; never the stored value itself:
+    /// domain, and what is wrong, never the stored value:
+    /// `Setting 'launchCount' in /path/settings.json: expected Int, found string.`
     ///
-    /// - `Setting 'launchCount' in /path/settings.json: expected Int, found string.`
-    /// - `Setting 'profile' at 'address.zip' in memory: expected String, found nothing: the field is missing.`
-    /// - `/path/settings.json: the data is corrupted.` (no key)
-    /// - `Setting at 'tags.1': nil cannot be stored inside an array.` (no key, no path)
-    ///
-    /// The description is always one line: control characters in a path, a coding-path
-    /// component or a message (a file named with a line break, a parser's multi-line text)
-    /// are written as escapes such as `\n` and `\u{1B}`, so a log line or a terminal shows
-    /// the sentence and nothing else.
+    /// Always one line: control characters are written as escapes such as `\n` and `\u{1B}`.
     public var description: String {
         Self.escapingControlCharacters(sentence)
     }
@@ -128,8 +113,7 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 
     /// Returns a copy with `key` and `location` filled in where they are still `nil`: how a
-    /// store names itself in an error that a helper (``UpdateScope``, an encoder) raised
-    /// without them.
+    /// store names itself in an error a helper (an encoder, ``UpdateScope``) raised without them.
     public func adding(key: String? = nil, location: String? = nil) -> StorageError {
         var copy = self
         if copy.key == nil { copy.key = key }

@@ -3,21 +3,10 @@ import Foundation
 /// Where errors from non-throwing paths go: the getter and setter of ``Stored``, observation
 /// streams, and stores that notice a problem in the background.
 ///
-/// Nothing is silent: a getter that falls back to the default because the stored data does not
-/// decode reports why here. By default each report is written as one line to standard error.
-///
-/// Install a handler for the whole process with ``setHandler(_:)``, or capture reports in a
-/// test, without disturbing tests running in parallel, with ``withHandler(_:operation:)`` (the
-/// handler is bound to the current task and its child tasks through a task-local value):
-///
-/// ```swift
-/// StorageErrorReporter.withHandler({ error in print("settings problem:", error) }) {
-///     _ = settings.launchCount
-/// }
-/// ```
-///
-/// In tests, `ReportedErrors` of the `StoredSettingsTestSupport` library collects the reports:
-/// `let reported = ReportedErrors(); reported.capture { … }; #expect(reported.codes == […])`.
+/// Nothing is silent: a getter that falls back to the default reports why here. By default
+/// each report is one line on standard error. Install a handler for the process with
+/// ``setHandler(_:)``, or for the current task and its child tasks with
+/// ``withHandler(_:operation:)``; <doc:TestingWithSettings> shows how tests capture reports.
 ///
 /// Thread-safety: every member may be called from any thread or task.
 public enum StorageErrorReporter {

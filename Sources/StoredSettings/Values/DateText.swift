@@ -1,18 +1,12 @@
 package import Foundation
 
-/// Exact text for dates: ISO 8601 in UTC with as many fractional-second digits as it takes to
-/// give back the same `Date` to the bit.
+/// Exact text for dates, where a backend cannot hold a native date (JSON files, UserDefaults on
+/// Linux): ISO 8601 in UTC with as many fractional-second digits as give back the same `Date`
+/// to the bit (`2026-11-30T02:15:18.123456Z`).
 ///
-/// Used wherever a backend cannot hold a native date: JSON files, and UserDefaults on Linux
-/// (which drops fractional seconds). `2026-11-30T02:15:18Z` for whole seconds,
-/// `2026-11-30T02:15:18.123456Z` otherwise, and `2001-01-01T00:00:00-00:00` for the one date
-/// whose interval is -0.0 (RFC 3339's `-00:00` offset still means UTC to other readers).
-///
-/// The calendar is the proleptic Gregorian calendar of ISO 8601 for every year, including years
-/// before 1582, year `0000` (1 BC) and negative years (`-1168-02-27T14:13:20Z`); years above
-/// 9999 have more digits. The digits come from the shortest decimal form of
-/// `timeIntervalSinceReferenceDate`, so parsing reassembles that decimal and converts it once:
-/// no floating-point sum loses a bit.
+/// Every year uses the proleptic Gregorian calendar (negative years and years above 9999
+/// included). The digits are the shortest decimal form of the interval, so parsing converts
+/// one decimal once and no floating-point sum loses a bit.
 package enum DateText {
     /// Seconds from 1970-01-01 to 2001-01-01, the reference date of `Date`.
     private static let referenceOffset: Int64 = 978_307_200
@@ -22,9 +16,8 @@ package enum DateText {
     package static func string(from date: Date) -> String? {
         let interval = date.timeIntervalSinceReferenceDate
         guard interval.isFinite else { return nil }
-        // -0.0 is the same instant as 0.0, but a different `Date` to the bit. Its text uses the
-        // offset `-00:00`, which RFC 3339 defines as UTC ("local offset unknown"), so every
-        // ISO 8601 reader sees the reference date and ``date(from:)`` gives back -0.0.
+        // -0.0 is the instant of 0.0 but another `Date`: RFC 3339's `-00:00` offset still means
+        // UTC to other readers, and ``date(from:)`` reads it back as -0.0.
         if interval == 0, interval.sign == .minus { return "2001-01-01T00:00:00-00:00" }
         guard let decimal = PlainDecimal(interval) else { return nil }
         // Split into whole seconds (rounded down) and a fraction in [0, 1) in decimal digits.

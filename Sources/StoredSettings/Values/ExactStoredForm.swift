@@ -1,10 +1,6 @@
-/// A value type whose stored form decodes back to exactly the value that was encoded: the same
-/// elements, the same scalars, nothing normalised, dropped or recomputed.
-///
-/// The wrapper keeps the result of an in-place change of such a value (`settings.tags.insert(t)`)
-/// with the array it wrote, and starts the next in-place change from it instead of decoding
-/// that array again. A Codable struct is not one: its encoding may leave out fields or change
-/// them, so it is always decoded.
+/// A value type whose stored form decodes back to exactly the encoded value, so the wrapper
+/// starts an in-place change (`settings.tags.insert(t)`) from the value it last wrote instead of
+/// decoding it again. Codable structs are not: their encoding may drop or change fields.
 package protocol ExactStoredForm {}
 
 extension String: ExactStoredForm {}

@@ -1,16 +1,8 @@
 import Foundation
 
 /// Comma-separated list text, as the environment and the command line spell lists
-/// (`APP_HOSTS=alpha, beta`).
-///
-/// Rules:
-/// - items are separated by `,`; white space and line breaks around each item are trimmed;
-/// - `\,` is a comma inside an item and `\\` a backslash; any other backslash is kept as it is
-///   (`C:\notes` stays `C:\notes`);
-/// - an empty text (or one of only spaces) is the empty list;
-/// - an empty item (`1,,2`, `a,`, `,a`) makes the text malformed: a type mismatch, so a typo
-///   never silently drops or adds an element. Write JSON text (`["a", "", "b"]`) for empty items
-///   or items with spaces at their ends.
+/// (`APP_HOSTS=alpha, beta`), by the rules in <doc:SupportedTypes>: items trimmed, `\,` a comma
+/// and `\\` a backslash (any other backslash kept), an empty item a type mismatch.
 package enum ListText {
     /// The items of `text`.
     ///

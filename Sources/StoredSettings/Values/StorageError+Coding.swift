@@ -1,12 +1,7 @@
-/// Conversions between Swift's `DecodingError`/`EncodingError` and ``StorageError``, used by
-/// ``StoredValueEncoder`` and ``StoredValueDecoder``.
-///
-/// The coding containers throw the standard Swift errors, so hand-written `init(from:)`
-/// implementations that catch `DecodingError` keep working. Each error a container throws
-/// carries a ``StorageError`` as its `underlyingError` with the details (expected type, found
-/// kind); the encoder and decoder turn the error into that ``StorageError`` with the coding path
-/// filled in. Errors thrown by other code keep only their kind and path: their texts may quote
-/// stored values, which may be secrets.
+/// Conversions from Swift's `DecodingError`/`EncodingError` to ``StorageError``. Containers
+/// throw the standard errors (a hand-written `init(from:)` may catch them) with a `StorageError`
+/// as `underlyingError`; other code's errors keep only kind and path, as their text may quote a
+/// stored value.
 extension StorageError {
     /// `error`, a `DecodingError` or any error thrown while decoding `type`, as a
     /// ``StorageError``.

@@ -2,23 +2,17 @@ import Foundation
 
 /// A name under which a setting is stored.
 ///
-/// Declare your keys as a `String`-backed enum and add an empty conformance; the case's raw
-/// value is the stored name. A plain `String` is a key too.
+/// Declare your keys as a `String`-backed enum with an empty conformance; the case's raw value
+/// is the stored name. A plain `String` is a key too.
 ///
 /// ```swift
 /// enum Key: String, StorageKey { case autoReload, theme }
-/// let name = Key.autoReload.name   // "autoReload"
 /// ```
 ///
-/// Every name works, including dots, slashes, spaces, `@` and emoji. Stores reject the empty
-/// name and names with NUL or other control characters with ``StorageError/Code/invalidKey``.
-///
-/// Names are compared as Swift compares strings, by canonical equivalence: `"\u{00C5}"` (Å)
-/// and `"\u{212B}"` (ANGSTROM SIGN), or `café` in NFC and NFD, name the same setting. A store
-/// never merges two such spellings silently: writing one while the store holds the other
-/// throws ``StorageError/Code/invalidKey`` naming both (use the existing spelling), and a
-/// file holding both in one object or dictionary is refused with
-/// ``StorageError/Code/dataCorrupted`` naming both, and left as it is.
+/// Every name but the empty one and names with control characters is valid (stores throw
+/// ``StorageError/Code/invalidKey``). Names compare by canonical equivalence, as Swift strings
+/// do (`café` in NFC and NFD name one setting): writing one spelling while a store holds the
+/// other throws ``StorageError/Code/invalidKey`` naming both.
 ///
 /// - Note: Conforming types must be `Sendable`; `name` must return the same string every time.
 public protocol StorageKey: Sendable {
@@ -38,8 +32,7 @@ extension String: StorageKey {
 
 extension StorageError {
     /// Checks that `key` can be stored, as every backend must before writing: not empty, and
-    /// free of control characters (U+0000–U+001F, U+007F–U+009F). Every other name is valid,
-    /// including dots, slashes, spaces, `@` and emoji.
+    /// free of control characters (U+0000–U+001F, U+007F–U+009F).
     ///
     /// ```swift
     /// try StorageError.validate(key: "editor.fontSize")   // passes
@@ -54,8 +47,7 @@ extension StorageError {
         if key.isEmpty {
             throw StorageError(.invalidKey, key: key, location: location, message: "the key is empty")
         }
-        // Every control character is below U+0020, U+007F, or U+0080...U+009F, whose UTF-8 form
-        // starts with 0xC2: a key with none of those bytes (nearly every key) needs no decoding.
+        // Nearly every key has no byte that may start a control character: no decoding.
         guard key.utf8.mayHoldControlCharacters else { return }
         for scalar in key.unicodeScalars where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
             let codePoint = String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
@@ -69,8 +61,7 @@ extension StorageError {
 
 extension String.UTF8View {
     /// Whether a byte may belong to a control character: one below 0x20, 0x7F, or 0xC2 (the
-    /// lead byte of U+0080...U+009F). A plain loop over the contiguous bytes, which is several
-    /// times cheaper than iterating the view.
+    /// lead byte of U+0080...U+009F).
     fileprivate var mayHoldControlCharacters: Bool {
         func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             var index = 0
@@ -93,14 +84,9 @@ extension String {
 
 // MARK: - Canonically equivalent keys
 
-/// The key of `dictionary` that Swift's `String` equality matches to `key` although its
-/// Unicode scalars differ (`"\u{00C5}"` and `"\u{212B}"`, `café` in NFC and NFD); `nil` when
-/// there is none.
-///
-/// `String ==` compares canonical equivalence, so a `[String: …]` dictionary holds at most one
-/// of such keys: storing the other would replace its value under the first one's name. Every
-/// place that builds or changes a dictionary of keys from outside (parsers, stores' writes)
-/// asks this first and refuses, so no two keys are merged silently.
+/// The key of `dictionary` that `String ==` matches to `key` although its Unicode scalars differ
+/// (`café` in NFC and NFD); `nil` when there is none. Parsers and stores' writes ask this first,
+/// so no two keys are merged silently.
 package func canonicallyEquivalentKey<Value>(to key: String, in dictionary: [String: Value]) -> String? {
     guard let index = dictionary.index(forKey: key) else { return nil }
     let existing = dictionary.keys[index]
@@ -108,11 +94,8 @@ package func canonicallyEquivalentKey<Value>(to key: String, in dictionary: [Str
 }
 
 extension String {
-    /// Whether the two strings have the same Unicode scalars, not only canonically equivalent
-    /// ones (what `==` compares): the same UTF-8 bytes.
-    ///
-    /// Inline: the common case, a key written again from the same string, is told by the
-    /// representation alone (``hasSameRepresentation(as:)``), which halves an in-memory write.
+    /// Whether the two strings have the same Unicode scalars (the same UTF-8 bytes), not only
+    /// canonically equivalent ones; inline, so the same string again is told by its representation.
     @inline(__always)
     package func hasSameScalars(as other: String) -> Bool {
         hasSameRepresentation(as: other) || utf8.elementsEqual(other.utf8)
@@ -126,8 +109,8 @@ extension String {
     package func hasSameRepresentation(as other: String) -> Bool {
         withUnsafeBytes(of: self) { bytes in
             withUnsafeBytes(of: other) { otherBytes in
-                // Two words on 64-bit platforms: two loads, not a call. Any other layout takes
-                // `memcmp`; padding bytes there can only make two equal strings differ.
+                // Two words on 64-bit platforms; another layout takes `memcmp`, whose padding
+                // bytes can only make two equal strings differ.
                 guard bytes.count == 16 else {
                     return memcmp(bytes.baseAddress!, otherBytes.baseAddress!, bytes.count) == 0
                 }
@@ -175,8 +158,7 @@ package func canonicallyEquivalentKeyError(_ key: String, existing: String, loca
 extension StorageError {
     /// Throws unless a write of `key` may go into `dictionary`: the key is valid
     /// (``validate(key:location:)``), and `dictionary` holds no canonically equivalent key of
-    /// other Unicode scalars (`"caf\u{E9}"` beside `"cafe\u{301}"`, which Swift strings compare
-    /// equal): the check every shipped store makes before writing `key`.
+    /// other Unicode scalars. Every shipped store checks this before writing `key`.
     ///
     /// - Throws: ``Code/invalidKey`` naming `key` (and the stored key it collides with) and
     ///   `location`.

@@ -2,19 +2,9 @@ import Foundation
 
 extension StoredValue {
     /// Whether `self` comes before `other` in the order a `Set` is stored in: a strict total
-    /// order, compared without building any text, so encoding a large set costs one sort.
-    ///
-    /// Kinds come in a fixed order (`bool`, `double`, `int`, `string`, `date`, `data`, `array`,
-    /// `dictionary`); within a kind:
-    /// - `bool`: `false` first; `string`: Swift `String` order (Unicode canonical order);
-    /// - `int` and `double`: numeric (doubles by IEEE 754 total order, so NaN and `-0.0` have
-    ///   a place); `date`: earlier first, by `timeIntervalSinceReferenceDate`;
-    /// - `data`: byte by byte, a prefix first;
-    /// - `array`: element by element, a prefix first; `dictionary`: its entries in key order,
-    ///   compared as key, then value, a prefix first.
-    ///
-    /// - Complexity: O(1) for scalars but strings and data (O(length)); O(n log n) in the
-    ///   entries for dictionaries.
+    /// order, compared without building text. Kinds in a fixed order (`kindRank`); within a
+    /// kind `String` order, numeric order (doubles and dates by IEEE 754 total order), or element
+    /// by element with a prefix first (data, arrays, dictionaries by sorted key, then value).
     package func precedesInSetOrder(_ other: StoredValue) -> Bool {
         switch (self, other) {
         case (.string(let a), .string(let b)): a < b

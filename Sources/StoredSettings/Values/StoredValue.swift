@@ -2,27 +2,21 @@ public import Foundation
 
 /// A stored value: the property-list-shaped tree every backend keeps.
 ///
-/// `StoredValue` is the exchange format between the wrapper layer and the backends. Backends
-/// keep `StoredValue`s under string keys and know nothing of Swift types; the value layer
-/// (``StoredValueConvertible``) turns Swift values into trees and back.
+/// The exchange format between the value layer (``StoredValueConvertible``) and the backends,
+/// which keep `StoredValue`s under string keys and know nothing of Swift types. The cases mirror
+/// property lists, so every tree can be written to a property list, `UserDefaults` and (with
+/// dates and data as text) JSON. <doc:SupportedTypes> shows the tree of each type.
 ///
 /// ```swift
 /// let profile: StoredValue = .dictionary(["name": .string("Ada"), "age": .int(36)])
 /// ```
 ///
-/// The cases mirror property lists, so every tree can be written to a property list file,
-/// to `UserDefaults` and (with dates and data in text form) to JSON:
-/// - `int` holds every integer from `Int64.min` to `Int64.max`; `UInt64` values above
-///   `Int64.max` are stored as their decimal `string`, so they round-trip exactly.
-/// - `date` holds a `Date` to the bit (its `timeIntervalSinceReferenceDate`, in seconds).
-/// - `dictionary` keys are strings.
-///
-/// `StoredValue` is `Hashable`; two `double` values compare by `==` of their `Double`s, so
-/// `.double(.nan) != .double(.nan)`. Use ``isIdentical(to:)`` to compare bit patterns.
+/// `==` compares `double`s as `Double`s (`.double(.nan) != .double(.nan)`); ``isIdentical(to:)``
+/// compares bit patterns.
 public enum StoredValue: Sendable, Hashable {
     /// A Boolean.
     case bool(Bool)
-    /// A signed 64-bit integer.
+    /// A signed 64-bit integer; a `UInt64` above `Int64.max` is stored as its decimal `string`.
     case int(Int64)
     /// A 64-bit floating-point number.
     case double(Double)
@@ -30,7 +24,7 @@ public enum StoredValue: Sendable, Hashable {
     case string(String)
     /// Raw bytes.
     case data(Data)
-    /// A point in time.
+    /// A point in time, to the bit.
     case date(Date)
     /// An ordered list of values.
     case array([StoredValue])
@@ -122,15 +116,8 @@ extension StoredValue: CustomStringConvertible {
 
 extension Optional where Wrapped == StoredValue {
     /// Whether two possibly absent values are the same: both absent, or both present and
-    /// identical to the bit (``StoredValue/isIdentical(to:)``).
-    ///
-    /// A backend uses it to keep the ``Storable`` rule that a write of the value already
-    /// stored (or a removal of an absent key) commits nothing and publishes no change:
-    ///
-    /// ```swift
-    /// let old: StoredValue? = .double(.nan)
-    /// let unchanged = old.isIdentical(to: .double(.nan))   // true
-    /// ```
+    /// identical to the bit (``StoredValue/isIdentical(to:)``). A backend uses it to keep the
+    /// ``Storable`` rule that writing the stored value again publishes no change.
     ///
     /// - Complexity: O(n) in the number of nodes of the smaller tree.
     public func isIdentical(to other: StoredValue?) -> Bool {

@@ -1,13 +1,8 @@
 // MARK: - Classes are refused
 
 extension StoredValueConvertible where Self: Codable & AnyObject {
-    /// Unavailable: a class cannot be a setting's type.
-    ///
-    /// An edit made through a class's reference (`settings.box.name = "x"`) changes the object
-    /// only, never the store, so it would be lost without a word. An empty `StoredValueConvertible`
-    /// conformance of a `Codable` class therefore does not compile; make the type a struct. (A
-    /// class with a conformance written by hand compiles, and is refused with
-    /// ``StorageError/Code/unsupportedType`` when its setting is created and on every use.)
+    /// Unavailable: a class cannot be a setting's type, because an edit through its reference
+    /// never reaches the store; make the type a struct (see <doc:SupportedTypes>).
     @available(
         *, unavailable,
         message: "a class cannot be a setting's type: edits through its reference would never be saved; use a struct"

@@ -3,13 +3,8 @@ import Foundation
 // MARK: - Codable
 
 extension StoredValueConvertible where Self: Codable {
-    /// Decodes the value from its structured tree with ``StoredValueDecoder``.
-    ///
-    /// This is what an empty conformance of a `Codable` type uses:
-    ///
-    /// ```swift
-    /// struct Window: Codable, StoredValueConvertible { var width = 800, height = 600 }
-    /// ```
+    /// Decodes the value from its structured tree with ``StoredValueDecoder``: what an empty
+    /// conformance of a `Codable` type uses.
     ///
     /// - Throws: ``StorageError`` naming the expected type, the found kind and the coding path:
     ///   ``StorageError/Code/typeMismatch`` (a field of the wrong kind, or missing), or
@@ -33,10 +28,6 @@ extension StoredValueConvertible where Self: Codable {
 extension StoredValueConvertible where Self: RawRepresentable & Codable, RawValue: StoredValueConvertible {
     /// Reads the raw value, then the case it names: a type that is both `RawRepresentable` and
     /// `Codable` is stored as its raw value.
-    ///
-    /// ```swift
-    /// enum Theme: String, Codable, StoredValueConvertible { case light, dark } // stored as "dark"
-    /// ```
     ///
     /// - Throws: The raw value's error, or ``StorageError/Code/typeMismatch`` naming this type
     ///   when no value has that raw value.

@@ -3,10 +3,8 @@ import Foundation
 // MARK: - Array
 
 extension Array: StoredValueConvertible where Element: StoredValueConvertible {
-    /// Reads `.array`, each element as `Element`; also list text, as the environment and the
-    /// command line spell lists: JSON array text (`["a","b"]`) or comma-separated text
-    /// (`a, b`; `\,` is a comma inside an item, see the rules of lenient text in "Supported
-    /// types").
+    /// Reads `.array`, each element as `Element`; also list text, JSON (`["a","b"]`) or
+    /// comma-separated (`a, b`), as <doc:SupportedTypes> describes.
     ///
     /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds or malformed list text
     ///   (`1,,2`), or the first element's error with its index in `codingPath`.
@@ -14,8 +12,7 @@ extension Array: StoredValueConvertible where Element: StoredValueConvertible {
         guard case .array(let items) = try storedValue.parsingListText(expectedType: typeName(Self.self)) else {
             throw StorageError.typeMismatch(Self.self, found: storedValue)
         }
-        // A plain loop: this generic code runs unspecialized, where `enumerated().map` would
-        // look up generic metadata for every element.
+        // A plain loop: unspecialized, `enumerated().map` looks up generic metadata per element.
         var elements: [Element] = []
         elements.reserveCapacity(items.count)
         for index in items.indices {
@@ -46,8 +43,7 @@ extension Set: StoredValueConvertible where Element: StoredValueConvertible {
         guard case .array(let items) = try storedValue.parsingListText(expectedType: typeName(Self.self)) else {
             throw StorageError.typeMismatch(Self.self, found: storedValue)
         }
-        // The common case inserts the strings into a `Set<String>`: this generic code runs
-        // unspecialized, where each `insert` into a `Set<Element>` looks up its generic metadata.
+        // Strings go into a `Set<String>`: unspecialized, each `Set<Element>` insert looks up metadata.
         if Element.self == String.self, let strings = Self.strings(of: items) {
             self = unsafeBitCast(strings, to: Self.self)
             return
@@ -71,13 +67,11 @@ extension Set: StoredValueConvertible where Element: StoredValueConvertible {
     }
 
     /// `.array` of the elements' stored forms, in a stable order so files do not change
-    /// between runs: strings in `String` order, numbers and dates in numeric order, data by
-    /// bytes (``StoredValue`` set order; kinds of mixed sets in a fixed order).
+    /// between runs (see <doc:SupportedTypes>).
     ///
     /// - Throws: The first element's encoding error.
     public func storedValue() throws -> StoredValue {
-        // The common case sorts the strings themselves (the same order): no enum per comparison.
-        // A type check rather than `as? Set<String>`, which copies and rehashes every element.
+        // Strings sort as themselves (the same order); a type check, as `as? Set<String>` rehashes.
         if Element.self == String.self {
             return .array(unsafeBitCast(self, to: Set<String>.self).sorted().map(StoredValue.string))
         }
@@ -140,13 +134,11 @@ extension StoredValueConvertible where Self: RawRepresentable, RawValue: StoredV
 
 // MARK: - Helpers
 
-/// The value of `type` whose raw value is stored in `storedValue`. Text with white space or
-/// line breaks around a raw value reads as that value, as numbers and Booleans read
-/// (`" markdown"` from an environment variable); a raw value that has them itself still matches
-/// exactly first.
+/// The value of `type` whose raw value is stored in `storedValue`; text with white space around
+/// a raw value reads as that value, after an exact match.
 ///
 /// - Throws: The raw value's error, or ``StorageError/Code/typeMismatch`` naming `type` when no
-///   value has that raw value (the message does not repeat the stored value).
+///   value has that raw value.
 package func decodeRawRepresentable<T: RawRepresentable>(_ type: T.Type, from storedValue: StoredValue) throws -> T
 where T.RawValue: StoredValueConvertible {
     let raw = try T.RawValue(storedValue: storedValue)
@@ -190,10 +182,9 @@ extension StoredValue {
         return (try? StoredValueJSON.parse(Data(text.utf8))) ?? self
     }
 
-    /// For a `.string`, the list it spells: JSON array text when it starts with `[` (text that
-    /// does not parse stays as it is, a type mismatch for the caller), else comma-separated
-    /// items (``ListText``) as `.string`s. Text starting with `{` is a JSON object, never a
-    /// list of one item: it stays as it is. Other values are returned as they are.
+    /// For a `.string`, the list it spells: JSON array text when it starts with `[`, else
+    /// comma-separated items (``ListText``); text starting with `{` and other values stay as
+    /// they are, for the caller to refuse.
     ///
     /// - Throws: ``StorageError/Code/typeMismatch`` for malformed comma-separated text.
     package func parsingListText(expectedType: @autoclosure () -> String) throws -> StoredValue {

@@ -40,17 +40,13 @@ extension Bool: StoredValueConvertible {
 // extension is more specific than the `Codable` one and is the one chosen.
 
 extension StoredValueConvertible where Self: FixedWidthInteger & Codable {
-    /// Reads `.int` in range, a `.double` holding a whole number in range, or decimal text
-    /// (an optional sign and ASCII digits; surrounding white space and line breaks ignored).
+    /// Reads `.int` in range, a `.double` holding a whole number in range, or integer text
+    /// (surrounding white space ignored). A JSON number a `Double` would round reaches it as
+    /// text, judged by its digits.
     ///
-    /// A JSON number that a `Double` would round to a different whole number (such as
-    /// `9223372036854775807.0`, whose nearest `Double` is 2^63) reaches this initializer as
-    /// its text, so it is judged by its digits, never by the rounded `Double`.
-    ///
-    /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds; for numbers outside this
-    ///   type's range, with the message `out of the range of Int8 (-128...127)` (never wrapping
-    ///   or clamping); for fractions in range, with the message `not a whole number`; and for
-    ///   decimal text with a point or an exponent (`4.0`, `1e3`), which is not integer text.
+    /// - Throws: ``StorageError/Code/typeMismatch`` for other kinds, for numbers outside this
+    ///   type's range (`out of the range of Int8 (-128...127)`, never wrapped or clamped), for
+    ///   fractions (`not a whole number`), and for decimal text such as `4.0` or `1e3`.
     public init(storedValue: StoredValue) throws {
         switch storedValue {
         case .int(let value):
@@ -64,9 +60,7 @@ extension StoredValueConvertible where Self: FixedWidthInteger & Codable {
             guard let exact = Self(exactly: value) else { throw Self.outOfRange(storedValue) }
             self = exact
         case .string(let text):
-            // Most text is short plain integer text (`42`, environment variables and options):
-            // read it from its bytes at once. Anything else takes the general path below,
-            // which gives the same value for this text.
+            // Fast path for short integer text (`42`); the general path gives the same value.
             if let short = text.utf8.withContiguousStorageIfAvailable(shortDecimalValue) ?? nil,
                 let exact = Self(exactly: short)
             {
@@ -206,9 +200,8 @@ extension String: StoredValueConvertible {
 
 // MARK: - Helpers
 
-/// The value of `bytes` when they are an optional `+` or `-` then 1 to 18 ASCII digits (so
-/// the value fits any `Int64`); `nil` for anything else, including white space. For such text
-/// it is the value `Int64(text, radix: 10)` gives.
+/// The value of `bytes` when they are an optional `+` or `-` then 1 to 18 ASCII digits (so it
+/// fits `Int64`), as `Int64(text, radix: 10)` gives it; `nil` for anything else.
 package func shortDecimalValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
     var index = 0
     var negative = false

@@ -1,27 +1,17 @@
 /// A Swift type that can be kept in a store: it converts to a ``StoredValue`` tree and back.
 ///
-/// The package conforms the standard types (`Bool`, every integer width, `Float`, `Double`,
-/// `String`, `Data`, `Date`, `URL`, `UUID`, `Decimal`, `Array`, `Set` and `[String: V]`).
-/// Optional settings (`@Stored(key) var x: Int?`) work for every conforming type; `Optional`
-/// itself does not conform, so that `default:` on an optional setting is a compile-time error
-/// and there is no ambiguous "stored nil" inside collections. Your own types opt in with an
-/// empty conformance:
+/// The standard types conform. Your own types opt in with an empty conformance and are stored
+/// as their raw value (`RawRepresentable`, also when `Codable`) or as a structured tree
+/// (`Codable`, through ``StoredValueEncoder``):
 ///
 /// ```swift
 /// enum Theme: String, StoredValueConvertible { case system, light, dark }   // stored as "dark"
 /// struct Window: Codable, StoredValueConvertible { var width = 800, height = 600 } // a dictionary
 /// ```
 ///
-/// - A `RawRepresentable` type is stored as its raw value.
-/// - A `Codable` type is stored as a structured tree (a `dictionary` or `array`, made by
-///   ``StoredValueEncoder``), readable and editable in a settings file, never as an opaque blob.
-/// - A type that is both uses its raw value.
-///
-/// <doc:SupportedTypes> lists every type with its stored shape and JSON look.
-///
-/// Decoding is lenient with text, because values from the environment, the command line and
-/// hand-edited files arrive as strings: `Bool` accepts `"true"`, `"yes"`, `"on"`, `"1"` (any
-/// case), numbers accept their decimal text, `Date` its ISO 8601 text.
+/// `Optional` does not conform, so `default:` on an optional setting is a compile-time error.
+/// Decoding is lenient with text, as the environment, the command line and hand-edited files
+/// give it. <doc:SupportedTypes> lists every type, its stored shape and the text it reads.
 ///
 /// Conforming types must round-trip exactly: `try T(storedValue: x.storedValue()) == x`.
 public protocol StoredValueConvertible: Sendable {

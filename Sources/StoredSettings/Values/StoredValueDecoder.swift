@@ -2,8 +2,8 @@ import Foundation
 
 /// Decodes `Decodable` values from ``StoredValue`` trees, with no detour through JSON.
 ///
-/// This is how a `Codable` type that conforms to ``StoredValueConvertible`` reads its stored
-/// form; use it directly to read a tree you got from a store.
+/// This is how a `Codable` ``StoredValueConvertible`` type reads its stored form; use it
+/// directly to read a tree you got from a store.
 ///
 /// ```swift
 /// struct Window: Codable, Equatable { var width: Int; var height: Int }
@@ -11,18 +11,11 @@ import Foundation
 /// let window = try StoredValueDecoder().decode(Window.self, from: tree)
 /// ```
 ///
-/// - Keyed containers read `dictionary` values; a missing key is `nil` for `decodeIfPresent`
-///   and an error for `decode`.
-/// - `Date`, `Data`, `URL`, `UUID` and `Decimal` read their ``StoredValueConvertible`` forms,
-///   including text (ISO 8601 dates, Base64 data), as JSON files hold them.
-/// - Every scalar is read as leniently as its ``StoredValueConvertible`` conformance: `"yes"`
-///   is a `Bool`, `"42"` an `Int`, but `"300"` is not a `UInt8`.
-/// - A `string` holding JSON object or array text is read as that structure, so the
-///   environment and the command line can spell structured values.
-/// - Dictionaries with `Int` keys read the keys from their text (`"1"`).
-///
-/// The coding containers throw `DecodingError`, so a hand-written `init(from:)` can catch it as
-/// usual; ``decode(_:from:)`` turns every failure into a ``StorageError``.
+/// Every scalar, and `Date`, `Data`, `URL`, `UUID` and `Decimal`, reads what its
+/// ``StoredValueConvertible`` conformance reads, text included; a `string` of JSON object or
+/// array text reads as that structure (see <doc:SupportedTypes>). The containers throw
+/// `DecodingError`, which a hand-written `init(from:)` can catch; ``decode(_:from:)`` turns
+/// every failure into a ``StorageError``.
 ///
 /// Thread-safety: a `StoredValueDecoder` is a value; use it from any thread or task.
 public struct StoredValueDecoder: Sendable {
@@ -38,15 +31,10 @@ public struct StoredValueDecoder: Sendable {
 
     /// Decodes a value of `type` from `value`.
     ///
-    /// - Parameters:
-    ///   - type: The type to decode.
-    ///   - value: The stored tree.
-    /// - Returns: The decoded value.
-    /// - Throws: ``StorageError`` with ``StorageError/codingPath`` naming where the failure is:
-    ///   ``StorageError/Code/typeMismatch`` naming the expected type and the found kind (found
-    ///   `nothing` for a missing field); ``StorageError/Code/dataCorrupted`` when a value has
-    ///   the right kind but is not valid for its type (an enum case that does not exist). The
-    ///   message never contains the stored value.
+    /// - Throws: ``StorageError`` with the ``StorageError/codingPath`` of the failure:
+    ///   ``StorageError/Code/typeMismatch`` naming the expected type and the found kind
+    ///   (`nothing` for a missing field); ``StorageError/Code/dataCorrupted`` for a value of the
+    ///   right kind that is not valid for its type (an enum case that does not exist).
     /// - Complexity: O(n) in the number of nodes decoded.
     public func decode<T: Decodable>(_ type: T.Type, from value: StoredValue) throws -> T {
         let decoder = StoredValueDecoding(value: value, keys: [], userInfo: userInfo)
@@ -208,10 +196,8 @@ final class StoredValueDecoding: Decoder, SingleValueDecodingContainer {
 
     // MARK: - Errors
 
-    /// Throws ``StorageError/Code/nestingTooDeep`` when the containers being read nest deeper
-    /// than settings files allow, or `init(from:)` calls recurse deeper than the encoder
-    /// allows: a tree built in memory can be deeper than any file, and must not overflow the
-    /// stack.
+    /// Throws ``StorageError/Code/nestingTooDeep`` beyond the depth settings files allow, or the
+    /// encoder's recursion limit: a tree built in memory must not overflow the stack.
     @inline(__always)
     private func checkDepth() throws {
         guard keys.count > StoredValueJSON.maximumDepth || recursion >= StoredValueEncoding.maximumRecursion else {

@@ -2,9 +2,8 @@ import Foundation
 
 /// Encodes `Encodable` values as ``StoredValue`` trees, with no detour through JSON.
 ///
-/// This is how a `Codable` type that conforms to ``StoredValueConvertible`` gets its stored
-/// form: a plain nested `dictionary`/`array` tree, which a JSON settings file shows as a
-/// nested object a person can read and edit.
+/// This is how a `Codable` ``StoredValueConvertible`` type gets its stored form: a nested tree
+/// that a JSON settings file shows as an object a person can read and edit.
 ///
 /// ```swift
 /// struct Window: Codable { var width = 800; var height = 600; var title: String? = nil }
@@ -12,24 +11,17 @@ import Foundation
 /// // .dictionary(["width": .int(800), "height": .int(600)])
 /// ```
 ///
-/// - `nil` in a keyed container (`encodeIfPresent`, an optional property) is an absent key.
-/// - `nil` inside an array has no stored form: encoding throws
-///   ``StorageError/Code/encodingFailed`` naming its coding path.
-/// - `Date`, `Data`, `URL`, `UUID` and `Decimal` take their ``StoredValueConvertible`` forms
-///   (`date`, `data`, and text for the others), not their `Codable` forms.
-/// - Integers are `int`; a `UInt64` above `Int64.max` is its decimal text.
-/// - Dictionaries with `Int` keys are `dictionary`s with the keys as text (`"1"`).
-/// - `superEncoder()` keeps a superclass's values under the key `super`.
+/// `nil` in a keyed container is an absent key; `Date`, `Data`, `URL`, `UUID` and `Decimal`
+/// take their ``StoredValueConvertible`` forms; `superEncoder()` writes under the key `super`.
+/// <doc:SupportedTypes> shows the tree of each type.
 ///
 /// Thread-safety: a `StoredValueEncoder` is a value; use it from any thread or task.
 public struct StoredValueEncoder: Sendable {
     /// Values handed to `encode(to:)` implementations through `Encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable]
 
-    /// The deepest nesting of containers accepted, counting the value's own container as 1.
-    ///
-    /// Settings files refuse to read deeper trees, so deeper values are refused here, before
-    /// anything is written.
+    /// The deepest nesting of containers accepted, counting the value's own container as 1:
+    /// settings files refuse to read deeper trees.
     package static let maximumDepth = StoredValueJSON.maximumDepth - 1
 
     /// Creates an encoder.
@@ -41,13 +33,10 @@ public struct StoredValueEncoder: Sendable {
 
     /// The stored tree of `value`.
     ///
-    /// - Parameter value: The value to encode.
-    /// - Returns: Its tree.
-    /// - Throws: ``StorageError`` with code ``StorageError/Code/encodingFailed`` and the
-    ///   ``StorageError/codingPath`` of the failure: `nil` inside an array or at the top level,
-    ///   or an error thrown by the value's `encode(to:)`; ``StorageError/Code/nestingTooDeep``
-    ///   for containers nested more than 63 deep (counting the value's own container as 1), which
-    ///   settings files could not read back.
+    /// - Throws: ``StorageError/Code/encodingFailed`` with the ``StorageError/codingPath`` of the
+    ///   failure: `nil` inside an array or at the top level, or an error of the value's
+    ///   `encode(to:)`; ``StorageError/Code/nestingTooDeep`` for containers nested more than 63
+    ///   deep, which settings files could not read back.
     /// - Complexity: O(n) in the number of nodes encoded.
     public func encode<T: Encodable>(_ value: T) throws -> StoredValue {
         let encoder = StoredValueEncoding(keys: [], userInfo: userInfo)
@@ -120,9 +109,8 @@ enum EncodedSlot {
 }
 
 /// A dictionary being filled by a keyed container (a reference, so nested containers and
-/// `superEncoder` can fill it later): its keys and values in the order encoded, made into a
-/// dictionary once, when the tree is resolved (filling a dictionary as it grew cost a third
-/// of encoding a small structure).
+/// `superEncoder` can fill it later): its entries in the order encoded, made into a dictionary
+/// once, when the tree is resolved.
 final class EncodedObject {
     var items: [(key: String, slot: EncodedSlot)]
 

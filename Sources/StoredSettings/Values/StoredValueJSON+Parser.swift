@@ -67,8 +67,7 @@ extension StoredValueJSON {
             try enterContainer()
             var result: [String: StoredValue] = [:]
             if depth == 1 {
-                // The root of a settings file holds most of its members: room for them at once,
-                // instead of five or more rehashes of every key as the dictionary grows.
+                // The root holds most of a file's members: room for them at once, no rehashing.
                 let capacity = memberCount()
                 result.reserveCapacity(capacity)
                 if recordsSource { sourceMembers.reserveCapacity(capacity) }
@@ -360,13 +359,9 @@ extension StoredValueJSON {
             guard let number = Double(text), number.isFinite else {
                 throw corrupted("the number \(text.prefix(40)) is out of the range of Double", at: start)
             }
-            // A whole `Double` inside the 64-bit integers must be the number the text writes,
-            // or an integer reading would get a number the file does not hold
-            // (`-9223372036854775809` and `-9223372036854775808.5` both round to `Int64.min`).
-            // Such text is kept as its `string`, which the value layer judges by its digits:
-            // integer text, and text with more significant digits than a `Double` holds (17).
-            // A fraction or exponent whose digits are the `Double`'s own, rounded, is its
-            // spelling (`1.2173636321265912e+18`, as this writer and `%.17g` write one): a number.
+            // A whole `Double` in the 64-bit range that is not the number the text writes
+            // (`-9223372036854775809` rounds to `Int64.min`) stays text, for the value layer to
+            // judge by its digits; the `Double`'s own digits (`1.2173636321265912e+18`) are a number.
             if number.rounded(.towardZero) == number, number.magnitude < 0x1p64,
                 !Self.isExactly(number, text, isInteger: isInteger)
             {
@@ -375,11 +370,9 @@ extension StoredValueJSON {
             return .double(number)
         }
 
-        /// Whether the whole number `number` (of magnitude below 2^64) is the value of the
-        /// number text `text` exactly, or a `Double` spelled in its own digits: a fraction or
-        /// exponent whose n significant digits (n ≤ 17) are `number` rounded to n digits, as
-        /// the shortest form and `%.17g` write it (`9.007199254740993e15` is not: it rounds to
-        /// 9007199254740992, which an integer reading must not get).
+        /// Whether the whole `number` (below 2^64) is exactly the value of `text`, or `text` is a
+        /// fraction or exponent in `number`'s own n ≤ 17 significant digits, rounded, as the
+        /// shortest form and `%.17g` write it.
         private static func isExactly(_ number: Double, _ text: String, isInteger: Bool) -> Bool {
             guard let decimal = ExactDecimal(text) else { return false }
             if !isInteger, (1...17).contains(decimal.digits.count) {

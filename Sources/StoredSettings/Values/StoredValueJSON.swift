@@ -2,21 +2,13 @@ package import Foundation
 
 /// Converts ``StoredValue`` trees to and from JSON text.
 ///
-/// Writing: objects with keys sorted by their UTF-8 bytes, two-space indentation, a trailing
-/// newline, integers as integers, doubles in their shortest round-trip form (always with a `.`
-/// or exponent so they read back as doubles), dates as exact ISO 8601 text (``DateText``),
-/// data as Base64 text. NaN and infinities have no JSON form: they throw
-/// ``StorageError/Code/encodingFailed``.
+/// Writing: keys sorted by their UTF-8 bytes, two-space indentation, doubles in their shortest
+/// round-trip form (always with `.` or an exponent), dates as exact ISO 8601 text
+/// (``DateText``), data as Base64; NaN and infinities throw ``StorageError/Code/encodingFailed``.
 ///
-/// Reading: this package's parser (``parse(_:)``); numbers become `int` when they are whole
-/// and fit in `Int64`, else `double` (integers above `Int64.max` become their decimal
-/// `string`, as `UInt64` writes them, and so does any number whose nearest `Double` is a
-/// different whole number inside the 64-bit range, such as `-9223372036854775809`, so that
-/// no integer reading gets a number the file does not hold, unless it has a fraction or
-/// exponent in no more than the 17 significant digits a `Double` holds, as the writer spells
-/// `1.2173636321265912e+18`: that is a `double`); strings stay strings (the value
-/// layer reads dates and data from text). Nesting deeper than ``maximumDepth`` is refused
-/// while parsing, and so are two keys of one object that are canonically equivalent.
+/// Reading (``parse(_:)``): whole numbers in `Int64` are `int`, others `double`, except integers
+/// above `Int64.max` and whole numbers a `Double` would round to another integer, which stay
+/// text for the value layer to judge by their digits.
 ///
 /// Rewriting a file: ``parseKeepingSource(_:)`` and ``data(from:pretty:keeping:)`` keep the
 /// text of every top-level value that did not change.
@@ -37,13 +29,10 @@ package enum StoredValueJSON {
         try data(from: value, pretty: pretty, keeping: SourceText())
     }
 
-    /// The JSON bytes of `value`, as ``data(from:pretty:)``, except that each member of a root
-    /// object whose value is identical (``StoredValue/isIdentical(to:)``) to the one `source`
-    /// read from a file is written as that file spelled it.
-    ///
-    /// This is how a write keeps the keys it does not change exactly as they were: numbers
-    /// no stored value holds exactly (`123456789012345678901234567890`, `0.1000000000000000000001`),
-    /// integers above `Int64.max` (which the tree holds as text), and spellings such as `1e2`.
+    /// The JSON bytes of `value`, as ``data(from:pretty:)``, except that each root member whose
+    /// value is identical to the one `source` read is written as the file spelled it: a write
+    /// keeps numbers no stored value holds exactly, and spellings such as `1e2`, of the keys it
+    /// does not change.
     ///
     /// - Throws: As ``data(from:pretty:)``, for the members written from the tree.
     package static func data(from value: StoredValue, pretty: Bool = true, keeping source: SourceText) throws -> Data {
@@ -51,10 +40,8 @@ package enum StoredValueJSON {
         return try data(from: value, pretty: pretty, keeping: source, order: &order)
     }
 
-    /// ``data(from:pretty:keeping:)``, taking the root object's key order from `order` when the
-    /// root has the same keys as the one written with it last, and leaving the order of this
-    /// root in it: a file rewritten with changed values only is not sorted again, and its
-    /// unchanged members are copied from the text written last (see ``KeyOrder``). The bytes
+    /// ``data(from:pretty:keeping:)``, reusing the root's key order and unchanged members' text
+    /// from the last write with `order` (``KeyOrder``), and leaving this write's in it. The bytes
     /// are the same either way.
     package static func data(
         from value: StoredValue, pretty: Bool = true, keeping source: SourceText, order: inout KeyOrder
@@ -69,16 +56,10 @@ package enum StoredValueJSON {
         return Data(writer.bytes)
     }
 
-    /// The sorted keys of the root object last written with it, for
-    /// ``data(from:pretty:keeping:order:)``, and that write's text of each member; empty at
-    /// first.
-    ///
-    /// A member whose key (byte for byte) and value (``StoredValue/isIdentical(to:)``) are
-    /// those of the same member of the last write is copied from that write's text: a rewrite
-    /// of a root with one changed value copies the rest in a few runs of bytes instead of
-    /// writing each member again. As with ``SourceText``, a string value replaced by a
-    /// canonically equivalent one of other scalars counts as identical (as it does for a
-    /// store's writes, which skip such a change) and keeps its old text.
+    /// The sorted keys of the root object last written with it, and that write's text of each
+    /// member; empty at first. A member with the same key (byte for byte) and an identical value
+    /// is copied from that text; a string replaced by a canonically equivalent one keeps its old
+    /// text, as a store's writes skip such a change.
     package struct KeyOrder: Sendable {
         fileprivate var keys: [String] = []
         fileprivate var pretty = true
@@ -172,8 +153,7 @@ package enum StoredValueJSON {
                 }
                 bytes.append(UInt8(ascii: "{"))
                 let start = bytes.count
-                // The root's keys as last written, when it still has exactly those (a write that
-                // changed values only): sorting them again cost more than writing the file.
+                // The root's keys as last written, when it still has exactly those: no sort.
                 let reused = indent == 0 && rootOrder.count == items.count
                 if try !reused || !writeMembers(of: items, in: rootOrder, indent: indent) {
                     bytes.removeSubrange(start...)
@@ -308,20 +288,14 @@ package enum StoredValueJSON {
 
     // MARK: Reading
 
-    /// Parses JSON bytes into a tree.
-    ///
-    /// The parser is this package's own, so that numbers keep their exact kind (`-9223372036854775808`
-    /// is an `int`, where `JSONSerialization` gives a `Double`), nesting is limited while parsing
-    /// (no depth can exhaust the stack), and errors carry a line and column. It accepts RFC 8259
-    /// JSON in UTF-8, with an optional byte-order mark; `null` is refused, since no stored value
-    /// is null.
+    /// Parses RFC 8259 JSON in UTF-8 (an optional byte-order mark) into a tree, with this
+    /// package's parser: numbers keep their exact kind, depth is bounded while parsing, and
+    /// errors carry a line and column.
     ///
     /// - Throws: ``StorageError/Code/nestingTooDeep`` beyond ``maximumDepth``;
-    ///   ``StorageError/Code/dataCorrupted`` with the line and column for text that is not JSON,
-    ///   is not UTF-8, holds `null`, holds a number no `Double` can hold, or holds two canonically
-    ///   equivalent keys in one object (the message names both). An error inside an
-    ///   object or array has the keys and indices that lead to it as its
-    ///   ``StorageError/codingPath`` (`{"a": [1, null]}` → `["a", "1"]`).
+    ///   ``StorageError/Code/dataCorrupted`` for text that is not JSON or UTF-8, `null`, a number
+    ///   no `Double` holds, or two canonically equivalent keys in one object. The error's
+    ///   ``StorageError/codingPath`` leads to the failure (`{"a": [1, null]}` → `["a", "1"]`).
     package static func parse(_ data: Data) throws -> StoredValue {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var parser = Parser(bytes: buffer)

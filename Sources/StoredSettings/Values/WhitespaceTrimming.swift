@@ -1,8 +1,6 @@
 extension String {
-    /// The text without white space and line breaks at its ends: what Foundation's
-    /// `trimmingCharacters(in: .whitespacesAndNewlines)` returns, without its character-set
-    /// machinery, and without a copy when there is nothing to trim, the common case of text
-    /// read from the environment or the command line.
+    /// The text without white space and line breaks at its ends, as Foundation's
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` trims it; no copy when nothing is trimmed.
     package var trimmingWhitespace: String {
         let utf8 = self.utf8
         guard let first = utf8.first, let last = utf8.last else { return self }

@@ -1,23 +1,14 @@
 import Foundation
 
-/// Checks a binary property list (`bplist00`) before `PropertyListSerialization` parses it.
+/// Checks a binary property list (`bplist00`) before `PropertyListSerialization` parses it:
+/// Foundation accepts kinds stored values have no form for, and on Linux some (a set, a
+/// dictionary with a number for a key) crash the process while it bridges them.
 ///
-/// Foundation's parser accepts objects that stored values have no form for, and on Linux some
-/// of them (a set, a dictionary with a number for a key) crash the process while it bridges
-/// them to Swift. This walk goes through the objects the top object reaches and refuses:
-/// - any kind but Booleans, integers of 1 to 16 bytes, 4- and 8-byte reals, dates, data,
-///   ASCII and UTF-16 strings, arrays and dictionaries (so no `null`, fill byte, UID, set,
-///   ordered set or unassigned marker), and a dictionary key that is not a string;
-/// - a UTF-16 string with a lone surrogate, which a rewrite would turn into U+FFFD (the JSON
-///   reader refuses the same string);
-/// - nesting deeper than ``PropertyListValue/maximumDepth`` and objects that contain
-///   themselves, without recursing further than the limit;
-/// - two equal or canonically equivalent keys in one dictionary, which Swift dictionaries
-///   would merge;
-/// - more than ``maximumValueCount`` values once shared objects are counted at every use (a
-///   few hundred bytes of arrays that each hold the next one twice expand to 2^40 values).
-///
-/// Each object is examined once, however many objects refer to it.
+/// Refuses any kind but Booleans, 1- to 16-byte integers, 4- and 8-byte reals, dates, data,
+/// strings, arrays and string-keyed dictionaries; lone UTF-16 surrogates; nesting beyond
+/// ``PropertyListValue/maximumDepth`` and self-reference; equal or canonically equivalent keys
+/// in one dictionary; and more than ``maximumValueCount`` values with shared objects counted at
+/// every use. Each object is examined once.
 struct BinaryPropertyListCheck {
     let bytes: UnsafeRawBufferPointer
 
@@ -169,9 +160,7 @@ struct BinaryPropertyListCheck {
         _ = try height(of: Int(topObject), level: 1)
     }
 
-    /// What a marker of a scalar holds when stored values have no such kind, else `nil`:
-    /// `false` (0x08), `true` (0x09), integers (0x10–0x14), reals (0x22, 0x23), dates (0x33)
-    /// and data (0x4_) are kept.
+    /// What a scalar's marker holds when stored values have no such kind, else `nil`.
     private static func unsupportedKind(_ marker: UInt8) -> String? {
         switch marker >> 4 {
         case 0x0: marker == 0x08 || marker == 0x09 ? nil : marker == 0x00 ? "a null" : "a fill byte"

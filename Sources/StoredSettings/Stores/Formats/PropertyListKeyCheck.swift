@@ -1,20 +1,13 @@
 import Foundation
 
-/// Finds dictionaries in XML property-list files that hold two canonically equivalent keys.
-///
-/// `PropertyListSerialization` hands dictionaries back as Swift `[String: Any]`, whose `String`
-/// keys compare by canonical equivalence: of `"\u{00C5}"` and `"\u{212B}"` in one `<dict>` only
-/// one survives, silently, and the next write drops the other. These checks read the keys
-/// from the file's own bytes, one dictionary at a time, so such a file is refused naming both
-/// keys (``StoredValueJSON`` refuses the same in JSON while parsing, and
-/// ``BinaryPropertyListCheck`` in binary property lists).
+/// Finds dictionaries in XML property-list files that hold two canonically equivalent keys,
+/// which `PropertyListSerialization` merges silently into one `String` key: the keys are read
+/// from the file's own bytes, so such a file is refused naming both.
 enum PropertyListKeyCheck {
-    /// Throws ``StorageError/Code/dataCorrupted`` naming both keys when a `<dict>` of the XML
-    /// property list `bytes` holds two canonically equivalent keys. Expects bytes that
-    /// `PropertyListSerialization` has parsed (well-formed XML).
+    /// Throws ``StorageError/Code/dataCorrupted`` naming both keys when a `<dict>` of `bytes`,
+    /// well-formed XML that `PropertyListSerialization` has parsed, holds two such keys.
     ///
-    /// - Complexity: O(n) in the bytes; a file with only ASCII and no character references
-    ///   cannot hold two such keys and is not scanned.
+    /// - Complexity: O(n) in the bytes; plain ASCII without character references is not scanned.
     static func checkXML(_ bytes: UnsafeRawBufferPointer) throws {
         let count = bytes.count
         let mayHaveNonASCII =

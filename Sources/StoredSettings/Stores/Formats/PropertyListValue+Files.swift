@@ -20,24 +20,15 @@ extension PropertyListValue {
 
     /// Parses a property-list file (XML or binary) into a tree.
     ///
-    /// The nesting limit is checked on the parsed tree for XML: `PropertyListSerialization`
-    /// refuses lists nested more deeply than its own limit (a few hundred levels) with an error,
-    /// so no depth reaches this package's recursion, and a check of the result cannot be fooled
-    /// by how the text is written (a `</array>` inside a comment). A binary list is checked
-    /// before Foundation parses it (``BinaryPropertyListCheck``): kinds stored values lack, such
-    /// as sets, crash Foundation's bridging on Linux.
+    /// A binary list is checked before Foundation parses it (``BinaryPropertyListCheck``); XML
+    /// is checked after, on the tree (Foundation's parser bounds its own depth) and its bytes.
     ///
     /// - Returns: The tree and the encoding the file uses, so a rewrite can keep it.
-    /// - Throws: ``StorageError/Code/nestingTooDeep`` beyond ``maximumDepth`` or for a binary
-    ///   list whose objects refer to themselves; ``StorageError/Code/dataCorrupted`` with the
-    ///   parser's message for bytes that are not a property list, naming the kind for an object
-    ///   that is not a stored value (a set, a UID, a `null`, a key that is not a string), for a
-    ///   string with a lone UTF-16 surrogate, and naming both keys for a dictionary with two
-    ///   canonically equivalent keys, which Swift dictionaries would merge. XML nested beyond
-    ///   `PropertyListSerialization`'s own limit is ``StorageError/Code/nestingTooDeep`` too, with
-    ///   the parser's message. An XML list holding a character XML 1.0 forbids (read from a
-    ///   character reference such as `&#1;`) is ``StorageError/Code/dataCorrupted``, naming
-    ///   the setting: no write could hold it again.
+    /// - Throws: ``StorageError/Code/nestingTooDeep`` beyond ``maximumDepth`` or for objects that
+    ///   refer to themselves; ``StorageError/Code/dataCorrupted`` for bytes that are not a
+    ///   property list, objects stored values cannot hold (a set, a `null`), lone UTF-16
+    ///   surrogates, two canonically equivalent keys in one dictionary, and characters XML 1.0
+    ///   forbids (read from a reference such as `&#1;`), which no write could hold again.
     package static func parseFile(_ data: Data) throws -> (value: StoredValue, encoding: FileEncoding) {
         let encoding = encoding(of: data)
         if encoding == .binary {
@@ -70,13 +61,9 @@ extension PropertyListValue {
         return (value, encoding)
     }
 
-    /// Throws ``StorageError/Code/dataCorrupted`` when a string or dictionary key of `value`,
-    /// parsed from XML, holds a character the XML writer refuses (``checkXMLCharacters(_:inKey:hint:)``).
-    ///
-    /// Foundation's parser reads character references XML 1.0 forbids (`&#1;`); a file holding
-    /// one could not be written again, so every write of any key would fail. It is refused as
-    /// it is read instead, and left as it is. A member of the root dictionary is named as the
-    /// error's key, the place inside it as the coding path; a bad key is never quoted.
+    /// Throws ``StorageError/Code/dataCorrupted`` when a string or key of `value`, parsed from XML,
+    /// holds a character the writer refuses (Foundation reads `&#1;`): such a file could never be
+    /// written again. The error names the root member as its key; a bad key is never quoted.
     private static func checkXMLCharacters(read value: StoredValue) throws {
         func check(_ value: StoredValue) throws {
             switch value {

@@ -1,25 +1,16 @@
 package import Foundation
 
 extension PropertyListValue {
-    /// The bytes of an XML property list holding `value`, as people read and diff them:
-    /// tab-indented, dictionary keys sorted by their UTF-8 bytes, a trailing newline.
+    /// The bytes of an XML property list holding `value`: tab-indented, dictionary keys sorted
+    /// by their UTF-8 bytes, a trailing newline.
     ///
-    /// This writer exists because `PropertyListSerialization`'s XML output loses what settings
-    /// need kept exactly: it writes `-0.0` as `0.0` and drops fractional seconds from dates.
-    /// Here:
-    /// - doubles use their shortest round-trip form (`-0.0`, `5e-324`), NaN and infinities the
-    ///   spellings Apple's parser reads (`nan`, `+infinity`, `-infinity`);
-    /// - whole-second dates from 1900 on are `<date>` elements; other dates (fractional seconds,
-    ///   the interval -0.0,
-    ///   or earlier years, where parsers disagree about calendars) are exact ISO 8601 text
-    ///   (``DateText``) in a `<string>`, which the value layer reads back as the same `Date` to
-    ///   the bit;
-    /// - integers above `Int64.max` are already decimal strings in the tree.
+    /// Written here because `PropertyListSerialization` writes `-0.0` as `0.0` and drops
+    /// fractional seconds: doubles take their shortest round-trip form (`nan`, `+infinity`,
+    /// `-infinity` as Apple's parser reads them); whole-second dates from 1900 on are `<date>`s,
+    /// other dates exact ISO 8601 text (``DateText``) in a `<string>`.
     ///
-    /// - Throws: ``StorageError/Code/encodingFailed`` for a string (or dictionary key) holding a
-    ///   character XML 1.0 cannot carry at all: NUL, the other C0 controls except tab, line feed
-    ///   and carriage return, U+FFFE and U+FFFF; or starting with U+FEFF, which Foundation's
-    ///   parser drops. Binary property lists hold those.
+    /// - Throws: ``StorageError/Code/encodingFailed`` for a string or key holding a character XML
+    ///   1.0 cannot carry (``xmlUnsupportedScalar(in:)``); binary property lists hold those.
     package static func xmlData(from value: StoredValue) throws -> Data {
         var writer = XMLWriter()
         writer.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")

@@ -19,10 +19,9 @@ package enum PropertyListValue {
     ///
     /// - Parameter nativeDates: Keep dates as `Date` objects (property-list files), rather than
     ///   following ``keepsDatesExactly`` (UserDefaults).
-    /// - Parameter allowingEveryCharacter: Accept strings and dictionary keys holding characters
-    ///   XML 1.0 cannot carry (``xmlUnsupportedScalar(in:)``): binary property lists hold them.
-    ///   `UserDefaults` does not get them, on any platform: on Linux it keeps each domain as an
-    ///   XML property list, and a raw U+0001 there makes the whole file unreadable.
+    /// - Parameter allowingEveryCharacter: Accept characters XML 1.0 cannot carry
+    ///   (``xmlUnsupportedScalar(in:)``), as binary property lists do. Never for `UserDefaults`,
+    ///   which on Linux keeps XML files that one raw U+0001 makes unreadable.
     /// - Throws: ``StorageError/Code/encodingFailed`` for such a string or key unless
     ///   `allowingEveryCharacter`, and for dates with no ISO 8601 form.
     package static func object(
@@ -62,17 +61,11 @@ package enum PropertyListValue {
         }
     }
 
-    /// The first character of `text` that an XML property list cannot carry: NUL, the other
-    /// C0 controls except tab, line feed and carriage return, and the noncharacters U+FFFE and
-    /// U+FFFF, which XML 1.0 cannot hold, not even escaped (production `Char`); and U+FEFF at
-    /// the start of the text, which Foundation's property-list parser drops (also when written
-    /// as `&#xFEFF;`), so that `"\u{FEFF}theme"` would read back as `theme`. `nil` when every
-    /// character fits. (U+FEFF later in the text survives and is allowed.)
-    ///
-    /// A Swift `String` holds no lone surrogates, the only other characters `Char` leaves out.
+    /// The first character of `text` an XML property list cannot carry, or `nil`: C0 controls
+    /// but tab, LF and CR, and U+FFFE and U+FFFF (outside XML 1.0's `Char`, even escaped); and a
+    /// leading U+FEFF, which Foundation's parser drops (`"\u{FEFF}theme"` would read as `theme`).
     package static func xmlUnsupportedScalar(in text: String) -> Unicode.Scalar? {
-        // Fast path over the UTF-8 bytes: a C0 control is one byte below 0x20, and U+FFFE,
-        // U+FFFF and U+FEFF all start with 0xEF; most strings have none of them.
+        // Fast path: a C0 control is a byte below 0x20; U+FFFE, U+FFFF and U+FEFF start with 0xEF.
         guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0xEF }) else { return nil }
         if text.unicodeScalars.first == "\u{FEFF}" { return "\u{FEFF}" }
         return text.unicodeScalars.first { scalar in
@@ -84,11 +77,8 @@ package enum PropertyListValue {
         }
     }
 
-    /// Throws ``StorageError/Code/encodingFailed`` when `text` (a string value, or a dictionary
-    /// key when `inKey`) holds a character an XML property list cannot carry
-    /// (``xmlUnsupportedScalar(in:)``).
-    ///
-    /// The message names the character's code point, never the text, which may be a secret.
+    /// Throws ``StorageError/Code/encodingFailed`` when `text` (a dictionary key when `inKey`)
+    /// holds a character XML cannot carry, naming its code point, never the text (maybe a secret).
     package static func checkXMLCharacters(_ text: String, inKey: Bool, hint: String = "") throws {
         guard let scalar = xmlUnsupportedScalar(in: text) else { return }
         let codePoint = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
@@ -103,9 +93,8 @@ package enum PropertyListValue {
     /// The tree for a property-list object; `nil` for objects that are not property-list
     /// values.
     package static func storedValue(from object: Any) -> StoredValue? {
-        // Booleans and numbers first: they are most settings. On Linux `UserDefaults` hands
-        // back Swift `Bool`, `Int` and `Double` values; matching their exact type avoids
-        // bridging them to an `NSNumber` (an allocation) and a failed `as String` cast.
+        // Linux `UserDefaults` hands back Swift `Bool`, `Int` and `Double`: matched by type,
+        // without bridging to `NSNumber`.
         switch ObjectIdentifier(type(of: object)) {
         case ObjectIdentifier(Bool.self): if let flag = object as? Bool { return .bool(flag) }
         case ObjectIdentifier(Int.self): if let number = object as? Int { return .int(Int64(number)) }
@@ -115,8 +104,7 @@ package enum PropertyListValue {
         if let number = object as? NSNumber { return storedValue(from: number) as StoredValue }
         switch object {
         case let text as String: return .string(text)
-        // `as StoredValue` picks the NSNumber overload: without it the optional return type
-        // makes the compiler choose this `Any` overload again, recursing until the stack ends.
+        // `as StoredValue` picks the NSNumber overload; without it this one recurses forever.
         case let number as NSNumber: return storedValue(from: number) as StoredValue
         case let data as Data: return .data(data)
         case let date as Date: return .date(date)
@@ -144,12 +132,8 @@ package enum PropertyListValue {
     /// The class of Foundation's Boolean numbers (`__NSCFBoolean`), which no integer has.
     private static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))
 
-    /// The tree for a number, telling Booleans, integers and doubles apart by the number's
-    /// Objective-C type code.
-    ///
-    /// A Boolean is told by its class, never by type code `c` (`char`), which an `Int8` has
-    /// too (on Linux for some values only): on Apple platforms by `CFBoolean`'s type, on Linux,
-    /// which has no `CFGetTypeID`, by the class of Foundation's own Booleans.
+    /// The tree for a number, by its Objective-C type code. A Boolean is told by its class
+    /// (`CFBoolean`, on Linux Foundation's Boolean class), never by code `c`, which `Int8` has too.
     package static func storedValue(from number: NSNumber) -> StoredValue {
         #if canImport(Darwin)
         if CFGetTypeID(number) == CFBooleanGetTypeID() { return .bool(number.boolValue) }
