@@ -1,10 +1,8 @@
 /// A store that can read a key and subscribe to its changes as one step, so no change falls
-/// between the read and the subscription, and none is counted on both sides.
+/// between or is counted twice; ``Stored/updates`` uses it where the store conforms.
 ///
-/// ``Stored/updates`` uses it when the store conforms; for other stores it subscribes first
-/// and reads second, which may repeat a change that raced with the read. A backend conforms by
-/// reading and subscribing (``ChangeBroadcaster/subscription(key:)``) under the lock its
-/// commits publish under.
+/// A backend conforms by reading and subscribing (``ChangeBroadcaster/subscription(key:)``)
+/// under the lock its commits publish under.
 public protocol ChangeSnapshotting: Storable {
     /// The value of `key` now, and a stream of every change to `key` committed after that
     /// read (changes to other keys may be left out).
@@ -13,22 +11,18 @@ public protocol ChangeSnapshotting: Storable {
     func subscription(readingValueForKey key: String) -> KeySubscription
 
     /// Calls `onChange` with each change to the keys passed to the subscription's `follow`,
-    /// none at first: how the Observation framework's reads of ``Stored`` settings follow a
-    /// store, each key alone (so a `UserDefaultsStore` observes it in other processes too), with
-    /// one subscription per store however many keys are read.
+    /// none at first: how Observation-tracked reads of ``Stored`` follow a store, one
+    /// subscription per store.
     ///
-    /// `onChange` runs after the change is committed, outside the store's locks, so it may read
-    /// and write the store. The default implementation follows every key through
-    /// ``Storable/changes()`` on a task of its own. `DictionaryStorage` calls it on the
-    /// committing thread, with no task.
+    /// `onChange` runs after the commit, outside the store's locks, so it may read and write the
+    /// store. The default implementation follows ``Storable/changes()`` on a task of its own.
     ///
     /// Thread-safety: called from any thread; `follow` and `end` too; `onChange` from any thread.
     func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription
 }
 
 extension ChangeSnapshotting {
-    /// Follows every key (``Storable/changes()``) on a detached task that calls `onChange`;
-    /// `follow` does nothing. Correct for any store, by key for none.
+    /// Follows every key (``Storable/changes()``) on a detached task; `follow` does nothing.
     public func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription {
         KeySetSubscription(following: changes(), onChange: onChange)
     }
@@ -50,9 +44,8 @@ public struct KeySetSubscription: Sendable {
         self.end = end
     }
 
-    /// Calls `onChange` with every element of `changes` on a detached task (one that does not
-    /// keep the caller's task-local values, a bound store among them), until the stream ends or
-    /// `end` is called; `follow` does nothing.
+    /// Calls `onChange` with every element of `changes` on a detached task (no inherited
+    /// task-local store) until the stream ends or `end` is called; `follow` does nothing.
     public init(following changes: AsyncStream<StoredChange>, onChange: @escaping @Sendable (StoredChange) -> Void) {
         let task = Task.detached {
             for await change in changes { onChange(change) }

@@ -22,22 +22,19 @@
 /// }
 /// ```
 ///
-/// A group is `Sendable`, so it can be handed to another task or kept in a `static let`: a
-/// struct of `@Stored` properties is (``Stored`` is `Sendable`, and every copy reads and writes
-/// the same store). A conformer that adds stored properties of its own must make them
-/// `Sendable` too.
+/// A group is `Sendable` (every copy reads and writes the same store); stored properties a
+/// conformer adds must be `Sendable` too.
 public protocol SettingsGroup: Sendable {
     /// Creates the group; its settings take their store from ``StoreContext``.
     init()
 }
 
 extension SettingsGroup {
-    /// Creates the group with every ``Stored`` setting inside it (that has no `store:` argument
-    /// of its own) using `store`.
+    /// Creates the group with every ``Stored`` setting inside it that has no `store:` argument
+    /// using `store`.
     ///
-    /// The store is bound for the settings `init()` creates on its own thread (nested groups
-    /// included), not for tasks it starts; ``StoreContext/withStore(_:operation:)`` binds a
-    /// store for those too.
+    /// The binding covers what `init()` creates on its own thread, nested groups included, not
+    /// tasks it starts; ``StoreContext/withStore(_:operation:)`` covers those too.
     ///
     /// - Parameter store: The store for the group's settings.
     public init(store: any Storable) {

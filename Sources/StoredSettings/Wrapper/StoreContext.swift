@@ -12,18 +12,14 @@ import Foundation
 /// let settings = StoreContext.withStore(store) { AppSettings() }
 /// ```
 ///
-/// Thread-safety: every member may be used from any thread or task. The binding of
-/// ``withStore(_:operation:)`` is a task-local value, so parallel tests can each bind their own
-/// store.
+/// Thread-safety: every member may be used from any thread or task; the binding is task-local,
+/// so parallel tests can each bind their own store.
 public enum StoreContext {
     @TaskLocal static var boundStore: (any Storable)?
 
     /// The store bound by the innermost ``withStore(_:operation:)`` or
-    /// ``SettingsGroup/init(store:)`` running on this thread.
-    ///
-    /// Their operations are synchronous, so the binding never outlives a suspension and no
-    /// other task sees it. Reading it (`pthread_getspecific`) costs a fraction of reading the
-    /// task-local value, which was a quarter of creating a group of five settings.
+    /// ``SettingsGroup/init(store:)`` on this thread: their operations are synchronous, so the
+    /// binding never outlives a suspension, and it is cheaper to read than the task-local.
     private final class ThreadBinding {
         let store: any Storable
         init(_ store: any Storable) { self.store = store }
@@ -40,23 +36,17 @@ public enum StoreContext {
 
     /// The store used when nothing else is chosen.
     ///
-    /// Unless set, it is created on first use: `UserDefaultsStore.standard` on Apple platforms;
-    /// on Linux, whose UserDefaults loses writes across crashes and processes,
-    /// `FileStore(application:)` named after the executable
-    /// (`$XDG_CONFIG_HOME/<executable>/settings.json`). If that file exists but cannot be
-    /// opened (it does not parse, it is too large, it cannot be read), the error is reported
-    /// to ``StorageErrorReporter`` once, and the default store becomes one that holds nothing
-    /// and refuses every write: settings read their defaults, and each write fails with that
-    /// error naming the file, the line and the key whose change was not saved (the setter
-    /// reports it, `save` throws it). The file is left as it is, for the user to fix; nothing
-    /// is kept in memory only.
+    /// Unless set, created on first use: `UserDefaultsStore.standard` on Apple platforms; on
+    /// Linux `FileStore(application:)` named after the executable. If that file cannot be
+    /// opened, the error is reported once and the default store holds nothing and refuses
+    /// every write with that error, leaving the file for the user to fix (see
+    /// <doc:GettingStarted>).
     ///
     /// Setting it affects wrappers created afterwards; existing wrappers keep their store.
     public static var defaultStore: any Storable {
         get {
-            // Opening the store may report (a file that does not parse, loose permissions):
-            // those reports are collected and made once the lock is released, so a report
-            // handler may use the default store itself.
+            // Reports made while opening are replayed after the lock, so a handler may use the
+            // default store.
             let reports = Lock<[StorageError]>([])
             let store = defaultStorage.withLock { store in
                 if let store { return store }

@@ -1,29 +1,24 @@
-// The two families of `@Stored` declarations, each with one initializer, and one unavailable
-// initializer per wrong spelling so that the compiler names the mistake in the package's words.
-// The unsupported types with a message of their own are in Stored+UnsupportedTypes.swift.
+// The two `@Stored` initializer families, each with an unavailable initializer per wrong
+// spelling so the compiler names the mistake; unsupported types are in Stored+UnsupportedTypes.
 
 // MARK: - Settings with a default
 
 extension Stored where Value: StoredValueConvertible {
     /// Creates a setting that returns `defaultValue` while the key holds nothing.
     ///
-    /// The compiler picks this initializer for every non-optional `Value` that conforms to
-    /// ``StoredValueConvertible``.
+    /// The compiler picks it for every non-optional ``StoredValueConvertible`` `Value`.
     ///
     /// ```swift
     /// @Stored(Key.launchCount, default: 0) var launchCount: Int
-    /// @Stored(Key.autoReload, default: false, help: "Reload files when they change.") var autoReload: Bool
     /// @Stored(Key.apiToken, default: "", secret: true) var apiToken: String
     /// ```
-    ///
-    /// The help text is shown by `SettingsCommand` and ``SettingsGroup/settingDescriptions()``;
-    /// a secret's value prints as `<redacted>` in every listing and message.
     ///
     /// - Parameters:
     ///   - key: The key the value is stored under.
     ///   - defaultValue: Returned while the key holds nothing; never written to the store.
-    ///   - help: One sentence for people about what the setting does; `nil` for none.
-    ///   - secret: Whether to hide the value in listings and messages (a token, a password).
+    ///   - help: One sentence for people about what the setting does, shown by
+    ///     `SettingsCommand` and ``SettingsGroup/settingDescriptions()``; `nil` for none.
+    ///   - secret: Whether listings and messages show the value as `<redacted>`.
     ///   - store: The store to use; `nil` resolves it from ``StoreContext`` when the wrapper is
     ///     created.
     @inlinable
@@ -44,8 +39,7 @@ extension Stored where Value: StoredValueConvertible {
             "A non-optional setting needs a default, returned while nothing is stored: write @Stored(key, default: value), or make the property optional."
     )
     public init(_ key: some StorageKey, help: String? = nil, secret: Bool = false, store: (any Storable)? = nil) {
-        // Unreachable: the compiler rejects every call to an unavailable initializer, and there
-        // is no default to build a wrapper from.
+        // Unreachable: the compiler rejects every call.
         preconditionFailure("unavailable")
     }
 }
@@ -56,19 +50,17 @@ extension Stored {
     /// Creates an optional setting: `nil` while the key holds nothing; assigning `nil` removes
     /// the key.
     ///
-    /// The compiler picks this initializer when the property's type is an `Optional` of a
+    /// The compiler picks it when the property's type is an `Optional` of a
     /// ``StoredValueConvertible`` type.
     ///
     /// ```swift
     /// @Stored(Key.lastOpened) var lastOpened: Date?
-    /// @Stored(Key.lastOpened, help: "When the journal was last opened.") var lastOpened: Date?
-    /// @Stored(Key.apiToken, secret: true) var apiToken: String?
     /// ```
     ///
     /// - Parameters:
     ///   - key: The key the value is stored under.
     ///   - help: One sentence for people about what the setting does; `nil` for none.
-    ///   - secret: Whether to hide the value in listings and messages (a token, a password).
+    ///   - secret: Whether listings and messages show the value as `<redacted>`.
     ///   - store: The store to use; `nil` resolves it from ``StoreContext`` when the wrapper is
     ///     created.
     @inlinable

@@ -1,25 +1,22 @@
-/// One in-place mutation in progress (`settings.count += 1`): the value handed to the caller,
-/// what it started from, and why it must not be written, when it must not.
+/// One in-place mutation in progress (`settings.count += 1`).
 struct InPlaceMutation<Value> {
     /// The value the caller changes in place.
     var value: Value
-    /// The value the mutation started from, to tell whether the mutation changed anything.
+    /// The value it started from, to tell whether anything changed.
     let original: Value
-    /// The stored form the mutation started from as the store held it (`nil` when the key
-    /// held nothing), or the default's encoded form when the key held nothing.
+    /// The stored form it started from, or the default's encoded form when the key held nothing.
     let start: StoredValue?
     /// Why the result must not be written: the start was a fallback, not the stored value.
     let failure: StorageError?
 }
 
 extension Stored {
-    /// Writes `value` without waiting for the medium: for a ``FileStore``, the change is in
-    /// memory, visible to every reader of the store and delivered to observers, when this
-    /// returns, and the store's background writer writes the file
-    /// (``FileStore/setValueInBackground(_:forKey:)``); other stores write as ``save(_:)`` does.
+    /// Writes `value` without waiting for the medium, for setters on an app's main thread
+    /// (`@LiveSetting` writes through it).
     ///
-    /// What a setter on an app's main thread calls: `@LiveSetting` and its `Binding` write
-    /// through it. Changes made in quick succession (a slider's steps) are written together.
+    /// For a ``BackgroundWritableStore`` such as ``FileStore`` the change is committed in memory
+    /// and delivered when this returns, and the medium is written later; other stores write as
+    /// ``save(_:)`` does.
     ///
     /// - Throws: What the store refuses at once: ``StorageError/Code/encodingFailed``,
     ///   ``StorageError/Code/invalidKey``, ``StorageError/Code/tooLarge``, or what ``save(_:)``
@@ -39,13 +36,9 @@ extension Stored {
         }
     }
 
-    /// The start of an in-place mutation: the value an ``update(_:)`` body would start from.
-    ///
-    /// The stored value is read with an update that changes nothing, so the mutation starts
-    /// from exactly what ``Storable/update(forKey:_:)`` hands its body: for a ``LayeredStore``
-    /// the writable layer's value (or a lower layer's), never an environment or command-line
-    /// override. When that value does not decode, or cannot be read, the mutation starts from
-    /// the default and carries the error, so its result is not written.
+    /// The start of an in-place mutation: the value an ``update(_:)`` body would start from,
+    /// read with an update that changes nothing (so never a layered store's override). When it
+    /// does not decode, the mutation starts from the default and carries the error.
     func beginMutation() -> InPlaceMutation<Value> {
         var stored: StoredValue?
         do {
@@ -73,12 +66,9 @@ extension Stored {
         }
     }
 
-    /// The end of an in-place mutation: writes its result, unless it started from a fallback
-    /// or changed nothing. Failures go to ``StorageErrorReporter``.
-    ///
-    /// The write is an update that refuses to replace stored data that does not decode (data
-    /// another writer left since the mutation started), so unreadable data is only ever
-    /// replaced by a plain assignment.
+    /// The end of an in-place mutation: writes its result unless it started from a fallback or
+    /// changed nothing; refuses to replace data that no longer decodes (only a plain assignment
+    /// replaces unreadable data). Failures go to ``StorageErrorReporter``.
     func finishMutation(_ mutation: InPlaceMutation<Value>) {
         if let failure = mutation.failure {
             StorageErrorReporter.report(failure)
@@ -106,12 +96,9 @@ extension Stored {
         }
     }
 
-    /// The decoded form of the array `stored`: the value the last mutation kept for that very
-    /// array (the same buffer: what the store holds is what the mutation wrote or started
-    /// from, not another writer's array of equal contents), else decoded (and kept). Decoding
-    /// a large set or array costs as much as encoding it, so a run of in-place changes decodes
-    /// only its first start. Only for an ``ExactStoredForm`` `Value`, whose written array
-    /// decodes back to exactly the value kept.
+    /// The decoded array `stored`: the value the last mutation kept for that very buffer, else
+    /// decoded and kept, so a run of in-place changes decodes once. Only for an
+    /// ``ExactStoredForm`` `Value`, whose written array decodes back to exactly that value.
     private func arrayMutationStart(_ stored: StoredValue) throws -> Value {
         var value = defaultValue
         if cache.lookup(mutationStart: stored, into: &value) { return value }
@@ -131,13 +118,10 @@ extension Stored {
 }
 
 extension InPlaceMutation {
-    /// Whether the mutation changed the value, given the result's encoded form.
-    ///
-    /// The result is compared in canonical form, so a value spelled otherwise in the medium
-    /// (`"yes"` for `true`) is not rewritten by a mutation that changes nothing: identical to
-    /// the stored form means unchanged; otherwise a value whose type is `Equatable` and that
-    /// differs from the original has changed (no second encoding, which for a large `Set`
-    /// means no second sort); otherwise the original's encoded form decides.
+    /// Whether the mutation changed the value, given the result's encoded form: unchanged when
+    /// identical to the stored form; else changed when `Equatable` and unequal to the original
+    /// (saving a second encoding); else the original's encoded form decides. So `"yes"` read as
+    /// `true` is not rewritten by a mutation that changes nothing.
     func changedValue(encoded: StoredValue?, encode: (Value) throws -> StoredValue?) throws -> Bool {
         if start.isIdentical(to: encoded) { return false }
         if let original = original as? any Equatable, !original.isEqual(to: value) { return true }

@@ -1,8 +1,7 @@
 import Observation
 
-/// The object a ``Stored`` wrapper registers its reads on, for the Observation framework, or
-/// `nil` where the framework is missing (macOS 13, iOS 16, tvOS 16, watchOS 9). Looked up once,
-/// when the wrapper is made, so a read only calls the registrar.
+/// The object a ``Stored`` wrapper registers its reads on, or `nil` without the Observation
+/// framework; looked up once, when the wrapper is made.
 @usableFromInline
 func observationSubject(of store: any Storable, key: String) -> AnyObject? {
     if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
@@ -17,8 +16,8 @@ func observationSubject(of store: any Storable, key: String) -> AnyObject? {
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 final class ObservedKey: Observable, Sendable {
     private let registrar = ObservationRegistrar()
-    /// Made once: a key path literal is looked up in the runtime at each use. Unchecked
-    /// because `KeyPath` is not marked `Sendable`, though a key path is immutable once made.
+    /// Made once (a literal is looked up at each use). Unchecked: `KeyPath` is not marked
+    /// `Sendable`, though it is immutable.
     nonisolated(unsafe) private static let anchorPath: KeyPath<ObservedKey, Int> = \.anchor
 
     /// The one property tracked; its value means nothing.
@@ -35,19 +34,16 @@ final class ObservedKey: Observable, Sendable {
     }
 }
 
-/// One store's changes, followed for the Observation framework: one subscription per store
-/// that settings were made for (``ChangeSnapshotting/keySetSubscription(onChange:)``),
-/// following each of their keys and announcing each change to its key's subject after the
-/// commit, outside every lock: on the committing thread for the package's stores, with no task.
+/// One store's subscription for the Observation framework
+/// (``ChangeSnapshotting/keySetSubscription(onChange:)``): follows each key settings were made
+/// for and announces each change to the key's subject after the commit, outside every lock.
 ///
-/// It lives as long as its store, so settings made and released again and again (a
-/// `SettingsGroup` value in each SwiftUI `body`) find it made; it holds the store weakly. It
-/// is removed, with its subjects, when the next store's first setting is made after its store
-/// is gone.
+/// It holds the store weakly and lives as long as it, so settings made in each SwiftUI `body`
+/// find it made; it is removed when another store's first setting is made after its store is
+/// gone.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 final class StoreObservation: Sendable {
-    /// Every relay and every key's subject, under one lock: a wrapper's creation looks its
-    /// subject up with one hash.
+    /// Every relay and every key's subject, under one lock.
     private struct Table {
         var relays: [ObjectIdentifier: StoreObservation] = [:]
         var subjects: [SubjectID: (subject: ObservedKey, relay: StoreObservation)] = [:]
@@ -88,9 +84,7 @@ final class StoreObservation: Sendable {
         let id = ObjectIdentifier(store)
         let announce: @Sendable (StoredChange) -> Void = { [weakStore = self.store] change in
             guard weakStore.store != nil else { return }
-            // Out of the lock before announcing: `onChange` may read and write settings. The
-            // serial tells this relay's subjects from a later relay's for a store at the same
-            // address.
+            // Announced outside the lock: `onChange` may read and write settings.
             let subject = Self.table.withLock { table in
                 table.subjects[SubjectID(store: id, key: change.key)].flatMap {
                     $0.relay.serial == serial ? $0.subject : nil
@@ -115,8 +109,8 @@ final class StoreObservation: Sendable {
     static func subject(of store: any Storable, key: String) -> ObservedKey {
         let id = SubjectID(store: ObjectIdentifier(store), key: key)
         if let subject = table.withLock({ followedSubject(id, in: &$0, relay: nil) }) { return subject }
-        // A store without a live relay: subscribed outside the table's lock, since a store's
-        // subscription may take its writers' lock, which an `update` body making a wrapper holds.
+        // Subscribed outside the table's lock: subscribing may take the store's writers' lock,
+        // which an `update` body making a wrapper holds.
         let candidate = StoreObservation(store: store)
         var stale: [StoreObservation] = []
         let subject = table.withLock { table in
@@ -142,10 +136,8 @@ final class StoreObservation: Sendable {
         if let (subject, owner) = table.subjects[id], owner.store.store != nil { return subject }
         guard let relay = relay ?? table.relays[id.store], relay.store.store != nil else { return nil }
         let subject = ObservedKey()
-        // Followed before any wrapper can read through the subject, so no change after a read
-        // is missed. Under the table's lock: following takes only the store's own locks (its
-        // broadcaster's, and for UserDefaults its key observers' and key-value observation's),
-        // none of which is held while this table's lock is taken.
+        // Followed before any read through the subject, so no change is missed. Safe under the
+        // table's lock: following takes only the store's own locks, never held when taking it.
         relay.subscription.follow(id.key)
         table.subjects[id] = (subject, relay)
         return subject

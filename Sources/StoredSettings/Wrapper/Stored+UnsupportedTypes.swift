@@ -1,11 +1,6 @@
-// Unavailable `@Stored` initializers for common types that have no stored form, so that the
-// compiler names the type and what to store instead, rather than a mismatch of generic
-// constraints ("requires the types 'Float80' and 'Int?' be equivalent"). Each one is picked only
-// when no available initializer fits: the compiler ranks unavailable declarations last.
-// A call cannot compile; the bodies build a wrapper whose every read and write throws the same
-// sentence as ``StorageError/Code/unsupportedType``.
-//
-// `.ci/compile-errors` checks each message against the compiler.
+// Unavailable `@Stored` initializers for common types with no stored form, so the compiler
+// names the type and what to store instead of a generic-constraint mismatch. Ranked last, they
+// are picked only when nothing else fits. `.ci/compile-errors` checks each message.
 
 extension Stored {
     // Float80 exists only on x86 (the standard library's own condition).

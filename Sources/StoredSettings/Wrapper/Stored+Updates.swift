@@ -1,15 +1,12 @@
 extension Stored {
     /// The current value, then the value after each committed change to the key, in order.
     ///
-    /// Every write is seen, whoever makes it: this wrapper, another wrapper or settings value
-    /// on the same store, the store's own API, or (for `FileStore`) another process, as far as
-    /// the store's ``Storable/changes()`` delivers them. A write of the value the key already
-    /// holds yields nothing; a removal yields the default. Keys are compared as whole strings,
-    /// so dots, slashes, `@`, spaces and emoji need no escaping.
-    ///
-    /// The stream keeps only the newest value: a consumer slower than the writers gets the
-    /// latest value when it next asks, not a backlog. Ending the iteration, dropping the
-    /// stream, or cancelling the consuming task releases the subscription to the store.
+    /// Every write the store observes is seen, whoever makes it; a write of the same value
+    /// yields nothing, a removal yields the default. Only the newest value is buffered. Ending
+    /// the iteration, dropping the stream or cancelling its task releases the subscription.
+    /// The loop body runs outside every lock and may write settings. A value that does not
+    /// decode yields the default and is reported to ``StorageErrorReporter`` (the handler bound where `updates` was read). See
+    /// <doc:Observation>.
     ///
     /// ```swift
     /// for await enabled in settings.$autoReload.updates {
@@ -17,18 +14,10 @@ extension Stored {
     /// }
     /// ```
     ///
-    /// Consumers run in their own task, never under a store's lock: the loop body may read and
-    /// write settings, this one included (a write it makes is yielded to it in turn).
-    ///
-    /// A stored value that does not decode yields the default and is reported to
-    /// ``StorageErrorReporter`` (to the handler bound where `updates` was read).
-    ///
-    /// Thread-safety: each read of `updates` makes a new, independent stream; iterate each
-    /// stream from one task.
+    /// Thread-safety: each read makes a new, independent stream; iterate each from one task.
     public var updates: AsyncStream<Value> {
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        // One read, paired with the subscription: the first value and the changes after it
-        // neither overlap nor leave a gap (exactly so for stores that can pair them atomically).
+        // The first value and the later changes neither overlap nor leave a gap.
         let subscription = store.keySubscription(forKey: key)
         let initial = subscription.value
         continuation.yield(value(from: initial))
@@ -43,8 +32,7 @@ extension Stored {
             continuation.finish()
         }
         continuation.onTermination = { _ in
-            // Release the store's subscription now, not when the loop's task next runs: a task
-            // not yet scheduled would keep receiving (and buffering) every change meanwhile.
+            // Released now, not when the loop's task next runs, which would buffer meanwhile.
             subscription.end()
             task.cancel()
         }
@@ -64,18 +52,14 @@ extension Stored {
 }
 
 extension Storable {
-    /// The value of `key` now and a stream of every change after it, for every follower of one
-    /// setting (``Stored/updates``, `@LiveSetting`): a subscription to the key alone where the
-    /// store can pair it with the read (``ChangeSnapshotting``; on Apple platforms a
-    /// `UserDefaultsStore` then hears other processes write the key), else a subscription to
-    /// every change, which the follower filters.
+    /// The value of `key` now and every change after it, for ``Stored/updates`` and
+    /// `@LiveSetting`: by key where the store is ``ChangeSnapshotting``, else every change.
     package func keySubscription(forKey key: String) -> KeySubscription {
         if let store = self as? any ChangeSnapshotting {
             return store.subscription(readingValueForKey: key)
         }
-        // Subscribe first, so no change can fall between; a change that races with the read
-        // may then be both in the first value and in the stream, and is skipped as a repeat.
-        // The subscription ends when its consumer stops.
+        // Subscribed first, so no change falls between; a change seen twice is skipped as a
+        // repeat.
         let changes = changes()
         return KeySubscription(value: value(forKey: key), changes: changes, end: {})
     }

@@ -2,26 +2,20 @@ import Foundation
 
 /// How a ``Stored`` wrapper turns its `Value` into a ``StoredValue`` and back.
 ///
-/// Non-optional values encode to a stored value; optional values encode `nil` as "remove the
-/// key". Built once per wrapper from the `Value`'s ``StoredValueConvertible`` conformance.
-///
-/// A class is refused (``refusal``): an edit made through its reference
-/// (`settings.box.name = "x"`) changes the object and never reaches the store, so it would be
-/// lost silently. Such a codec decodes and encodes nothing; it throws the refusal instead.
+/// An optional encodes `nil` as "remove the key". A class is refused (``refusal``): an edit
+/// through its reference would never reach the store, so every conversion throws instead.
 @usableFromInline
 struct StoredCodec<Value: Sendable>: Sendable {
     @usableFromInline let decode: @Sendable (StoredValue) throws -> Value
     @usableFromInline let encode: @Sendable (Value) throws -> StoredValue?
     /// The Swift type named in error messages (the wrapped type for optionals).
     @usableFromInline let type: Any.Type
-    /// Why `Value` cannot be a setting's type, when it cannot; boxed, as ``DecodedCache``'s
-    /// failures are.
+    /// Why `Value` cannot be a setting's type, when it cannot; boxed to keep the codec small.
     @usableFromInline let refusalBox: Boxed<StorageError>?
     /// Why `Value` cannot be a setting's type, when it cannot.
     @usableFromInline var refusal: StorageError? { refusalBox?.value }
 
-    /// Creates a codec; inlinable code builds it, so the conversions are closures of code
-    /// specialized for `Value`, with no context to allocate.
+    /// Creates a codec; called from inlinable code, so the closures are specialized.
     @usableFromInline
     init(
         decode: @escaping @Sendable (StoredValue) throws -> Value,
@@ -34,8 +28,7 @@ struct StoredCodec<Value: Sendable>: Sendable {
         self.refusalBox = refusalBox
     }
 
-    /// The name of ``type``, spelt only when a message needs it (spelling it costs more than
-    /// creating a wrapper).
+    /// The name of ``type``, spelt only when a message needs it.
     var typeName: String { StoredSettings.typeName(type) }
 
     /// A codec for `type` that throws `refusal` from every decode and encode.
@@ -55,8 +48,7 @@ struct StoredCodec<Value: Sendable>: Sendable {
         )
     }
 
-    /// A codec for a type that has no stored form, refusing with "`type` is not a supported
-    /// setting type; `advice`" (the words of its unavailable initializer's compile-time message).
+    /// A codec for a type with no stored form, refusing in its unavailable initializer's words.
     static func unsupported(_ type: Any.Type, advice: String) -> StoredCodec {
         let name = StoredSettings.typeName(type)
         let message = "\(name) is not a supported setting type; \(advice)"
@@ -90,29 +82,22 @@ enum DecodedCacheLookup {
     case failed(StorageError)
 }
 
-/// The last decoded value of one wrapper, valid while the store's revision is unchanged, and
-/// the last decoding failure reported, so a broken value is reported once, not on every read.
-///
-/// Built for the read path of unspecialized generic code: no member returns or stores a
-/// generic wrapper type (`Optional<Value>`, `Result<Value, _>`), whose metadata the runtime
-/// would look up on every read; the value is copied out through an `inout` parameter.
+/// One wrapper's last decoded value, valid while the store's revision is unchanged, and the
+/// last failure reported, so a broken value is reported once. Values are copied out through
+/// `inout`, never as `Optional<Value>`, whose metadata unspecialized code would look up.
 @usableFromInline
 class DecodedCache<Value: Sendable>: @unchecked Sendable {
-    // Safe because every stored `var` is private, read and written only inside
-    // `lock.withLock`; the one subclass, ``StoredSetting``, adds only `let`s.
+    // Safe: every `var` is private and used only inside `lock.withLock`; the one subclass,
+    // ``StoredSetting``, adds only `let`s.
     /// The store revision the fields below belong to.
     private var revision: UInt64 = 0
     private var holdsValue = false
     /// The decoded value at `revision` when `holdsValue`; otherwise a placeholder.
     private var value: Value
-    /// The decoding failure at `revision`, when decoding failed, and the last one reported
-    /// with its value; boxed, so a cache that never fails holds two words, not two errors.
+    /// The failure at `revision`, and the last one reported with its value; boxed, as rare.
     private var failure: Boxed<StorageError>?
     private var reported: Boxed<(StoredValue, StorageError)>?
-    /// The last value an in-place mutation started from or wrote, with its stored array: the
-    /// next mutation that finds that very array (the same buffer, an O(1) check) starts from it
-    /// instead of decoding again. Boxed: a generic tuple here would make every cache's release
-    /// look up the tuple's type.
+    /// The value an in-place mutation last started from or wrote, with its stored array.
     private var lastMutated: MutationStart<Value>?
 
     /// The size of the fields above, laid out as a tuple in the same order (keep in step).
@@ -126,9 +111,8 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
         value = placeholder
     }
 
-    /// The lock guarding this cache: one of a fixed pool, picked by the object's address, so
-    /// that creating a wrapper allocates no lock of its own (allocating and freeing one, with
-    /// its system mutex, was a third of creating a wrapper and reading it once).
+    /// The lock guarding this cache: one of a fixed pool, picked by address, so a wrapper
+    /// allocates no lock.
     private var lock: Lock<Int> {
         let address = UInt64(UInt(bitPattern: ObjectIdentifier(self)))
         return cacheLocks[Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> 58)]
@@ -137,9 +121,7 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
     /// Copies the value decoded at `revision` into `result`, if there is one.
     ///
     /// What `result` held is released inside the lock, so it must not be the last reference
-    /// to anything whose `deinit` may read a setting: the callers pass a copy of the setting's
-    /// default, which the setting keeps. (Assigning after the lock costs a cached read one more
-    /// copy of the value, which a structure of many fields feels.)
+    /// to anything whose `deinit` may read a setting: callers pass a copy of the default.
     func lookup(revision wanted: UInt64, into result: inout Value) -> DecodedCacheLookup {
         lock.withLock { _ -> DecodedCacheLookup in
             guard revision == wanted else { return .miss }
@@ -154,8 +136,8 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
 
     /// Keeps `value`, decoded at `revision`.
     func store(_ value: Value, revision decodedAt: UInt64) {
-        // The value replaced leaves the lock in `released`, and is released after it: its
-        // `deinit` may read settings, whose caches may share this lock.
+        // The replaced value is released after the lock: its `deinit` may read settings whose
+        // caches share this lock.
         var released = value
         lock.withLock { _ in
             revision = decodedAt
@@ -208,9 +190,8 @@ class DecodedCache<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// The locks of every ``DecodedCache``: 64, so that caches of settings read on different
-/// threads rarely share one. Each is held only for a few field copies, never across a call out
-/// (a replaced value, whose `deinit` may read settings, is released after the lock).
+/// The locks of every ``DecodedCache``; each is held only for a few field copies, never across
+/// a call out.
 private let cacheLocks = (0..<64).map { _ in Lock(0) }
 
 /// The value an in-place mutation last started from or wrote, with its stored array.

@@ -4,23 +4,13 @@ extension UserDefaultsStore: TransactionalStore {
     /// Applies every change `body` makes to its ``StoreBatch`` as one step: the batch that
     /// ``MigratingStore`` runs its renames and migrations in.
     ///
-    /// `body` sees the values stored in the suite's domain (not registered or argument-domain
-    /// values) while the batch holds off two kinds of writer: every store of this process on
-    /// the suite (the suite's writers' lock), and every batch of another process on the same
-    /// suite, by an advisory `flock` on a lock file beside the suite's property list
-    /// (`<suite>.plist.lock`: in `$XDG_CONFIG_HOME` or `~/.config` on Linux, in the
-    /// `Library/Preferences` folder of the App Group container, or of the app's home, on Apple
-    /// platforms). Under the lock the defaults are read afresh (`synchronize()`), so a batch
-    /// sees what another process's batch committed: when an app and its extension open a
-    /// ``MigratingStore`` on one App Group suite at once, one migrates and the other finds the
-    /// new version recorded. The kernel releases the lock of a process that dies.
+    /// `body` sees the values stored in the suite's domain while the batch holds off every
+    /// store of this process on the suite and every batch of another process, by a `flock` on
+    /// `<suite>.plist.lock` beside the domain file; the defaults are read afresh under it.
     ///
-    /// It promises less than a ``FileStore`` batch: a plain write from another process takes no
-    /// lock and may land during the batch; on Apple platforms other processes may see some
-    /// keys of a batch before the others, and a crash in the middle may leave some of them
-    /// written (a migration that finds its version unrecorded runs again, so write migrations
-    /// that can run twice, as ``StoreBatch/moveValue(fromKey:toKey:)`` can). On Linux the
-    /// batch is written with one `synchronize()`, one rewrite of the domain file.
+    /// A plain write from another process may still land during the batch, and on Apple
+    /// platforms a crash may leave part of it written, so write migrations that can run twice
+    /// (see <doc:PlatformNotes>).
     ///
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws; ``StorageError/Code/invalidKey`` for an invalid key, or
@@ -48,8 +38,7 @@ extension UserDefaultsStore: TransactionalStore {
 
     /// The batch itself; the caller holds both locks.
     private func runBatch<R>(_ body: (inout StoreBatch) throws -> R) throws -> R {
-        // Drops the cached domain (it has no pending writes: every commit saves), so what
-        // another process's batch wrote is read.
+        // Drops the cached domain (every commit saved already) to read other processes' batches.
         defaults.synchronize()
         #if !canImport(Darwin)
         try checkDomainFile(forKey: nil)

@@ -1,9 +1,8 @@
 package import Foundation
 
 extension UserDefaultsStore {
-    /// Why the bytes of a domain file are not a domain, in words; `nil` when they are a
-    /// property-list dictionary. They are parsed as a ``FileStore`` parses a property list,
-    /// with its checks, so that no kind Foundation's bridging cannot take reaches it.
+    /// Why the bytes of a domain file are not a property-list dictionary, in words; `nil` when
+    /// they are. Parsed with ``FileStore``'s checks.
     package static func domainFileProblem(_ data: Data) -> String? {
         do {
             _ = try FileStore.parseContents(data, format: .propertyList)
@@ -17,15 +16,10 @@ extension UserDefaultsStore {
 }
 
 extension UserDefaultsStore {
-    /// Where the domain's property list is: an absolute suite name is its path without the
-    /// extension. Otherwise, on Linux, `$XDG_CONFIG_HOME/<domain>.plist` when `XDG_CONFIG_HOME`
-    /// is an absolute path, else `~/.config/<domain>.plist`
-    /// (``FileStore/configurationFolder(environment:notUTF8:key:passwordDatabaseHome:)``, which
-    /// throws for a variable that is not UTF-8, naming `key`); on Apple platforms the
-    /// `Library/Preferences` folder of the App Group container named by the suite, else of the
-    /// app's home (its container when sandboxed).
+    /// Where the domain's property list is: an absolute suite name plus `.plist`; on Linux in
+    /// the configuration folder (throwing, naming `key`, for a variable that is not UTF-8); on
+    /// Apple platforms in `Library/Preferences` of the suite's App Group container, else home.
     func domainFilePath(forKey key: String?) throws -> String {
-        // An absolute suite name is the domain file's path without its extension.
         if domainName.hasPrefix("/") { return domainName + ".plist" }
         #if canImport(Darwin)
         if let suiteName,
@@ -46,9 +40,8 @@ extension UserDefaultsStore {
 #if !canImport(Darwin)
 
 extension UserDefaultsStore {
-    /// Throws when this store's domain file (``domainFilePath(forKey:)``) exists but is not a
-    /// property-list dictionary. Foundation on Linux reads such a file as an empty domain, and
-    /// `synchronize()` would replace it with this process's copy, which holds none of its keys.
+    /// Throws when the domain file exists but is not a property-list dictionary: Foundation
+    /// reads it as empty, and `synchronize()` would replace it, losing its keys.
     func checkDomainFile(forKey key: String?) throws {
         let path = try domainFilePath(forKey: key)
         let contents: Data?

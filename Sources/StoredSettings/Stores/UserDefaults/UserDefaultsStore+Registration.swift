@@ -1,7 +1,7 @@
 import Foundation
 
-/// What reads last decided for each key: whether the value found was stored or only
-/// registered, so a read copies the defaults' domains only when the value it finds changed.
+/// What reads last decided for each key, stored or only registered, so a read inspects the
+/// domains only when the value it finds changed.
 struct Provenance: Sendable {
     /// Counts the forgettings, so a decision made before one is not recorded after it.
     var generation: UInt64 = 0
@@ -9,15 +9,10 @@ struct Provenance: Sendable {
 }
 
 extension SuiteState {
-    /// The stored value of `key`: what `object(forKey:)` finds, unless it was only registered
-    /// (`UserDefaults.register(defaults:)`), a default ``registeredValue(forKey:)`` returns (see
-    /// ``DefaultsBox/isOnlyRegistered(_:)``).
+    /// The stored value of `key`: what `object(forKey:)` finds, unless it was only registered.
     ///
-    /// The decision is kept per key while the value found stays the same and no store commits
-    /// to or updates the key: a value written or removed behind the stores' back that leaves the
-    /// value read unchanged (the registered value stored directly, or a removal uncovering an
-    /// equal registered value) keeps the old decision for reads until the next write, `update`
-    /// or change notification, each of which decides afresh.
+    /// The decision is kept while the value found stays the same; a change behind the stores'
+    /// back that leaves the value equal keeps it until the next write, `update` or notification.
     func storedValue(forKey key: String) -> StoredValue? {
         guard let found = lookUp(key) else { return nil }
         return found.isStored ? found.value : nil
@@ -54,25 +49,16 @@ extension SuiteState {
 }
 
 extension DefaultsBox {
-    /// Whether `key`'s value, which `object(forKey:)` found, comes from none of the domains
-    /// that hold stored values: then it was registered (`UserDefaults.register(defaults:)`), a
-    /// default, which reads fall back to but which is not stored (`hasStoredValue` is `false`).
-    ///
-    /// The domains asked, cheapest first: the argument domain, the store's persistent domain,
-    /// the application's (which a suite's search list includes on Apple platforms) and the
-    /// global domain. The registration domain itself is not asked: Foundation on Linux does not
-    /// list it among the volatile domains. `false` when the store's domain is not known (a
-    /// `UserDefaults` instance passed in other than the standard one): a value is then never
-    /// hidden.
+    /// Whether `key`'s value comes from no domain holding stored values, so it was only
+    /// registered. The registration domain is not asked, as Foundation on Linux does not list
+    /// it; `false` when the store's domain is not known.
     func isOnlyRegistered(_ key: String) -> Bool {
         guard isDomainKnown else { return false }
         if defaults.volatileDomain(forName: UserDefaults.argumentDomain)[key] != nil { return false }
         return storedDomains.allSatisfy { defaults.persistentDomain(forName: $0)?[key] == nil }
     }
 
-    /// Every key some domain holding stored values holds (see ``isOnlyRegistered(_:)``): the
-    /// keys of `dictionaryRepresentation()` that are not registered defaults, or all of them
-    /// when the store's domain is not known.
+    /// Every key a domain holding stored values holds; `nil` when the domain is not known.
     func storedKeys() -> Set<String>? {
         guard isDomainKnown else { return nil }
         var keys = Set(defaults.volatileDomain(forName: UserDefaults.argumentDomain).keys)

@@ -2,29 +2,25 @@ import Foundation
 
 /// Holds a `UserDefaults`, which Foundation on Linux does not mark `Sendable`.
 struct DefaultsBox: @unchecked Sendable {
-    // Safe because `UserDefaults` is documented as thread-safe ("The UserDefaults class is
-    // thread-safe", Apple's UserDefaults reference) and is `Sendable` on Apple platforms; the
-    // box only stores the reference and never mutates it.
+    // Safe: `UserDefaults` is documented thread-safe (and `Sendable` on Apple platforms); the
+    // box only holds the reference.
     let defaults: UserDefaults
     /// The name of the persistent domain the store writes (see ``UserDefaultsStore/domainName``).
     let domainName: String
-    /// Whether ``domainName`` is the domain the instance writes: `false` for an instance passed
-    /// in other than `UserDefaults.standard`, whose suite Foundation does not tell.
+    /// Whether ``domainName`` is known to be the domain the instance writes.
     var isDomainKnown = true
 
-    /// A notification observer token, which `NotificationCenter` returns as an unannotated
-    /// `NSObjectProtocol`.
+    /// A notification observer token (an unannotated `NSObjectProtocol`).
     struct Token: @unchecked Sendable {
-        // Safe because the token is an opaque handle that is only passed back to
-        // `NotificationCenter.removeObserver(_:)`, which is thread-safe; it is never mutated.
+        // Safe: an immutable opaque handle, only passed back to the thread-safe
+        // `NotificationCenter.removeObserver(_:)`.
         let object: any NSObjectProtocol
         init(_ object: any NSObjectProtocol) { self.object = object }
     }
 }
 
-/// The lock and change streams shared by every store of this process on one suite, and the
-/// one `UserDefaults` instance they all use. It lives while a store uses it: the registry
-/// holds it weakly, so a suite no store uses is released with its notification observer.
+/// The lock, change streams and `UserDefaults` instance shared by every store of this process
+/// on one suite; the registry holds it weakly, so it lives while a store uses it.
 final class SuiteState: Sendable {
     /// Serialises every write and `update` of the suite's stores (see ``withWriters(_:)``).
     private let writers = Lock(0)
@@ -40,25 +36,23 @@ final class SuiteState: Sendable {
     private struct Watch: Sendable {
         /// The values last seen for the keys; `nil` until the first subscription.
         var seen: [String: StoredValue]?
-        /// The value last published for each key, by a store's commit or by the watcher, so
-        /// neither publishes a change the other delivered already.
+        /// The value last published for each key, so a commit and the watcher never both
+        /// publish it.
         var published: [String: StoredValue?] = [:]
-        /// Counts the commits made through stores, so a watcher that read the defaults before
-        /// one landed reads them again.
+        /// Counts commits through stores, so a watcher that read before one landed reads again.
         var commits: UInt64 = 0
         var token: DefaultsBox.Token?
         /// Calls to subscribers of a set of keys, made once the publisher holds no lock.
         var announcements = ChangeBroadcaster.Announcements()
 
-        /// Publishes `changes` through `broadcaster`, keeping the calls to subscribers of a set
-        /// of keys for ``deliverAnnouncements()``.
+        /// Publishes `changes`, keeping key-set subscribers' calls for ``deliverAnnouncements()``.
         mutating func publish(_ changes: some Collection<StoredChange>, through broadcaster: ChangeBroadcaster) {
             announcements.append(contentsOf: broadcaster.publishing(changes).announcements)
         }
     }
 
-    /// Every publication happens under this lock, which is taken last (no other lock of the
-    /// package is taken while it is held), so it serialises the two publishers.
+    /// Every publication happens under this lock, taken last (no other lock is taken while it
+    /// is held), so it serialises the two publishers.
     private let watch = Lock(Watch())
     /// The lock between processes that batches of the suite take (see
     /// ``UserDefaultsStore/batch(_:)``), made on first use.
@@ -93,13 +87,11 @@ final class SuiteState: Sendable {
         self.defaults = defaults
     }
 
-    /// Runs `body` holding the suite's writers' lock, which a thread holding it already does
-    /// not take again: Foundation on Apple platforms posts `didChangeNotification` from inside
-    /// `UserDefaults.set`, so an app's observer may write the suite from within a write. (A
-    /// write from an `update` body is refused before it gets here, by ``UpdateScope``.)
+    /// Runs `body` holding the suite's writers' lock, not taken again by its holder: Apple's
+    /// Foundation posts `didChangeNotification` inside `set`, where an observer may write.
     func withWriters<R>(_ body: () throws -> R) rethrows -> R {
         if UpdateScope.isInsideUpdateBody(of: holdingWriters) { return try body() }
-        // Outside the lock: observers' code may read and write the suite.
+        // After the lock: observers may read and write the suite.
         defer { deliverAnnouncements() }
         return try UpdateScope.holdingAnnouncements {
             try writers.withLock { _ in try UpdateScope.runMarked(holdingWriters, key: nil, body) }
@@ -139,8 +131,8 @@ final class SuiteState: Sendable {
         if let key { observeOtherProcesses(forKey: key) }
         #endif
         defer { if let key { refreshSeen(forKey: key) } }
-        // While only single keys were followed, notifications compared only those: bring the
-        // others up to date first, so an observer of every key gets no change made before it.
+        // Only followed keys were compared so far: update the others, so an observer of every
+        // key gets no change made before it.
         if key == nil, let followed = broadcaster.followedKeys {
             let current = currentValues()
             watch.withLock { watch in
@@ -153,9 +145,8 @@ final class SuiteState: Sendable {
         return broadcaster.subscription(key: key)
     }
 
-    /// Calls `onChange` with the changes to the keys passed to the subscription's `follow`;
-    /// starts watching the defaults for writes by other code, and on Apple platforms each key
-    /// followed for other processes'.
+    /// Calls `onChange` with the changes to the followed keys; starts watching the defaults
+    /// (and on Apple platforms each followed key in other processes).
     func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription {
         startWatching()
         var subscription = broadcaster.keySetSubscription(onChange: onChange)
@@ -171,16 +162,14 @@ final class SuiteState: Sendable {
         return subscription
     }
 
-    /// Records `key`'s value now as the last one seen, once the key is followed: while nobody
-    /// followed it, notifications did not compare it, and a change back to the stale value
-    /// would otherwise go unseen.
+    /// Records `key`'s value now as last seen: unfollowed keys were not compared, so a change
+    /// back to the stale value would go unseen.
     private func refreshSeen(forKey key: String) {
         let value = storedValue(forKey: key)
         watch.withLock { $0.seen?[key] = value }
     }
 
-    /// Notes a commit about to be made through a store, so the watcher does not deliver it
-    /// again.
+    /// Notes a commit about to be made through a store, so the watcher does not deliver it.
     func willCommit(_ value: StoredValue?, forKey key: String) {
         watch.withLock { watch in
             watch.commits &+= 1
@@ -188,9 +177,8 @@ final class SuiteState: Sendable {
         }
     }
 
-    /// Publishes a store's commit as reads see it now (`visible`: a removal may uncover a
-    /// registered default or an argument), unless the watcher delivered that value for the key
-    /// already.
+    /// Publishes a store's commit as reads see it now (a removal may uncover a registered or
+    /// argument value), unless the watcher delivered it already.
     func didCommit(visible value: StoredValue?, forKey key: String) {
         watch.withLock { watch in
             if watch.seen != nil {
@@ -202,7 +190,7 @@ final class SuiteState: Sendable {
         }
     }
 
-    /// Makes the calls to subscribers of a set of keys that publications kept back.
+    /// Makes the key-set subscribers' calls that publications kept back.
     private func deliverAnnouncements() {
         watch.withLock { watch in
             defer { watch.announcements = ChangeBroadcaster.Announcements() }
@@ -217,7 +205,7 @@ final class SuiteState: Sendable {
                 return watch.token == nil
             }
             guard needsObserver else { return }
-            // Only this suite's own instance: a change of another suite never wakes this one.
+            // This suite's instance only, so another suite's change never wakes it.
             let token = NotificationCenter.default.addObserver(
                 forName: UserDefaults.didChangeNotification, object: defaults.defaults, queue: nil
             ) { [weak self] _ in
@@ -227,17 +215,14 @@ final class SuiteState: Sendable {
         }
     }
 
-    /// Delivers one change per key whose value differs from the last one seen. Called on the
-    /// thread that changed the defaults, which may hold any lock (another suite's writers, in
-    /// an `update` body that writes to other defaults): so it takes none of the writers' locks,
-    /// reads the defaults with no lock held, and compares under ``watch`` alone. When a
-    /// store's commit came in between, it reads again.
+    /// Delivers one change per key whose value differs from the last one seen. Runs on the
+    /// thread that changed the defaults, which may hold any lock: so it reads with no lock
+    /// held, compares under ``watch`` alone, and reads again when a commit came in between.
     func defaultsDidChange() {
         forgetProvenance(forKey: nil)
         for _ in 0..<16 {
             let commits = watch.withLock { $0.commits }
-            // Only the keys observers follow, when none follows every key: AppKit changes the
-            // standard defaults often, and converting all of them each time is the cost.
+            // Only the followed keys when no one follows every key: AppKit writes often.
             let followed = broadcaster.followedKeys
             let current = followed.map(values(forKeys:)) ?? currentValues()
             let done = watch.withLock { watch -> Bool in
@@ -266,7 +251,7 @@ final class SuiteState: Sendable {
             }
             if done { break }
         }
-        // On the thread that changed the defaults; a write of this suite delivers when it ends.
+        // A write of this suite delivers when it ends.
         if !UpdateScope.isInsideUpdateBody(of: holdingWriters) { deliverAnnouncements() }
     }
 
@@ -279,7 +264,7 @@ final class SuiteState: Sendable {
         return values
     }
 
-    /// Every stored value of the suite, from the whole `dictionaryRepresentation()`; counted in
+    /// Every stored value of the suite, from `dictionaryRepresentation()`; counted in
     /// ``notificationReads``.
     private func currentValues() -> [String: StoredValue] {
         notificationReads.withLock { $0 += 1 }
