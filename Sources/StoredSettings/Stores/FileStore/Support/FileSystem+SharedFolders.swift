@@ -55,9 +55,7 @@ extension FileSystem {
 
     /// Refuses a write whose way to `path` passes a symbolic link of a user other than this
     /// process's and root, whose owner could retarget it at any file this process may write.
-    ///
-    /// Walks the components as the kernel does (`lstat`, `readlink`, link targets by their
-    /// bytes), stopping at the first that does not exist, since the write creates the rest.
+    /// Walks the path as the kernel does, up to the first component that does not exist.
     ///
     /// - Throws: ``StorageError/Code/insecurePermissions`` naming the link and its owner;
     ///   ``StorageError/Code/io`` when a component cannot be looked at for another reason than

@@ -86,12 +86,10 @@ package final class FolderEvents: Sendable {
     private init() {}
 
     /// Calls `handler` on the event thread whenever the file at `path` (an absolute path) may
-    /// have changed: an entry of its folder changed, the path came to name another file or
-    /// folder, or events were lost; until ``remove(_:)``.
+    /// have changed, until ``remove(_:)``.
     ///
-    /// - Returns: `nil` when no event source can be had: no descriptor free for `inotify`, or
-    ///   a folder on the way that cannot be watched (the per-user watch limit,
-    ///   `fs.inotify.max_user_watches`, reached; no permission to read it).
+    /// - Returns: `nil` when no descriptor is free for `inotify` or a folder on the way cannot
+    ///   be watched (`fs.inotify.max_user_watches` reached, no permission to read it).
     package func add(fileAt path: String, handler: @escaping @Sendable () -> Void) -> Registration? {
         let (registration, thread) = state.withLock { state -> (Registration?, (Int32, Int32)?) in
             var thread: (Int32, Int32)?
