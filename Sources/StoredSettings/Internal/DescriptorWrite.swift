@@ -6,8 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// `write(2)` on a file descriptor, for every writer in the package: the atomic file's
-/// temporary file and the standard streams.
+/// `write(2)` on a file descriptor, for every writer in the package.
 package enum DescriptorWrite {
     /// `write(2)`, under a name that members called `write` cannot shadow.
     @inline(__always)
@@ -15,11 +14,8 @@ package enum DescriptorWrite {
         write(fd, bytes, count)
     }
 
-    /// Writes every byte of `buffer` to `fd`, repeating `write(2)` after partial writes and
-    /// `EINTR`.
-    ///
-    /// - Returns: `true` when every byte was written; `false` when `write(2)` failed, with
-    ///   `errno` still set for the caller.
+    /// Writes every byte of `buffer` to `fd`, retrying partial writes and `EINTR`; `false`
+    /// (with `errno` set) when `write(2)` failed.
     package static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
         guard let base = buffer.baseAddress else { return true }
         var offset = 0

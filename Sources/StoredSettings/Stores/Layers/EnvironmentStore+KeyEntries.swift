@@ -2,8 +2,7 @@ extension EnvironmentStore {
     /// What one key reads: its variable's name (`nil`: the key has none), and the value and
     /// origin it resolves to (`nil`: unset).
     ///
-    /// A class, so that a read copies one reference out of the lock rather than three fields
-    /// (each a retain and a release); its members never change after creation.
+    /// A class, so a read copies one reference out of the lock; immutable, hence `Sendable`.
     final class KeyEntry: Sendable {
         let variable: String?
         let value: StoredValue?
@@ -16,8 +15,7 @@ extension EnvironmentStore {
         }
     }
 
-    /// The key's value, from its kept entry when there is one (copied out under the lock, so
-    /// the entry itself is neither retained nor released), else from its entry resolved now.
+    /// The key's value, copied out of its kept entry under the lock, else resolved now.
     func entryValue(forKey key: String) -> StoredValue? {
         // No variable of the prefix is set (the usual case): every key is unset.
         if variables.isEmpty, undecodable.isEmpty { return nil }
@@ -27,9 +25,8 @@ extension EnvironmentStore {
         return entry(forKey: key).value
     }
 
-    /// The key's entry, resolved once and kept: a read then costs one lock and one dictionary
-    /// lookup, as an in-memory read does. A key whose variable is not valid UTF-8 is not
-    /// kept, so every read of it reports the problem again (unless ``errors`` holds it).
+    /// The key's entry, resolved once and kept; one whose variable is not valid UTF-8 is not
+    /// kept, so every read of it reports the problem again.
     func entry(forKey key: String) -> KeyEntry {
         if let cached = keyEntries.withLock({ $0[key] }) { return cached }
         let variable = KeyWords.screamingSnakeCase(key).map { prefix + $0 }

@@ -1,27 +1,12 @@
 /// How setting keys become environment variable and command-line option names.
 ///
-/// A key is split into words, then joined in the target style:
-/// - `.`, `-`, `_`, `/`, `:` and spaces separate words;
-/// - a capital letter after a lowercase letter or digit starts a word (`autoReload` →
-///   `auto`, `Reload`);
-/// - a run of capitals is one word (an acronym), ending before a capital that is followed by
-///   a lowercase letter (`HTTPServer` → `HTTP`, `Server`; `httpURL` → `http`, `URL`), except
-///   for a plural `s` ending the key or word (`userIDs` → `user`, `IDs`);
-/// - digits stay with the word before them (`http2Enabled` → `http2`, `Enabled`).
-///
-/// Keys with other characters (non-ASCII letters, emoji, `@`) have no name: they cannot be set
-/// from the environment or by a dedicated option, only with `--set key=value`.
+/// A key is split into words at `.`, `-`, `_`, `/`, `:` and spaces; before a capital after a
+/// lowercase letter or digit (`autoReload`); and before the last capital of a run followed by
+/// a lowercase letter other than a final plural `s` (`HTTPServer`, but `userIDs`). Digits stay
+/// with the word before them (`http2Enabled`). A key with any other character has no name.
 package enum KeyWords {
-    /// The words of `key`, or `nil` when the key has characters no variable name can hold.
-    ///
-    /// Only ASCII letters, digits and the separators `. - _ / :` and space may appear, so the
-    /// key is read as bytes (reading it as `Character`s was a fifth of a tool's start-up). A
-    /// word starts at an uppercase letter after a lowercase letter or a digit, and at the last
-    /// capital of a run followed by a lowercase letter (`HTTPServer`), unless that letter is a
-    /// plural `s` (`URLs`).
-    ///
-    /// Kept for the first 4,096 keys of the process: every start-up splits each declared key
-    /// again, and each environment layer each key it is asked for.
+    /// The words of `key`, or `nil` when the key has characters no variable name can hold;
+    /// kept for the first 4,096 keys, since every layer splits each key it is asked for.
     package static func words(of key: String) -> [String]? {
         if let known = splitKeys.withLock({ $0[key] }) { return known }
         let words = split(key)

@@ -32,10 +32,9 @@ extension EnvironmentStore {
         return entries
     }
 
-    /// Calls `body` with each entry of `environ`, in order; with an ASCII `prefix`, only with
-    /// those that may start with it, so the others are never copied or decoded. An entry is
-    /// skipped when its first bytes are ASCII and differ from the prefix's: a non-ASCII
-    /// character there may still equal an ASCII one (U+212A KELVIN SIGN is `K` to `String`).
+    /// Calls `body` with each entry of `environ`, in order; with an ASCII `prefix`, skips those
+    /// whose first bytes are ASCII and differ from it (a non-ASCII character may still equal an
+    /// ASCII one: U+212A KELVIN SIGN is `K` to `String`).
     private static func forEachEnvironmentEntry(withPrefix prefix: String, _ body: (UnsafeRawBufferPointer) -> Void) {
         let skipped = prefix.utf8.allSatisfy { $0 < 0x80 } ? Array(prefix.utf8) : []
         guard var pointer = environmentPointer() else { return }
@@ -50,25 +49,18 @@ extension EnvironmentStore {
 }
 
 extension EnvironmentStore {
-    /// The process's environment, as `ProcessInfo.processInfo.environment` gives it on Linux:
-    /// each entry split at its first `=` (an entry without one left out), the last of a
-    /// repeated name kept, invalid UTF-8 repaired to U+FFFD. Read from `environ` directly,
-    /// because ProcessInfo's conversion was over a third of a tool's start-up.
+    /// The process's environment as `ProcessInfo.processInfo.environment` gives it on Linux
+    /// (split at the first `=`, the last of a repeated name kept, invalid UTF-8 as U+FFFD), read
+    /// from `environ` directly, which is faster. With an ASCII `prefix`, holds every variable
+    /// with the prefix and perhaps a few more.
     ///
-    /// With an ASCII `prefix`, an entry that cannot start with it is skipped before it is
-    /// decoded: the result holds every variable whose name has the prefix (and perhaps a few
-    /// more, such as a name where a combining mark follows it), at the cost of reading those
-    /// alone. A layer that reads only its prefix's variables needs no more.
-    ///
-    /// Thread-safety: reads `environ`, which a concurrent `setenv` may change under it, as
-    /// ProcessInfo's reading does.
+    /// Thread-safety: a concurrent `setenv` may change `environ` under it, as under ProcessInfo.
     package static func processVariables(withPrefix prefix: String = "") -> [String: String] {
         var variables: [String: String] = [:]
         forEachEnvironmentEntry(withPrefix: prefix) { bytes in
             guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { return }
-            // Foundation splits at the first `=` Character: with ASCII on both sides, that is
-            // the first `=` byte; a combining mark after it (or a prepend before) joins it to
-            // its neighbour, so such an entry is split as Foundation splits it.
+            // Foundation splits at the first `=` Character, which is the first `=` byte only
+            // with ASCII on both sides (a combining mark joins it to its neighbour).
             if (equals == 0 || bytes[equals - 1] < 0x80) && (equals + 1 == bytes.count || bytes[equals + 1] < 0x80) {
                 variables[String(decoding: bytes[..<equals], as: UTF8.self)] = String(
                     decoding: bytes[(equals + 1)...], as: UTF8.self)

@@ -28,14 +28,10 @@ extension EnvironmentStore {
         "file \(abbreviatingHome(path)) (environment variable \(variable))"
     }
 
-    /// Reads the secret file at `path`, named by `variable`, for `key`.
-    ///
-    /// The file is opened with `open(O_RDONLY | O_CLOEXEC | O_NONBLOCK)` and checked with
-    /// `fstat` before a byte is read: a FIFO, a device (`/dev/zero`), a socket or a folder is
-    /// an error at once, never a wait or an endless read; so is a file larger than
-    /// ``maximumSecretFileSize``. The bytes must be valid UTF-8. One trailing line break
-    /// (`\n` or `\r\n`) is removed, as `echo` and editors add one; any other is kept.
-    /// Messages call the file a "secret file" when `isSecret`, else "the file".
+    /// Reads the secret file at `path`, named by `variable`, for `key`: opened `O_NONBLOCK` and
+    /// checked with `fstat` first, so a FIFO, device, socket, folder or a file over
+    /// ``maximumSecretFileSize`` is an error at once, never a wait. The bytes must be UTF-8;
+    /// one trailing `\n` or `\r\n` is removed. Messages say "secret file" when `isSecret`.
     package static func readSecretFile(
         atPath path: String, variable: String, key: String, isSecret: Bool = true
     ) -> SecretFileOutcome {
@@ -96,11 +92,9 @@ extension EnvironmentStore {
     }
 
     /// What the `NAME_FILE` companion of the variable `name` gives for `key`: `nil` when there
-    /// is no companion (unset or empty, or the own variable of a declared key, which keeps its
-    /// plain meaning); a ``StorageError/Code/dataCorrupted`` failure when the companion's
-    /// value is not valid UTF-8 (`undecodable`, and no repeat of it holds text); a
-    /// ``StorageError/Code/ambiguousVariable`` failure when `name` is set to a non-empty text
-    /// as well; else the file's outcome, read now.
+    /// is none (unset, empty, or a declared key's own variable); a failure when its value is not
+    /// UTF-8 (``StorageError/Code/dataCorrupted``) or `name` is set too
+    /// (``StorageError/Code/ambiguousVariable``); else the file's outcome, read now.
     package static func secretFileOutcome(
         forVariable name: String, key: String, variables: [String: String], undecodable: Set<String> = [],
         ownVariables: Set<String>, isSecret: Bool = true
@@ -136,10 +130,8 @@ extension EnvironmentStore {
         )
     }
 
-    /// The warning for a secret file that every user of the machine may read (its mode has
-    /// the POSIX "others may read" bit, `0o004`): ``StorageError/Code/insecurePermissions``,
-    /// the code ``FileStore`` reports for a settings file others may write. The value is
-    /// still read.
+    /// The ``StorageError/Code/insecurePermissions`` warning for a secret file every user may
+    /// read (mode bit `0o004`); the value is still read.
     package static func insecureFileWarning(key: String, path: String, variable: String) -> StorageError {
         StorageError(
             .insecurePermissions, key: key, location: secretFileOrigin(path: path, variable: variable),

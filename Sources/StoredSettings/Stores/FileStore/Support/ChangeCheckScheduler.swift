@@ -4,16 +4,9 @@ import Foundation
 /// Runs every ``FileStore``'s periodic check for external changes from one thread, and places
 /// each store's watch (``runOnce(_:)``) after the open returned.
 ///
-/// The thread sleeps on a semaphore until the earliest check is due (or a check due before
-/// that is added), then runs the checks due within the next millisecond one after another.
-/// It uses no file descriptor, and no Dispatch queue or source: on Linux the first Dispatch
-/// timer source, and the first block sent to a global queue, set up Dispatch's event machinery
-/// (an `epoll` descriptor and an `eventfd`) and trap when the process has no descriptor free.
-/// So a process out of descriptors still opens stores, and its checks still run. Deadlines use the monotonic clock (`DispatchTime`),
-/// so setting the wall clock does not move them.
-///
-/// A check that finds nothing changed costs one `lstat` and one `stat`; one that finds a
-/// change reads the file, and delays the checks after it by that much.
+/// The thread sleeps on a semaphore until the earliest check is due, on the monotonic clock.
+/// It uses no Dispatch queue or source: on Linux their first use opens descriptors and traps
+/// when none is free, and a process out of descriptors must still open stores and check them.
 ///
 /// Thread-safety: every member may be called from any thread; the state is behind a lock, and
 /// handlers run on the scheduler's thread with no lock held.
@@ -42,13 +35,11 @@ package final class ChangeCheckScheduler: Sendable {
         var wakeTime: UInt64?
     }
 
-    /// Checks due this soon run with those due now: a burst of opens, each placing its watch
-    /// ``runOnceDelay`` later, wakes the thread about once a millisecond, not once per open.
+    /// Checks due this soon run with those due now, so a burst of opens wakes the thread once.
     private static let window: UInt64 = 1_000_000
 
-    /// How long after ``runOnce(_:)`` its handler runs, in nanoseconds (2 ms): a store opened
-    /// and released sooner (a tool's run) never places a watch, and an open does not wake
-    /// the thread unless it sleeps for longer.
+    /// How long after ``runOnce(_:)`` its handler runs, in nanoseconds: a store released
+    /// sooner (a tool's run) never places a watch.
     private static let runOnceDelay: UInt64 = 2_000_000
 
     private let state = Lock(State())

@@ -9,35 +9,16 @@ import Darwin
 #endif
 
 /// An exclusive advisory lock between processes: `flock(LOCK_EX)` on a sidecar file
-/// (`settings.json.lock`), never on the data file itself, whose inode changes with every atomic
-/// replace.
+/// (`settings.json.lock`), never on the data file, whose inode changes with every atomic replace.
 ///
-/// The kernel releases the lock when the holder's descriptor closes, including when the process
-/// is killed with `SIGKILL`, so a crashed writer never blocks the others. The descriptor is
-/// opened once (`O_CLOEXEC`, so child processes do not inherit it) and kept until the lock is
-/// released.
+/// The kernel releases it when the holder dies, even by `SIGKILL`. A lock file deleted or
+/// replaced while held would let a newcomer in, so ``lock()`` checks after `flock` that the path
+/// still names the file it locked, and ``FileStore`` repeats that (``isStillValid()``) before
+/// each `rename`. See <doc:ConfigurationFiles>.
 ///
-/// The lock file can be deleted or replaced while someone holds it (`rm -f settings.json.lock`):
-/// then a newcomer creates a new file at the path and locks that, and two writers are in at
-/// once. Two checks close this: after `flock` returns, ``lock()`` checks that the path still
-/// names the file it locked (`fstat` against `stat`) and starts over if not; and
-/// ``isStillValid()`` repeats that check, which ``FileStore`` does right before each `rename`,
-/// giving up the write and starting over when its lock was taken away.
-///
-/// A lock file this process creates belongs to the settings file's owner and group when they
-/// differ from this process's (root writing a user's settings), so the owner is never locked
-/// out. The file is opened with `O_NONBLOCK | O_NOFOLLOW` and must be a regular file: a FIFO
-/// or a link at the path is an error, never a hang.
-///
-/// On iOS, tvOS, watchOS and visionOS the process asks for background time from before the
-/// `flock` until ``unlock()`` (``BackgroundActivity``): a process suspended while it holds the
-/// lock of a file in a shared container is killed.
-///
-/// Meant for one thread at a time: ``FileStore`` uses it only under its own in-process lock (it
-/// is `Sendable` so that lock's state is, and each access to the descriptor is locked, but two
-/// threads calling ``lock()`` at once would share one `flock`). Two instances in
-/// one process exclude each other like two processes do, because `flock` locks belong to open
-/// file descriptions.
+/// Meant for one thread at a time: `Sendable` so ``FileStore``'s lock can hold it, but two
+/// threads in ``lock()`` at once would share one `flock`. Two instances in one process exclude
+/// each other, since `flock` locks belong to open file descriptions.
 package final class FileLock: Sendable {
     /// The lock file's path.
     package let path: String
@@ -70,9 +51,8 @@ package final class FileLock: Sendable {
     /// Blocks until this process holds the lock on the file that is at ``path`` now.
     ///
     /// - Throws: ``StorageError/Code/io`` when the lock file cannot be created, opened or
-    ///   locked (a read-only folder, a FIFO at the path, no free descriptor), naming the path
-    ///   and the `errno` text; ``StorageError/Code/insecurePermissions`` when the lock file was
-    ///   replaced meanwhile and its path now passes a link or folder another user could change.
+    ///   locked; ``StorageError/Code/insecurePermissions`` when it was replaced meanwhile and its
+    ///   path now passes a link or folder another user could change.
     package func lock() throws {
         // Asked for before the wait, as Apple asks: the time must cover the whole hold.
         state.withLock { $0.activity = $0.activity ?? BackgroundActivity(reason: "writing \(name)") }
@@ -113,9 +93,8 @@ package final class FileLock: Sendable {
             && held.st_ino == current.st_ino && held.st_dev == current.st_dev
     }
 
-    /// Releases the lock; the descriptor stays open for the next ``lock()``, which checks
-    /// after its `flock` that the path still names that file, and opens the new one if the
-    /// lock file was replaced meanwhile (checking here as well cost every write two calls).
+    /// Releases the lock; the descriptor stays open for the next ``lock()``, which checks that
+    /// the path still names its file.
     package func unlock() {
         defer { endActivity() }
         guard descriptor >= 0 else { return }
@@ -176,9 +155,8 @@ package final class FileLock: Sendable {
         throw StorageError(.io, location: dataPath, message: "cannot open \(name): it keeps being deleted")
     }
 
-    /// Gives a lock file this process just created the owner and group of the data file, when
-    /// it exists and they differ (only root may do so; for others the call fails and the lock
-    /// file stays theirs).
+    /// Gives a lock file this process just created the data file's owner and group, so root
+    /// never locks the owner out (for others `fchown` fails and the file stays theirs).
     private func giveToDataFileOwner(_ fd: Int32) {
         var data = stat()
         guard stat(dataPath, &data) == 0, data.st_uid != geteuid() || data.st_gid != getegid() else { return }

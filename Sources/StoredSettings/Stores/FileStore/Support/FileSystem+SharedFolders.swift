@@ -9,21 +9,11 @@ import Darwin
 #endif
 
 extension FileSystem {
-    /// Refuses a write to `path` that another user could redirect: when this process is root,
-    /// or the entry at `path` belongs to another user, no folder above it may be writable by
-    /// its group (other than root's) or others unless it is sticky (as `/tmp` is).
-    ///
-    /// In such a folder anyone may replace the settings file, or a folder above it, with a
-    /// symbolic link to any path, and the write would then create or replace that path (a
-    /// file in `/etc/sudoers.d`, for root). The folders are those of `path` as given and of its
-    /// real path (`realpath` of the deepest folder that exists), so a linked folder is checked
-    /// on both sides; folders the write would create are this process's own. The check reads
-    /// only modes (`stat`), before any link is followed. A folder's owner is trusted, as the
-    /// kernel's `fs.protected_symlinks` trusts it: root writing below a folder another user
-    /// owns (a `sudo` run on that user's settings) trusts that user.
-    ///
-    /// Then every symbolic link on the way to `path` must be this user's or root's
-    /// (``checkNoLinkOfAnotherUser(on:)``).
+    /// Refuses a write to `path` that another user could redirect with a symbolic link: when
+    /// this process is root or the entry belongs to another user, no folder above `path` or its
+    /// real path may be writable by others or by a group other than root's unless it is sticky
+    /// (its owner is trusted, as `fs.protected_symlinks` trusts it); and every link on the way
+    /// must be this user's or root's. See <doc:ConfigurationFiles>.
     ///
     /// - Throws: ``StorageError/Code/insecurePermissions`` naming the folder and its mode, or
     ///   the link and its owner.
@@ -63,28 +53,13 @@ extension FileSystem {
         }
     }
 
-    /// Refuses a write whose way to `path` passes a symbolic link that belongs to a user other
-    /// than this process's (`geteuid`) and root: the folder holding the settings file, any
-    /// folder above it, or the file itself.
+    /// Refuses a write whose way to `path` passes a symbolic link of a user other than this
+    /// process's and root, whose owner could retarget it at any file this process may write.
+    /// Walks the path as the kernel does, up to the first component that does not exist.
     ///
-    /// Such a link was made by its owner, who may replace it at any time, and a write through
-    /// it would create or replace whatever it points at with this process's rights: root
-    /// running `sudo stored write ~alice/.config/tool/settings.json` where Alice made
-    /// `settings.json`, or the `tool` folder, a link to `/etc/nologin` or to a folder only
-    /// root may write. A link of root's cannot be changed by anyone else (a link's target is
-    /// fixed; replacing it makes a link of the replacer's), nor can one of this user's, so
-    /// those are followed wherever they are. Each component is looked at with `lstat` and each
-    /// link read with `readlink`, in the order the kernel walks them, targets included; the
-    /// walk stops at the first component that does not exist (folders the write creates are
-    /// this process's own).
-    ///
-    /// Link targets are followed as the kernel follows them, by their bytes, whether or not
-    /// they are UTF-8.
-    ///
-    /// - Throws: ``StorageError/Code/insecurePermissions`` naming the link, its owner, and the
-    ///   owner of the folder it is in; ``StorageError/Code/io`` when a component cannot be
-    ///   looked at for another reason than not existing (`EACCES`, `ENAMETOOLONG`, a loop of
-    ///   links), since the write could not tell where it goes.
+    /// - Throws: ``StorageError/Code/insecurePermissions`` naming the link and its owner;
+    ///   ``StorageError/Code/io`` when a component cannot be looked at for another reason than
+    ///   not existing (`EACCES`, a loop of links), since the write could not tell where it goes.
     package static func checkNoLinkOfAnotherUser(on path: String) throws {
         let user = geteuid()
         let slash = UInt8(ascii: "/")

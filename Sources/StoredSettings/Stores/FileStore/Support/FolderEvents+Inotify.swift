@@ -9,27 +9,13 @@ import Musl
 /// Tells ``FileStore``s that their files may have changed, from one `inotify` descriptor for
 /// the whole process (Linux).
 ///
-/// Each store's file is watched through every folder on its way: the file's folder for entries
-/// created, deleted, renamed into or out of it, closed after writing and changed in their
-/// attributes (`IN_CREATE`, `IN_DELETE`, `IN_MOVED_TO`, `IN_MOVED_FROM`, `IN_CLOSE_WRITE`,
-/// `IN_ATTRIB`), so a replacement by `rename` and an in-place save are both seen: the save when
-/// its writer closes the file (`IN_MODIFY`, one event per `write` call, is not watched, so a
-/// half-written file is not read for every chunk). Every other folder a lookup of the path
-/// passes through is watched for the one entry in it that leads on, walked as the kernel walks
-/// it: each symbolic link met, in a folder or at the end, leads on to its target. When one of
-/// those entries changes, a watched folder goes away, events were lost (`IN_Q_OVERFLOW`) or
-/// the process's mounts changed (`/proc/self/mountinfo`), the path is resolved again and the
-/// watches move to what it names now: a folder made again, a link retargeted, a folder
-/// restored from a backup, a mount over a folder or over the file. A file mounted over the
-/// settings file (a bind mount of one file) is also watched itself, for writes through its
-/// other name. A folder that does not exist yet is watched through its parent until it appears.
-///
-/// One thread per process waits in `poll` on the two descriptors; with nothing changing it
-/// never wakes. Both are opened with `O_CLOEXEC`, so child processes do not inherit them, and
-/// lazily, so a process that has no descriptor free when its first store opens gets `nil` from
-/// ``add(fileAt:handler:)`` and its stores fall back to polling. A folder on the way that cannot
-/// be watched (no read permission, the watch limit reached) is covered by a `stat` check every
-/// ``pollingInterval`` until it can be: the store checks rather than goes deaf.
+/// Each file is watched through every folder on its way, symbolic links followed as the kernel
+/// walks them: its own folder for any entry created, deleted, renamed, closed after writing or
+/// changed in its attributes (not `IN_MODIFY`, so a half-written file is not read per chunk),
+/// every other folder for the one entry that leads on. When one of those changes, events are
+/// lost or the mounts change, the path is resolved again and the watches move to what it names
+/// now. One thread waits in `poll` and never wakes while nothing changes; a folder that cannot
+/// be watched is checked every ``pollingInterval`` instead. See <doc:ConfigurationFiles>.
 ///
 /// Thread-safety: every member may be called from any thread; the state is behind a lock,
 /// and handlers run on the event thread with no lock of this type held.
@@ -100,12 +86,10 @@ package final class FolderEvents: Sendable {
     private init() {}
 
     /// Calls `handler` on the event thread whenever the file at `path` (an absolute path) may
-    /// have changed: an entry of its folder changed, the path came to name another file or
-    /// folder, or events were lost; until ``remove(_:)``.
+    /// have changed, until ``remove(_:)``.
     ///
-    /// - Returns: `nil` when no event source can be had: no descriptor free for `inotify`, or
-    ///   a folder on the way that cannot be watched (the per-user watch limit,
-    ///   `fs.inotify.max_user_watches`, reached; no permission to read it).
+    /// - Returns: `nil` when no descriptor is free for `inotify` or a folder on the way cannot
+    ///   be watched (`fs.inotify.max_user_watches` reached, no permission to read it).
     package func add(fileAt path: String, handler: @escaping @Sendable () -> Void) -> Registration? {
         let (registration, thread) = state.withLock { state -> (Registration?, (Int32, Int32)?) in
             var thread: (Int32, Int32)?
@@ -147,11 +131,9 @@ package final class FolderEvents: Sendable {
         return entry.polling
     }
 
-    /// The folders a lookup of `path` passes through, as the kernel walks it, in walk order,
-    /// each with the entry in it that leads on: every symbolic link met, in a folder component
-    /// or at the end, adds its own folder's entry and the walk continues at its target, so a
-    /// change of any of these entries can change what `path` names. At most 40 links are
-    /// followed, as the kernel does before `ELOOP`.
+    /// The folders a lookup of `path` passes through, in the kernel's walk order, each with the
+    /// entry that leads on; a symbolic link continues the walk at its target (at most 40 links,
+    /// as the kernel follows before `ELOOP`).
     private static func way(to path: String) -> [Waypoint] {
         var remaining = Array(path.split(separator: "/").reversed())
         var folder = path.hasPrefix("/") ? "/" : FileManager.default.currentDirectoryPath
@@ -414,9 +396,8 @@ package final class FolderEvents: Sendable {
         state.withLock { $0.afterNextWalk[path] = action }
     }
 
-    /// How many times the kernel's event queue overflowed (`IN_Q_OVERFLOW`, past
-    /// `fs.inotify.max_queued_events`), each of which made every registration's file checked:
-    /// for tests that count checks.
+    /// How many times the kernel's event queue overflowed (`IN_Q_OVERFLOW`), each making every
+    /// registration's file checked; for tests that count checks.
     package var overflowCount: Int { state.value.overflowCount }
 
     /// Makes watches of `folder` fail (or succeed again) as when the system's watch limit is

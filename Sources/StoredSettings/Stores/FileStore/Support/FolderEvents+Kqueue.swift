@@ -5,28 +5,12 @@ import Foundation
 
 /// Tells ``FileStore``s that their files may have changed, from `kqueue` (Apple platforms).
 ///
-/// Each registration watches two vnodes with `DispatchSource.makeFileSystemObjectSource`, on
-/// descriptors opened with `O_EVTONLY` (they do not keep a volume from being unmounted) and
-/// `O_CLOEXEC`: the file's folder, whose `write` event says an entry was created, deleted or
-/// renamed (a replacement by `rename`), and the file itself, whose `write`, `extend` and
-/// `attrib` events say it was saved in place. After every folder event, and after the file is
-/// deleted or renamed, the file's source is opened again on whatever the path names now.
-///
-/// With nothing changing nothing wakes. A folder that does not exist when the store opens,
-/// or a path that passes a symbolic link its owner may retarget
-/// (`FileSystem.passesRetargetableLink`), makes ``add(fileAt:handler:)`` return `nil` (the
-/// store polls instead): a source stays on the vnode it opened, and no event says a link now
-/// leads elsewhere. A path that comes to pass such a link (the file replaced by a link) is
-/// checked every 250 milliseconds from then on; a folder deleted or renamed while watched is
-/// looked for every 250 milliseconds until it is back. Each registration holds two
-/// descriptors while its file exists.
-///
-/// Every folder above the file's folder is watched too, for being deleted or renamed (a folder
-/// restored from a backup is renamed away and made again): the file's folder is then looked
-/// for on its path as when it goes itself, and the folders above are watched again on what the
-/// path names. Those sources are shared by every registration whose path passes the folder, so
-/// a process holds one descriptor per folder above its stores' folders. Not heard: a file
-/// system mounted over a folder on the way; a store opened again, or `reload()`, looks again.
+/// Each registration watches its file's folder (entries created, deleted, renamed) and the file
+/// (saved in place) with Dispatch file-system sources on `O_EVTONLY | O_CLOEXEC` descriptors,
+/// and reopens the file's source after every folder event; each folder above, one source shared
+/// by every registration, is watched for being deleted or renamed. A path that passes a
+/// retargetable link, or whose folder went away, is checked every 250 milliseconds instead,
+/// since a source stays on the vnode it opened. See <doc:ConfigurationFiles>.
 ///
 /// Thread-safety: every member may be called from any thread; the state is behind a lock, and
 /// handlers run on one serial Dispatch queue with no lock of this type held.
@@ -41,8 +25,7 @@ package final class FolderEvents: Sendable {
 
     /// A Dispatch source, which the SDK does not mark `Sendable`.
     private struct Source: @unchecked Sendable {
-        // Safe because a Dispatch source is thread-safe (Dispatch serializes `resume`,
-        // `cancel` and its handlers itself), and this type only resumes it once, when made,
+        // Safe: a Dispatch source is thread-safe, and this type resumes it once, when made,
         // and cancels it once, when it leaves the state under the lock.
         let source: any DispatchSourceFileSystemObject
     }
@@ -123,11 +106,7 @@ package final class FolderEvents: Sendable {
     }
 
     /// A resumed source on `path` that runs `handler` with the events it reports, or `nil` when
-    /// `path` cannot be opened.
-    ///
-    /// `self` is the process's one instance, never released: the handlers hold it strongly. The
-    /// calls are those of swift-sharing's `FileStorageKey` (`fileSystemSource`), which builds on
-    /// Apple platforms.
+    /// `path` cannot be opened. The handlers hold `self` strongly: it is never released.
     private func makeSource(
         _ path: String, events: DispatchSource.FileSystemEvent,
         handler: @escaping @Sendable (DispatchSource.FileSystemEvent) -> Void
@@ -142,12 +121,10 @@ package final class FolderEvents: Sendable {
         return box
     }
 
-    /// Runs on the queue, as every ancestor's event does, so none is handled halfway through:
-    /// watches each folder above the registration's folder (up to, not including, `/`) for
-    /// being deleted or renamed, opening a source only for a folder no registration watches
-    /// yet, and stopping at one that cannot be opened (in an App Sandbox, the folders above the
-    /// container). Then checks that the folder's own source is still on the folder its path
-    /// names: one above renamed before its source was open sent nothing.
+    /// Runs on the queue, as ancestors' events do: watches each folder above the registration's
+    /// folder, below `/`, for being deleted or renamed, stopping at one that cannot be opened (as
+    /// above an App Sandbox container). Then checks the folder's source is still on the folder
+    /// its path names, since a folder above renamed before its source opened sent nothing.
     private func watchAncestors(of id: UInt64) {
         // A registration whose folder went meanwhile is searched for; finding it watches these.
         guard let entry = state.withLock({ $0.entries[id] }), entry.folderSource != nil else { return }

@@ -31,11 +31,9 @@ extension FolderEvents {
         return buffer.load(fromByteOffset: 144, as: UInt64.self)
     }
 
-    /// Whether the file at `path` is a mount point: a file bind-mounted over another (Docker's
-    /// `-v host.json:/app/settings.json`, a Kubernetes `subPath`), on another mount than its
-    /// folder. A write through another name of the mounted file (the host's) sends its folder
-    /// here no event, so such a file is watched itself. `false` where the kernel does not say
-    /// (before Linux 5.8), unless the file is on another device than its folder.
+    /// Whether the file at `path` is bind-mounted over another (Docker's
+    /// `-v host.json:/app/settings.json`), on another mount than its folder, so it must be
+    /// watched itself. Before Linux 5.8, only a file on another device than its folder counts.
     static func isMountPoint(_ path: String) -> Bool {
         let folder = (path as NSString).deletingLastPathComponent
         if let file = mountID(of: path), let parent = mountID(of: folder) { return file != parent }
