@@ -36,56 +36,10 @@ package enum StoredValueJSON {
     ///
     /// - Throws: As ``data(from:pretty:)``, for the members written from the tree.
     package static func data(from value: StoredValue, pretty: Bool = true, keeping source: SourceText) throws -> Data {
-        var order = KeyOrder()
-        return try data(from: value, pretty: pretty, keeping: source, order: &order)
-    }
-
-    /// ``data(from:pretty:keeping:)``, reusing the root's key order and unchanged members' text
-    /// from the last write with `order` (``KeyOrder``), and leaving this write's in it. The bytes
-    /// are the same either way.
-    package static func data(
-        from value: StoredValue, pretty: Bool = true, keeping source: SourceText, order: inout KeyOrder
-    ) throws -> Data {
-        var writer = Writer(pretty: pretty, source: source, rootOrder: order.keys)
-        if order.pretty == pretty { writer.previous = order.written }
+        var writer = Writer(pretty: pretty, source: source)
         try writer.write(value, indent: 0)
         if pretty { writer.bytes.append(UInt8(ascii: "\n")) }
-        order.keys = writer.rootOrder
-        order.pretty = pretty
-        order.written = WrittenRoot(bytes: writer.bytes, members: writer.members)
         return Data(writer.bytes)
-    }
-
-    /// The sorted keys of the root object last written with it, and that write's text of each
-    /// member; empty at first. A member with the same key (byte for byte) and an identical value
-    /// is copied from that text; a string replaced by a canonically equivalent one keeps its old
-    /// text, as a store's writes skip such a change.
-    package struct KeyOrder: Sendable {
-        fileprivate var keys: [String] = []
-        fileprivate var pretty = true
-        fileprivate var written = WrittenRoot()
-
-        /// No order yet: the first write sorts the keys.
-        package init() {}
-
-        /// Forgets the text of the last write, keeping its order: for a file read since, whose
-        /// own spelling of each member (its ``SourceText``) the next write keeps instead.
-        package mutating func forgetText() {
-            written = WrittenRoot()
-        }
-    }
-
-    /// The text of a root object as written, and the range of each member's text in it (from
-    /// its line break to the end of its value, without the comma), in the written order.
-    fileprivate struct WrittenRoot: Sendable {
-        var bytes: [UInt8] = []
-        var members: [WrittenMember] = []
-    }
-
-    fileprivate struct WrittenMember: Sendable {
-        let key: String
-        let value: StoredValue
-        let range: Range<Int>
     }
 
     /// The JSON text of `value`, as ``data(from:pretty:)``.
@@ -97,18 +51,10 @@ package enum StoredValueJSON {
         var bytes: [UInt8] = []
         let pretty: Bool
         let source: SourceText
-        /// The root object's keys in the order written: on input the order of the last write.
-        var rootOrder: [String]
-        /// The text of the root as written last with ``rootOrder``, whose unchanged members
-        /// are copied from it.
-        var previous = WrittenRoot()
-        /// The root's members as written now.
-        var members: [WrittenMember] = []
 
-        init(pretty: Bool, source: SourceText, rootOrder: [String] = []) {
+        init(pretty: Bool, source: SourceText) {
             self.pretty = pretty
             self.source = source
-            self.rootOrder = rootOrder
             bytes.reserveCapacity(1024)
         }
 
@@ -152,87 +98,21 @@ package enum StoredValueJSON {
                     return
                 }
                 bytes.append(UInt8(ascii: "{"))
-                let start = bytes.count
-                // The root's keys as last written, when it still has exactly those: no sort.
-                let reused = indent == 0 && rootOrder.count == items.count
-                if try !reused || !writeMembers(of: items, in: rootOrder, indent: indent) {
-                    bytes.removeSubrange(start...)
-                    let keys = items.keys.sorted()
-                    if indent == 0 { rootOrder = keys }
-                    _ = try writeMembers(of: items, in: keys, indent: indent)
+                for (index, (key, item)) in items.sorted(by: { $0.key < $1.key }).enumerated() {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    newline(indent + 1)
+                    writeString(key)
+                    append(pretty ? ": " : ":")
+                    // The file's own text of a member it holds unchanged, as it was read.
+                    if indent == 0, let text = source.text(of: key, ifIdenticalTo: item) {
+                        text.withUnsafeBytes { bytes.append(contentsOf: $0) }
+                    } else {
+                        try StorageError.prefixingCodingPath(key) { try write(item, indent: indent + 1) }
+                    }
                 }
                 newline(indent)
                 bytes.append(UInt8(ascii: "}"))
             }
-        }
-
-        /// Writes the members of `items` in the order of `keys`, its keys; returns `false` as
-        /// soon as a key is not in `items` (the bytes written so far are then the caller's to
-        /// remove). Each key is written as `items` spells it: a kept order may hold a
-        /// canonically equivalent spelling (other scalars) of a key removed and added again.
-        mutating func writeMembers(of items: [String: StoredValue], in keys: [String], indent: Int) throws -> Bool {
-            if indent == 0 { return try writeRootMembers(of: items, in: keys) }
-            for (index, orderedKey) in keys.enumerated() {
-                guard let slot = items.index(forKey: orderedKey) else { return false }
-                let (key, item) = items[slot]
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                newline(indent + 1)
-                writeString(key)
-                append(pretty ? ": " : ":")
-                try StorageError.prefixingCodingPath(key) { try write(item, indent: indent + 1) }
-            }
-            return true
-        }
-
-        /// ``writeMembers(of:in:indent:)`` for the root: records where each member's text
-        /// lies, and copies the members that ``previous`` holds unchanged at the same place
-        /// (runs of them at once, with the commas between them).
-        mutating func writeRootMembers(of items: [String: StoredValue], in keys: [String]) throws -> Bool {
-            members.removeAll(keepingCapacity: true)
-            members.reserveCapacity(keys.count)
-            let old = previous.members.count == keys.count ? previous.members : []
-            // The part of the previous text still to copy, and where it starts in `bytes`.
-            var pending: Range<Int>?
-            for (index, orderedKey) in keys.enumerated() {
-                guard let slot = items.index(forKey: orderedKey) else { return false }
-                let (key, item) = items[slot]
-                if !old.isEmpty, old[index].value.isIdentical(to: item), old[index].key.hasSameScalars(as: key) {
-                    let range = old[index].range
-                    if let run = pending {
-                        pending = run.lowerBound..<range.upperBound
-                    } else {
-                        if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                        pending = range
-                    }
-                    let shift = bytes.count - (pending?.lowerBound ?? 0)
-                    members.append(
-                        WrittenMember(
-                            key: key, value: item, range: (range.lowerBound + shift)..<(range.upperBound + shift)))
-                    continue
-                }
-                copyPending(&pending)
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                let start = bytes.count
-                newline(1)
-                writeString(key)
-                append(pretty ? ": " : ":")
-                if let text = source.text(of: key, ifIdenticalTo: item) {
-                    // As raw bytes: appending the `Data` itself copies it byte by byte.
-                    text.withUnsafeBytes { bytes.append(contentsOf: $0) }
-                } else {
-                    try StorageError.prefixingCodingPath(key) { try write(item, indent: 1) }
-                }
-                members.append(WrittenMember(key: key, value: item, range: start..<bytes.count))
-            }
-            copyPending(&pending)
-            return true
-        }
-
-        /// Appends the `pending` part of the previous text, if any, and clears it.
-        mutating func copyPending(_ pending: inout Range<Int>?) {
-            guard let run = pending else { return }
-            pending = nil
-            previous.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[run])) }
         }
 
         /// Refuses a container `indent` containers deep when ``parse(_:)`` would refuse to read

@@ -32,79 +32,9 @@ struct JSONErrorLocationTests {
     }
 }
 
-/// A file rewritten with the key order of the last write: the order is reused only for a root
-/// object with exactly the same keys, so the file stays sorted whatever changed.
+/// A file is written with its keys sorted, whatever was added and removed.
 @Suite(.timeLimit(TestScale.hangGuard))
 struct JSONKeyOrderTests {
-    @Test func rewriteWithOtherKeysOfTheSameCountIsSortedAgain() throws {
-        var order = StoredValueJSON.KeyOrder()
-        let roots: [[String: StoredValue]] = [
-            ["a": .int(1), "c": .int(3)],
-            ["a": .int(1), "c": .int(4)], // the same keys: the order is reused
-            ["a": .int(1), "b": .int(2)], // as many keys, another set
-            ["b": .int(2), "a": .int(1), "d": .int(5)], // one more
-            ["d": .int(5)], // fewer
-            [:],
-            ["z": .bool(true), "é": .string("x"), "A": .int(0)],
-        ]
-        for root in roots {
-            let kept = try StoredValueJSON.data(
-                from: .dictionary(root), keeping: StoredValueJSON.SourceText(), order: &order)
-            #expect(kept == (try StoredValueJSON.data(from: .dictionary(root))))
-        }
-    }
-
-    /// A rewrite copies the members that did not change from the text written last: whichever
-    /// members changed (the first, the last, several, none, all), one-line or pretty, the bytes
-    /// are those of a write from scratch.
-    @Test(arguments: [true, false])
-    func aRewriteCopyingUnchangedMembersWritesTheSameBytes(pretty: Bool) throws {
-        var order = StoredValueJSON.KeyOrder()
-        let base: [String: StoredValue] = [
-            "a": .int(1), "b": .string("two \"quoted\""), "c": .array([.bool(true), .double(2.5)]),
-            "d": .dictionary(["x": .int(1), "y": .string("é")]), "e": .bool(false),
-        ]
-        var roots = [base]
-        for key in ["a", "c", "e"] {
-            var changed = roots[roots.count - 1]
-            changed[key] = .string("changed \(key)")
-            roots.append(changed)
-        }
-        roots.append(roots[roots.count - 1]) // nothing changed
-        roots.append(base.mapValues { _ in .int(0) }) // everything changed
-        roots.append(base.merging(["b": .int(2), "d": .int(4)]) { $1 }) // two apart
-        for root in roots {
-            let kept = try StoredValueJSON.data(
-                from: .dictionary(root), pretty: pretty, keeping: StoredValueJSON.SourceText(), order: &order)
-            #expect(kept == (try StoredValueJSON.data(from: .dictionary(root), pretty: pretty)))
-        }
-    }
-
-    /// The same value under a key of other scalars (`café` removed and added again in NFD) at
-    /// the same place is written as the root spells it, not copied from the last write.
-    @Test func aCopiedMemberNeedsTheSameKeyBytes() throws {
-        var order = StoredValueJSON.KeyOrder()
-        let composed: [String: StoredValue] = ["caf\u{E9}": .int(1), "z": .int(2)]
-        let decomposed: [String: StoredValue] = ["cafe\u{301}": .int(1), "z": .int(3)]
-        _ = try StoredValueJSON.data(from: .dictionary(composed), keeping: StoredValueJSON.SourceText(), order: &order)
-        let written = try StoredValueJSON.data(
-            from: .dictionary(decomposed), keeping: StoredValueJSON.SourceText(), order: &order)
-        #expect(written == (try StoredValueJSON.data(from: .dictionary(decomposed))))
-    }
-
-    /// A kept order naming `café` in NFC must not make a root that holds the NFD spelling
-    /// (a key removed and added again with other scalars) be written with the old spelling.
-    @Test func aReusedOrderWritesEachKeyAsTheRootSpellsIt() throws {
-        var order = StoredValueJSON.KeyOrder()
-        let composed: [String: StoredValue] = ["caf\u{E9}": .int(1), "z": .int(2)]
-        let decomposed: [String: StoredValue] = ["cafe\u{301}": .int(1), "z": .int(2)]
-        _ = try StoredValueJSON.data(from: .dictionary(composed), keeping: StoredValueJSON.SourceText(), order: &order)
-        let written = try StoredValueJSON.data(
-            from: .dictionary(decomposed), keeping: StoredValueJSON.SourceText(), order: &order)
-        #expect(written == (try StoredValueJSON.data(from: .dictionary(decomposed))))
-        #expect(String(decoding: written, as: UTF8.self).unicodeScalars.contains("\u{301}"))
-    }
-
     @Test func fileStoreWritesItsKeysSortedAfterAddingAndRemovingKeys() throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")

@@ -108,20 +108,19 @@ extension FileStore {
         return (values, encoding, source)
     }
 
-    /// The bytes of a file holding `values`; in JSON, keys whose values are as `source` read
-    /// them are written as the file spelled them, in the order `keyOrder` kept from the last
-    /// write when the keys are the same (it is updated to this write's).
+    /// The bytes of a file holding `values`, keys sorted; in JSON, keys whose values are as
+    /// `source` read them are written as the file spelled them.
     ///
     /// - Throws: ``StorageError/Code/encodingFailed`` for a value the format cannot hold, with
     ///   the setting's key as ``StorageError/key`` and the place inside its value as the
     ///   coding path (the first coding-path component of the whole file is the key).
     static func encode(
         _ values: [String: StoredValue], format: Format, encoding: PropertyListValue.FileEncoding,
-        source: StoredValueJSON.SourceText, keyOrder: inout StoredValueJSON.KeyOrder
+        source: StoredValueJSON.SourceText
     ) throws -> Data {
         do {
             switch format {
-            case .json: return try StoredValueJSON.data(from: .dictionary(values), keeping: source, order: &keyOrder)
+            case .json: return try StoredValueJSON.data(from: .dictionary(values), keeping: source)
             case .propertyList: return try PropertyListValue.fileData(from: .dictionary(values), encoding: encoding)
             }
         } catch var error as StorageError where error.key == nil && !error.codingPath.isEmpty {

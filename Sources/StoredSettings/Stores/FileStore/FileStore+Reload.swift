@@ -64,8 +64,6 @@ extension FileStore {
     /// changed. Called with ``file`` held.
     func adopt(_ loaded: LoadedFile?, into state: inout FileState) {
         state.reportedBadFingerprint = nil
-        // The file's own spelling of each member wins over the text of this store's last write.
-        state.keyOrder.forgetText()
         guard let loaded else {
             state.fingerprint = nil
             install([:], publishing: nil, including: [:])

@@ -134,10 +134,9 @@ extension FileStore {
     /// change is no longer pending as it was (another flush dropped it, or a setter replaced it).
     private func dropLargest(of pending: [String: StoredValue?], from writeBehind: WriteBehind) -> String? {
         let sizes = pending.map { key, value -> (size: Int, key: String) in
-            var keyOrder = StoredValueJSON.KeyOrder()
             let bytes = try? fileBytes(
                 [key: value ?? .bool(false)], encoding: versions.withLock { $0.encoding },
-                source: StoredValueJSON.SourceText(), keyOrder: &keyOrder, target: path)
+                source: StoredValueJSON.SourceText(), target: path)
             return (bytes?.count ?? .max, key)
         }
         guard let largest = sizes.max(by: { ($0.size, $0.key) < ($1.size, $1.key) }) else { return nil }

@@ -29,7 +29,7 @@ extension FileStore {
     /// ``commit(key:_:)`` for a `body` that names the changes to publish, in order, once the
     /// file is written: several changes of one key (a group of writes) are each delivered.
     /// No changes: nothing is written. When the file `body` made fails the checks of
-    /// ``fileBytes(_:encoding:source:keyOrder:target:)`` (the changes are at fault, not the
+    /// ``fileBytes(_:encoding:source:target:)`` (the changes are at fault, not the
     /// file read), what `refused` makes of the error is thrown.
     func commitChanges<R>(
         key: String? = nil, refused: (StorageError) -> any Error = { $0 },
@@ -71,8 +71,7 @@ extension FileStore {
                 let data: Data
                 do {
                     data = try fileBytes(
-                        values, encoding: state.encoding, source: state.source, keyOrder: &state.keyOrder,
-                        target: target)
+                        values, encoding: state.encoding, source: state.source, target: target)
                 } catch let error as StorageError {
                     throw refused(error)
                 }
@@ -110,13 +109,13 @@ extension FileStore {
     /// The bytes of the file holding `values`, checked as every write checks them.
     ///
     /// - Throws: ``StorageError/Code/encodingFailed`` or ``StorageError/Code/nestingTooDeep``
-    ///   for what the format cannot hold (see ``encode(_:format:encoding:source:keyOrder:)``);
+    ///   for what the format cannot hold (see ``encode(_:format:encoding:source:)``);
     ///   ``StorageError/Code/tooLarge`` beyond ``Options/maximumFileSize``.
     func fileBytes(
         _ values: [String: StoredValue], encoding: PropertyListValue.FileEncoding, source: StoredValueJSON.SourceText,
-        keyOrder: inout StoredValueJSON.KeyOrder, target: String
+        target: String
     ) throws -> Data {
-        let data = try Self.encode(values, format: format, encoding: encoding, source: source, keyOrder: &keyOrder)
+        let data = try Self.encode(values, format: format, encoding: encoding, source: source)
         guard data.count <= options.maximumFileSize else {
             throw StorageError(
                 .tooLarge, location: target,
@@ -126,20 +125,19 @@ extension FileStore {
     }
 
     /// Throws what a write of `value` under `key` would throw for that value alone: the checks
-    /// of ``fileBytes(_:encoding:source:keyOrder:target:)`` on a file holding only it, in the
+    /// of ``fileBytes(_:encoding:source:target:)`` on a file holding only it, in the
     /// file's format and encoding. The write-behind setter makes them, so that a value no
     /// write could hold is refused to its caller rather than queued. A scalar that certainly
     /// passes them (``fileSurelyHolds(_:forKey:)``) is not encoded.
     func checkFileCanHold(_ value: StoredValue, forKey key: String) throws {
         guard !fileSurelyHolds(value, forKey: key) else { return }
-        var keyOrder = StoredValueJSON.KeyOrder()
         _ = try fileBytes(
             [key: value], encoding: versions.withLock { $0.encoding }, source: StoredValueJSON.SourceText(),
-            keyOrder: &keyOrder, target: path)
+            target: path)
     }
 
     /// Whether a file holding only `value` under `key` certainly passes the checks of
-    /// ``fileBytes(_:encoding:source:keyOrder:target:)``, judged without encoding it: for a
+    /// ``fileBytes(_:encoding:source:target:)``, judged without encoding it: for a
     /// Bool, an Int, a finite Double or a string, whose characters and the key's the format
     /// can carry, when the largest such file fits ``Options/maximumFileSize``. `false` for
     /// every other value, which the encoding then judges.

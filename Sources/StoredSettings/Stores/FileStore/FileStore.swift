@@ -135,9 +135,6 @@ public final class FileStore: Storable {
         /// A JSON file's text for each key as last read, so a write keeps unchanged keys as
         /// the file spelled them (a file this store wrote holds the same text for them).
         var source = StoredValueJSON.SourceText()
-        /// The sorted keys of the JSON file last written, which the next write reuses when the
-        /// keys are the same.
-        var keyOrder = StoredValueJSON.KeyOrder()
         /// The cross-process lock, opened on first use.
         var lock: FileLock?
         /// A version that did not parse and was reported already, so it is not reported again.
