@@ -57,7 +57,7 @@ extension StorageError {
         /// to another user and a folder above the file or its link target is group- or
         /// world-writable and not sticky: anyone could replace the file with a link to any path.
         public static let insecurePermissions = Code("insecurePermissions")
-        /// A ``Migration`` threw, or the migrations given to a ``MigratingStore`` are not a valid
+        /// A `Migration` threw, or the migrations given to a `MigratingStore` are not a valid
         /// list (two share a version, a version below 1). Nothing was written.
         public static let migrationFailed = Code("migrationFailed")
 

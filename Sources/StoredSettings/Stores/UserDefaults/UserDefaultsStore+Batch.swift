@@ -2,7 +2,7 @@ import Foundation
 
 extension UserDefaultsStore: TransactionalStore {
     /// Applies every change `body` makes to its ``StoreBatch`` as one step: the batch that
-    /// ``MigratingStore`` runs its renames and migrations in.
+    /// `MigratingStore` runs its renames and migrations in.
     ///
     /// `body` sees the values stored in the suite's domain (not registered or argument-domain
     /// values) while the batch holds off two kinds of writer: every store of this process on
@@ -12,7 +12,7 @@ extension UserDefaultsStore: TransactionalStore {
     /// `Library/Preferences` folder of the App Group container, or of the app's home, on Apple
     /// platforms). Under the lock the defaults are read afresh (`synchronize()`), so a batch
     /// sees what another process's batch committed: when an app and its extension open a
-    /// ``MigratingStore`` on one App Group suite at once, one migrates and the other finds the
+    /// `MigratingStore` on one App Group suite at once, one migrates and the other finds the
     /// new version recorded. The kernel releases the lock of a process that dies.
     ///
     /// It promises less than a ``FileStore`` batch: a plain write from another process takes no
