@@ -15,6 +15,8 @@ let package = Package(
     products: [
         // The library: @Stored, the value layer and the production backends.
         .library(name: "StoredSettings", targets: ["StoredSettings"]),
+        // Renamed keys and versioned migrations of stored settings (`MigratingStore`).
+        .library(name: "StoredSettingsMigrations", targets: ["StoredSettingsMigrations"]),
         // What only a command-line tool needs: options and `--set`, `CommandLineSettings`, the
         // `config` subcommands, the JSON Schema output, the standard-stream writer, exit codes.
         .library(name: "StoredSettingsCommandLine", targets: ["StoredSettingsCommandLine"]),
@@ -31,6 +33,7 @@ let package = Package(
     dependencies: [],
     targets: [
         .target(name: "StoredSettings"),
+        .target(name: "StoredSettingsMigrations", dependencies: ["StoredSettings"]),
         .target(name: "StoredSettingsCommandLine", dependencies: ["StoredSettings"]),
         .target(name: "StoredSettingsSwiftUI", dependencies: ["StoredSettings"]),
         .target(
@@ -66,7 +69,9 @@ let package = Package(
         // Child processes the reliability tests launch (crash, multi-process and disk-full runs).
         .executableTarget(
             name: "stored-test-helper",
-            dependencies: ["StoredSettings", "StoredSettingsCommandLine", "StoredCLI", "TestHelpers"],
+            dependencies: [
+                "StoredSettings", "StoredSettingsCommandLine", "StoredSettingsMigrations", "StoredCLI", "TestHelpers",
+            ],
             path: "Tests/Helper"
         ),
         // Child processes the etcd tests launch (concurrent updates, cross-process changes).
@@ -85,8 +90,8 @@ let package = Package(
         .testTarget(
             name: "StoredSettingsTests",
             dependencies: [
-                "StoredSettings", "StoredSettingsCommandLine", "StoredSettingsSwiftUI", "StoredSettingsTestSupport",
-                "TestHelpers",
+                "StoredSettings", "StoredSettingsCommandLine", "StoredSettingsMigrations", "StoredSettingsSwiftUI",
+                "StoredSettingsTestSupport", "TestHelpers",
             ]
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsMigrations
 
 #if canImport(Glibc)
 import Glibc

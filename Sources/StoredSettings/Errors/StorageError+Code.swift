@@ -55,7 +55,7 @@ extension StorageError {
         /// write (changing nothing) through a folder others could swap the file in; see
         /// <doc:ConfigurationFiles>.
         public static let insecurePermissions = Code("insecurePermissions")
-        /// A ``Migration`` threw, or the migrations given to a ``MigratingStore`` are not a valid
+        /// A `Migration` threw, or the migrations given to a `MigratingStore` are not a valid
         /// list (two share a version, a version below 1). Nothing was written.
         public static let migrationFailed = Code("migrationFailed")
 

@@ -1,6 +1,7 @@
 import Foundation
 import StoredSettings
 import StoredSettingsCommandLine
+import StoredSettingsMigrations
 import StoredSettingsTestSupport
 import Testing
 

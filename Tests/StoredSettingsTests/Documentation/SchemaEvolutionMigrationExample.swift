@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsMigrations
 import Testing
 
 // The migration of the "Changing a stored type" article, word for word, so the compiler

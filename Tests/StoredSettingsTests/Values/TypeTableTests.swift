@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsMigrations
 public import StoredSettingsTestSupport
 public import Testing
 

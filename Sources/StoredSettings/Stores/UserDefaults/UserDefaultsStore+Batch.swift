@@ -2,7 +2,7 @@ import Foundation
 
 extension UserDefaultsStore: TransactionalStore {
     /// Applies every change `body` makes to its ``StoreBatch`` as one step: the batch that
-    /// ``MigratingStore`` runs its renames and migrations in.
+    /// `MigratingStore` runs its renames and migrations in.
     ///
     /// `body` sees the values stored in the suite's domain while the batch holds off every
     /// store of this process on the suite and every batch of another process, by a `flock` on

@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsMigrations
 import StoredSettingsTestSupport
 import Testing
 
@@ -80,5 +81,10 @@ struct MigratingStoreEdgeTests {
         #expect(error.code == .typeMismatch)
         #expect(error.key == MigratingStore.versionKey)
         #expect(file.value(forKey: MigratingStore.versionKey) == spelling.value)
+    }
+
+    @Test func theVersionKeyIsOneTheCoreKnowsAsReserved() {
+        // The core spells the key out, since it cannot name this module.
+        #expect(LayeredStore.reservedKeys.contains(MigratingStore.versionKey))
     }
 }

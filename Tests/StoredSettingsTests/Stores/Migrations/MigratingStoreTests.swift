@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsMigrations
 import StoredSettingsTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsMigrations
 import Testing
 
 #if canImport(Glibc)

@@ -1,7 +1,9 @@
+public import StoredSettings
+
 /// One versioned change to a store's values, run once per store by ``MigratingStore``.
 ///
 /// A migration is the step from the version below it to its ``version``: it gets every key
-/// of the store in a ``StoreBatch`` and reads, sets and removes whatever it needs.
+/// of the store in a `StoreBatch` and reads, sets and removes whatever it needs.
 ///
 /// ```swift
 /// let migrations = [
@@ -17,13 +19,13 @@
 ///
 /// Versions are whole numbers from 1; a store that never recorded one is at version 0. The
 /// pending migrations of a store (those above its recorded version) run in version order, all
-/// in one ``TransactionalStore/batch(_:)`` together with the new version, so other processes
+/// in one `TransactionalStore.batch(_:)` together with the new version, so other processes
 /// and a crash see either none of them or all of them.
 ///
 /// The transform may throw: then nothing is written and ``MigratingStore/init(_:renamedKeys:migrations:)``
-/// throws ``StorageError/Code/migrationFailed`` naming the version and the file. Keep its
+/// throws `StorageError.Code.migrationFailed` naming the version and the file. Keep its
 /// effects inside the batch: the batch may run it again when it must start over on newer
-/// values (see ``FileStore/batch(_:)``), and a crash before the batch is written runs it again
+/// values (see `FileStore.batch(_:)`), and a crash before the batch is written runs it again
 /// on the next open.
 public struct Migration: Sendable {
     /// The version the store is at once this migration has run: 1 or more.

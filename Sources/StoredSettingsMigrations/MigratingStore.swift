@@ -1,3 +1,5 @@
+public import StoredSettings
+
 /// A store whose keys and values changed shape between versions of an app: renamed keys read
 /// through, and versioned ``Migration``s that run once per store.
 ///
@@ -19,8 +21,8 @@
 ///
 /// **Migrations** run when the store opens, in version order, those above the version the
 /// store recorded (0 when it recorded none), and then the highest version is recorded under
-/// ``versionKey`` in the store itself. All of it happens in one ``TransactionalStore/batch(_:)``
-/// of the base store; for a ``FileStore`` that means:
+/// ``versionKey`` in the store itself. All of it happens in one `TransactionalStore.batch(_:)`
+/// of the base store; for a `FileStore` that means:
 /// - **Under the writer lock, across processes**: the batch holds the `flock` every writer of
 ///   the file takes and re-reads the file under it, so when several processes open the store
 ///   at once, the first migrates and the others find the new version recorded: each
@@ -29,7 +31,7 @@
 ///   migration, or between two, leaves the file byte for byte as it was, readable by the old
 ///   version of the app; the next open runs the migrations again.
 /// - **All or nothing**: a migration that throws writes nothing; the initializer throws
-///   ``StorageError/Code/migrationFailed`` naming the version and the file.
+///   `StorageError.Code.migrationFailed` naming the version and the file.
 ///
 /// A store that recorded its version and has no newer migration opens without taking the
 /// lock. A store recorded at a version above every migration given (written by a newer
@@ -41,9 +43,9 @@
 /// ``changes()`` delivers a change of the old key as a change of the new one while the new key
 /// holds nothing.
 ///
-/// Only stores with a multi-key transaction can be migrated (``TransactionalStore``):
-/// ``FileStore``, and ``UserDefaultsStore`` with the weaker promises its
-/// ``UserDefaultsStore/batch(_:)`` states (migrations there must be safe to run twice).
+/// Only stores with a multi-key transaction can be migrated (`TransactionalStore`):
+/// `FileStore`, and `UserDefaultsStore` with the weaker promises its
+/// `UserDefaultsStore.batch(_:)` states (migrations there must be safe to run twice).
 ///
 /// Thread-safety: every member may be used from any thread or task; each write is one write
 /// of the base store.
@@ -73,16 +75,16 @@ public final class MigratingStore: Storable {
     /// Opens `base` with `renamedKeys`, running the `migrations` the store has not run yet.
     ///
     /// - Parameters:
-    ///   - base: The store that keeps the values: a ``FileStore``, or another
-    ///     ``TransactionalStore``.
+    ///   - base: The store that keeps the values: a `FileStore`, or another
+    ///     `TransactionalStore`.
     ///   - renamedKeys: Every key the app renamed, in any order.
     ///   - migrations: Every migration the app ever made, in any order.
-    /// - Throws: ``StorageError/Code/invalidKey`` for a rename with an invalid key, an old key
-    ///   renamed twice, or renames that form a loop; ``StorageError/Code/migrationFailed`` when
+    /// - Throws: `StorageError.Code.invalidKey` for a rename with an invalid key, an old key
+    ///   renamed twice, or renames that form a loop; `StorageError.Code.migrationFailed` when
     ///   two migrations share a version, a version is below 1, or a migration throws (the
-    ///   message names the version, ``StorageError/path`` the file, and nothing is written);
-    ///   ``StorageError/Code/typeMismatch`` naming ``versionKey`` when the recorded version is
-    ///   not a whole number of 0 or more; what the base store's ``TransactionalStore/batch(_:)``
+    ///   message names the version, `StorageError.location` the file, and nothing is written);
+    ///   `StorageError.Code.typeMismatch` naming ``versionKey`` when the recorded version is
+    ///   not a whole number of 0 or more; what the base store's `TransactionalStore.batch(_:)`
     ///   throws when the migrated values cannot be written.
     public init(_ base: some TransactionalStore, renamedKeys: [KeyRename] = [], migrations: [Migration] = []) throws {
         self.base = base
@@ -108,7 +110,7 @@ public final class MigratingStore: Storable {
         return (Self.readThrough(key, base: base, oldKeys: oldKeys), revision)
     }
 
-    /// The value the base store registered for `key` (``Storable/registeredValue(forKey:)``).
+    /// The value the base store registered for `key` (`Storable.registeredValue(forKey:)`).
     public func registeredValue(forKey key: String) -> StoredValue? {
         base.registeredValue(forKey: key)
     }
@@ -128,7 +130,7 @@ public final class MigratingStore: Storable {
     /// Stores `value` under `key` (removes it for `nil`). For a renamed key, the old keys are
     /// removed in the same batch of the base store.
     ///
-    /// - Throws: ``StorageError/Code/invalidKey``, or what the base store throws; nothing
+    /// - Throws: `StorageError.Code.invalidKey`, or what the base store throws; nothing
     ///   changes then.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         guard let old = oldKeys[key] else { return try base.setValue(value, forKey: key) }

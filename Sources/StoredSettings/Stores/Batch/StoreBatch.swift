@@ -2,7 +2,7 @@
 /// reads and changes.
 ///
 /// You get a `StoreBatch` inside ``TransactionalStore/batch(_:)`` (``FileStore/batch(_:)``)
-/// and inside each ``Migration``'s transform. It holds the store's current values; what you
+/// and inside each `Migration`'s transform. It holds the store's current values; what you
 /// change in it is written, all at once, when the body returns.
 ///
 /// ```swift
@@ -18,7 +18,8 @@ public struct StoreBatch {
     var values: [String: StoredValue]
     let original: [String: StoredValue]
     var touchedKeys: Set<String> = []
-    var invalidKey: StorageError?
+    /// The first invalid key a subscript write met: the batch throws it once the body returns.
+    package var invalidKey: StorageError?
 
     init(values: [String: StoredValue]) {
         self.values = values
@@ -56,7 +57,7 @@ public struct StoreBatch {
     }
 
     /// Moves the value of `oldKey` to `newKey`, replacing what `newKey` held, and removes
-    /// `oldKey`: the eager form of a ``KeyRename``. Nothing happens when `oldKey` holds no
+    /// `oldKey`: the eager form of a `KeyRename`. Nothing happens when `oldKey` holds no
     /// value (a store that was migrated already, or never held it).
     ///
     /// - Returns: Whether a value was moved.

@@ -1,7 +1,9 @@
+import StoredSettings
+
 extension MigratingStore {
     /// The old keys of every new key (nearest first) and the current key of every old key.
     ///
-    /// - Throws: ``StorageError/Code/invalidKey`` for an invalid key, an old key renamed
+    /// - Throws: `StorageError.Code.invalidKey` for an invalid key, an old key renamed
     ///   twice, a key renamed to itself, or a loop of renames.
     static func chains(of renames: [KeyRename], location: String?) throws -> (
         oldKeys: [String: [String]], currentKeys: [String: String]
@@ -92,7 +94,7 @@ extension MigratingStore {
     /// The version recorded in `value`: 0 for none. Any spelling an `Int` setting reads is
     /// read (`3`, `3.0`, `"3"`), since the file may have been edited by hand.
     ///
-    /// - Throws: ``StorageError/Code/typeMismatch`` naming ``versionKey`` for anything but a
+    /// - Throws: `StorageError.Code.typeMismatch` naming ``versionKey`` for anything but a
     ///   whole number of 0 or more.
     static func recordedVersion(_ value: StoredValue?, location: String?) throws -> Int {
         guard let value else { return 0 }

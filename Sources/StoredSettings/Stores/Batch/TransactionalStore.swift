@@ -1,5 +1,5 @@
 /// A store that can apply changes to many keys as one atomic step: the stores a
-/// ``MigratingStore`` can migrate.
+/// `MigratingStore` can migrate.
 ///
 /// ``FileStore`` conforms: its ``FileStore/batch(_:)`` runs under the file's cross-process
 /// `flock`, on the values currently in the file, and writes them with one atomic `rename`, so
