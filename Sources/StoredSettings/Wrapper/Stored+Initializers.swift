@@ -16,7 +16,7 @@ extension Stored where Value: StoredValueConvertible {
     /// @Stored(Key.apiToken, default: "", secret: true) var apiToken: String
     /// ```
     ///
-    /// The help text is shown by `SettingsCommand` and ``SettingsGroup/settingDescriptions()``;
+    /// The help text is shown by `SettingsCommand` and `settingDescriptions()` (StoredSettingsCommandLine);
     /// a secret's value prints as `<redacted>` in every listing and message.
     ///
     /// - Parameters:

@@ -29,7 +29,7 @@ extension EnvironmentStore {
 
     /// The key's entry, resolved once and kept: a read then costs one lock and one dictionary
     /// lookup, as an in-memory read does. A key whose variable is not valid UTF-8 is not
-    /// kept, so every read of it reports the problem again (unless ``errors`` holds it).
+    /// kept, so every read of it reports the problem again (unless a tool's store collected it).
     func entry(forKey key: String) -> KeyEntry {
         if let cached = keyEntries.withLock({ $0[key] }) { return cached }
         let variable = KeyWords.screamingSnakeCase(key).map { prefix + $0 }
