@@ -30,7 +30,15 @@ extension EnvironmentStore {
     ///   variable, a field's, nor a `NAME_FILE` companion of a declared key): a
     ///   `StorageError.Code.unknownKey` in ``warnings`` naming the variable, with a
     ///   did-you-mean hint naming the closest variable that is read. (With an empty prefix there
-    ///   is no such check.)
+    ///   is no such check.) A name that is not valid UTF-8 is reported under its spelling with
+    ///   U+FFFD.
+    /// - reads the secret files of declared keys at creation, and warns when a secret setting's
+    ///   file can be read by every user (mode bit `0o004`; group access is left to the
+    ///   administrator, as Kubernetes' `fsGroup` uses it) and when a file is empty (its key then
+    ///   counts as unset, unless `emptyValues` is `.empty`). Messages call the file of a setting
+    ///   that is not secret "the file", a secret setting's "the secret file". A declared key
+    ///   whose own variable ends in `_FILE` (`configFile`, `APP_CONFIG_FILE`) keeps its plain
+    ///   meaning: that variable is never a secret file for `config`.
     ///
     /// Variables of declared settings whose value is not valid UTF-8, secret files of declared
     /// settings that cannot be read, and settings given both by `NAME` and by `NAME_FILE` are
@@ -125,7 +133,8 @@ extension EnvironmentStore: FieldOverridingStore {
     /// each origin names the variable. Empty without declarations.
     package func fieldOverrides(forKey key: String) -> [FieldOverride] {
         (declarations?.fieldVariables[key] ?? []).map { field in
-            FieldOverride(path: field.path, value: .string(field.text), origin: "environment variable \(field.variable)")
+            FieldOverride(
+                path: field.path, value: .string(field.text), origin: "environment variable \(field.variable)")
         }
     }
 }
