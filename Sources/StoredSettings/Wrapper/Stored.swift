@@ -48,7 +48,7 @@ public struct Stored<Value: Sendable>: Sendable {
     public var defaultValue: Value { setting.defaultValue }
 
     /// A sentence for people about what the setting does, given in the declaration; shown by
-    /// `SettingsCommand` and ``SettingsGroup/settingDescriptions()``.
+    /// `SettingsCommand` and `settingDescriptions()` (StoredSettingsCommandLine).
     public var help: String? { setting.help }
     /// Whether the value is a secret (a token, a password): listings and messages show it as
     /// `<redacted>`.
@@ -258,7 +258,7 @@ public struct Stored<Value: Sendable>: Sendable {
 
     /// `error` as a ``StorageError`` naming this setting's key, expected type and store.
     @usableFromInline
-    func storageError(_ error: any Error) -> StorageError {
+    package func storageError(_ error: any Error) -> StorageError {
         guard var storageError = error as? StorageError else {
             return StorageError(
                 .encodingFailed, wrapping: error, key: key, location: store.location,

@@ -1,8 +1,4 @@
-extension FileStore: DiagnosingStore {
-    /// None: a file that cannot be read is thrown by the initializer or reported when it is
-    /// read again.
-    package var errors: [StorageError] { [] }
-
+extension FileStore {
     /// A `dataCorrupted` warning for each key the JSON file gave twice in one object (the
     /// first few), as last read, naming the setting, the path inside its value and both
     /// lines. The later value is the one read.

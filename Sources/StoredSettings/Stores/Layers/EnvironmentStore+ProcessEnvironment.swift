@@ -17,7 +17,7 @@ extension EnvironmentStore {
 
     /// The error for the variable `name`, which gives `key` (at `codingPath`, for a field), whose
     /// value is not valid UTF-8.
-    static func notUTF8Error(key: String, variable name: String, codingPath: [String] = []) -> StorageError {
+    package static func notUTF8Error(key: String, variable name: String, codingPath: [String] = []) -> StorageError {
         StorageError(
             .dataCorrupted, key: key, location: "environment variable \(name)", codingPath: codingPath,
             message: "the value is not valid UTF-8")

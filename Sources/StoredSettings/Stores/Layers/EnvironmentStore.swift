@@ -36,10 +36,8 @@ import Foundation
 /// store is created with `emptyValues: .empty` (see ``EmptyValues``). A variable
 /// whose bytes are not valid UTF-8 is never read with U+FFFD in their place: it holds no value,
 /// ``keys()`` leaves it out, and reading its key reports ``StorageError/Code/dataCorrupted``
-/// naming the variable (a `NAME_FILE` companion's, as a secret file that cannot be read); for a
-/// declared key of a store with declarations, ``errors`` holds that problem instead. A name that is not valid
-/// UTF-8 gives no key; a store with declarations warns about it as a variable no setting reads,
-/// under its spelling with U+FFFD.
+/// naming the variable (a `NAME_FILE` companion's, as a secret file that cannot be read). A name
+/// that is not valid UTF-8 gives no key.
 ///
 /// ## Lists
 ///
@@ -66,26 +64,17 @@ import Foundation
 ///   key then holds no value here.
 /// - A missing file is ``StorageError/Code/notFound``, an unreadable one
 ///   ``StorageError/Code/io`` with the `errno` text; each names the key, variable and path.
-/// - Without declarations a file is read only when its key is first asked for and `NAME`
-///   is unset; a failure is reported once to ``StorageErrorReporter``. A store created with
-///   ``init(prefix:environment:declaredBy:emptyValues:otherVariables:)`` reads the files of the declared
-///   keys at creation, collects failures in ``errors`` (``validate()`` throws the first) and
-///   warns in ``warnings`` when a secret setting's file can be read by every user (mode bit
-///   `0o004`; group access is left to the administrator, as Kubernetes' `fsGroup` uses it),
-///   and when a file is empty: its key then counts as unset, as an empty variable does
-///   (unless ``emptyValues`` is ``EmptyValues/empty``). Messages call the file of a setting
-///   that is not secret "the file", a secret setting's "the secret file".
-/// - A declared key whose own variable ends in `_FILE` (`configFile`, `APP_CONFIG_FILE`)
-///   keeps its plain meaning: that variable is never a secret file for `config`.
+/// - A file is read only when its key is first asked for and `NAME` is unset; a failure is
+///   reported once to ``StorageErrorReporter``. An empty file counts as unset, as an empty
+///   variable does (unless ``emptyValues`` is ``EmptyValues/empty``).
 /// - ``origin(forKey:)`` says `file /run/secrets/token (environment variable APP_TOKEN_FILE)`.
 ///
 /// ## Declared settings
 ///
-/// A store created with ``init(prefix:environment:declaredBy:emptyValues:otherVariables:)`` knows the
-/// settings of a group: it overrides single fields of structured settings
-/// (`APP_LAYOUT_INDENT=4`), reads declared keys' secret files at creation, and warns about
-/// variables no setting reads. That initializer's documentation gives the rules.
-/// Without declarations the store gives no field overrides and no warnings.
+/// A tool's store made by `EnvironmentStore.init(prefix:environment:declaredBy:emptyValues:otherVariables:)`
+/// (StoredSettingsCommandLine) knows the settings of a group: it gives single fields of
+/// structured settings (`APP_LAYOUT_INDENT=4`), reads declared keys' secret files at creation,
+/// and reports problems and unknown variables; that initializer's documentation gives the rules.
 ///
 /// ## Keys
 ///
@@ -97,34 +86,19 @@ import Foundation
 /// environment are not seen, so ``changes()`` never delivers anything.
 ///
 /// Thread-safety: immutable after creation; every member may be used from any thread or task.
-public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore {
+public final class EnvironmentStore: OriginDescribingStore {
     /// The text in front of every variable name, ending with `_` (empty for no prefix).
     public let prefix: String
     /// What a set but empty variable means: unset (the default) or the empty text.
     public let emptyValues: EmptyValues
-    /// Problems found at creation by a store with declarations, in a fixed order: by declared
-    /// setting, a variable whose value is not valid UTF-8 (``StorageError/Code/dataCorrupted``),
-    /// secret files that cannot be read (``StorageError/Code/notFound``,
-    /// ``StorageError/Code/io``, ``StorageError/Code/tooLarge``,
-    /// ``StorageError/Code/dataCorrupted``), settings given both by `NAME` and `NAME_FILE`
-    /// (``StorageError/Code/ambiguousVariable``); then field variables that are not valid UTF-8.
-    /// Each names the key, the variable and the path, never a value. Empty without declarations.
-    public let errors: [StorageError]
-    /// Things worth telling the user, found at creation by a store with declarations: secret
-    /// files that every user may read (``StorageError/Code/insecurePermissions``), variables
-    /// with the prefix that no setting reads (``StorageError/Code/unknownKey``, with a
-    /// did-you-mean hint), variables that name two fields
-    /// (``StorageError/Code/ambiguousVariable``). Empty without declarations.
-    public let warnings: [StorageError]
-
     /// The variables with the prefix, by full name; empty values left out unless
     /// ``emptyValues`` is ``EmptyValues/empty``.
     let variables: [String: String]
     /// The names `NAME` for which a `NAME_FILE` variable is set: the only ones whose secret
     /// file is ever looked at.
     private let companionTargets: Set<String>
-    /// What the declarations gave; `nil` without declarations.
-    private let declared: EnvironmentDeclarations?
+    /// What a tool's declarations gave (StoredSettingsCommandLine); `nil` without them.
+    package let declared: (any EnvironmentDeclaring)?
     /// The outcome of each secret file read so far, by the variable it stands for (`APP_TOKEN`
     /// for `APP_TOKEN_FILE`): filled at creation for declared keys, else on first read.
     private let secretFiles: Lock<[String: SecretFileOutcome]>
@@ -154,33 +128,39 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     public convenience init(
         prefix: String, environment: [String: String]? = nil, emptyValues: EmptyValues = .unset
     ) {
-        self.init(prefix: prefix, environment: environment, declarations: nil, emptyValues: emptyValues)
+        self.init(prefix: prefix, environment: environment, emptyValues: emptyValues, declaring: nil)
     }
 
-    /// Creates a store that knows the declared settings (`nil`: none), for field overrides,
-    /// secret files read at creation and warnings about unknown variables.
+    /// Creates a store whose `declaring` works out, from the prefixed variables, what a tool's
+    /// declarations add: it gets the prefix (ending with `_`, or empty), the variables that
+    /// hold a value, every prefixed name (empty and undecodable ones too) and the undecodable
+    /// ones.
     package convenience init(
-        prefix: String, environment: [String: String]?, declarations: [SettingDeclaration]?,
-        emptyValues: EmptyValues = .unset, otherVariables: Set<String> = []
+        prefix: String, environment: [String: String]?, emptyValues: EmptyValues = .unset,
+        declaring: Declaring?
     ) {
         if let environment {
             self.init(
-                prefix: prefix, decoded: environment, undecodable: [], declarations: declarations,
-                emptyValues: emptyValues, otherVariables: otherVariables)
+                prefix: prefix, decoded: environment, undecodable: [], emptyValues: emptyValues, declaring: declaring)
         } else {
             self.init(
-                prefix: prefix, rawEnvironment: Self.processEnvironment(withPrefix: prefix), declarations: declarations,
-                emptyValues: emptyValues, otherVariables: otherVariables)
+                prefix: prefix, rawEnvironment: Self.processEnvironment(withPrefix: prefix), emptyValues: emptyValues,
+                declaring: declaring)
         }
     }
+
+    /// What works out a tool's declarations from the prefix, the set variables, every prefixed
+    /// name and the undecodable names.
+    package typealias Declaring = (
+        _ prefix: String, _ variables: [String: String], _ names: Set<String>, _ undecodable: Set<String>
+    ) -> any EnvironmentDeclaring
 
     /// Creates a store from `NAME=VALUE` byte strings, as the C `environ` array holds them.
     /// Entries without `=` are left out. Variables whose value is not valid UTF-8 are
     /// remembered as undecodable, as are names that are not valid UTF-8, under their spelling
     /// with U+FFFD (no key reads them; the unknown-variable check names them).
     package convenience init(
-        prefix: String, rawEnvironment: [[UInt8]], declarations: [SettingDeclaration]? = nil,
-        emptyValues: EmptyValues = .unset, otherVariables: Set<String> = []
+        prefix: String, rawEnvironment: [[UInt8]], emptyValues: EmptyValues = .unset, declaring: Declaring? = nil
     ) {
         var decoded: [String: String] = [:]
         var undecodable: Set<String> = []
@@ -197,13 +177,12 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
             }
         }
         self.init(
-            prefix: prefix, decoded: decoded, undecodable: undecodable, declarations: declarations,
-            emptyValues: emptyValues, otherVariables: otherVariables)
+            prefix: prefix, decoded: decoded, undecodable: undecodable, emptyValues: emptyValues, declaring: declaring)
     }
 
     private init(
-        prefix: String, decoded environment: [String: String], undecodable: Set<String>,
-        declarations: [SettingDeclaration]?, emptyValues: EmptyValues, otherVariables: Set<String>
+        prefix: String, decoded environment: [String: String], undecodable: Set<String>, emptyValues: EmptyValues,
+        declaring: Declaring?
     ) {
         let normalized = prefix.isEmpty || prefix.hasSuffix("_") ? prefix : prefix + "_"
         func hasPrefix(_ name: String) -> Bool { name.hasPrefix(normalized) && name.count > normalized.count }
@@ -218,29 +197,9 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
             variables.compactMap { name, path in
                 name.hasSuffix("_FILE") && !path.isEmpty ? String(name.dropLast("_FILE".count)) : nil
             } + undecodable.filter { $0.hasSuffix("_FILE") }.map { String($0.dropLast("_FILE".count)) })
-        if let declarations {
-            let declared = EnvironmentDeclarations(
-                prefix: normalized, variables: variables, names: Set(prefixed.keys).union(undecodable),
-                undecodable: undecodable, declarations: declarations, otherVariables: otherVariables,
-                emptyValues: emptyValues)
-            self.declared = declared
-            self.errors = declared.errors
-            self.warnings = declared.warnings
-            self.secretFiles = Lock(declared.secretFiles)
-        } else {
-            self.declared = nil
-            self.errors = []
-            self.warnings = []
-            self.secretFiles = Lock([:])
-        }
-    }
-
-    /// Throws the first of ``errors``, if any: call it at startup so a tool stops on a secret
-    /// file it cannot read rather than running without the secret.
-    ///
-    /// - Throws: The first of ``errors``.
-    public func validate() throws {
-        if let first = errors.first { throw first }
+        let declared = declaring?(normalized, variables, Set(prefixed.keys).union(undecodable), undecodable)
+        self.declared = declared
+        self.secretFiles = Lock(declared?.secretFiles ?? [:])
     }
 
     /// The name of the variable that holds `key`, such as `APP_AUTO_RELOAD` for `autoReload`;
@@ -262,7 +221,7 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     /// ``StorageErrorReporter``. A `NAME_FILE` companion that is not valid UTF-8, or whose
     /// secret file cannot be read (or that conflicts with the variable), leaves the key without
     /// a value and is reported there once, when it is first needed. Neither is reported for a
-    /// declared key: ``errors`` holds its problem instead.
+    /// declared key of a tool's store, which collects its problems.
     public func value(forKey key: String) -> StoredValue? {
         entryValue(forKey: key)
     }
@@ -277,7 +236,7 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
             return nil
         case nil:
             if let text = variables[name] { return (.string(text), "environment variable \(name)") }
-            // A declared key's problem is in `errors` instead.
+            // A declared key's problem is in the tool's store's errors instead.
             if undecodable.contains(name), !(declared?.ownVariables.contains(name) ?? false) {
                 StorageErrorReporter.report(Self.notUTF8Error(key: key, variable: name))
             }
@@ -333,9 +292,9 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
     /// value is not valid UTF-8, is not listed, so every listed key has a value.
     ///
     /// A secret file that was read is listed under its setting's key (`token` for
-    /// `APP_TOKEN_FILE`), and its `NAME_FILE` variable is not; neither are the field variables
-    /// and `NAME_FILE` companions of declared settings. Without declarations a file is read
-    /// when its key is first asked for, so until then `APP_TOKEN_FILE` is listed as `tokenFile`.
+    /// `APP_TOKEN_FILE`), and its `NAME_FILE` variable is not; neither are the variables that
+    /// serve declared settings otherwise. A file is read when its key is first asked for, so
+    /// until then `APP_TOKEN_FILE` is listed as `tokenFile`.
     public func keys() -> [String] {
         let files = secretFiles.withLock { $0 }
         let serving = declared?.servingVariables ?? []
@@ -361,18 +320,6 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
         return keys
     }
 
-    /// The overrides of single fields of the structured setting `key`, from its field
-    /// variables (`APP_LAYOUT_INDENT=4` gives `["indent"]` of `layout`), shorter paths first:
-    /// a whole inner structure before its own fields. Each value is the variable's text;
-    /// each origin names the variable. Empty without declarations.
-    package func fieldOverrides(forKey key: String) -> [FieldOverride] {
-        (declared?.fieldVariables[key] ?? []).compactMap { field in
-            guard let text = variables[field.variable] else { return nil }
-            return FieldOverride(
-                path: field.path, value: .string(text), origin: "environment variable \(field.variable)")
-        }
-    }
-
     /// A stream that never delivers a change: the environment is fixed at creation. It ends
     /// when its consumer stops iterating.
     public func changes() -> AsyncStream<StoredChange> {
@@ -396,4 +343,16 @@ public final class EnvironmentStore: OriginDescribingStore, FieldOverridingStore
             message: "settings from the environment are read-only; change or unset the variable instead"
         )
     }
+}
+
+/// What a tool's declarations add to an ``EnvironmentStore``, worked out at creation
+/// (StoredSettingsCommandLine): the variables that are not plain keys, and secret files read.
+package protocol EnvironmentDeclaring: Sendable {
+    /// Each declared key's own variable: its problems are collected, never reported on a read,
+    /// and a `_FILE` ending keeps its plain meaning.
+    var ownVariables: Set<String> { get }
+    /// Variables that serve declared settings without being a key's own: left out of `keys()`.
+    var servingVariables: Set<String> { get }
+    /// The secret files of declared keys, read at creation, by the key's own variable.
+    var secretFiles: [String: EnvironmentStore.SecretFileOutcome] { get }
 }

@@ -11,7 +11,7 @@ extension LayeredStore {
         let layers = self.layers
         // Subscribe first, so no change committed after this call returns is missed.
         let sources = layers.map { $0.changes() }
-        let merger = ChangeMerger(layers: layers, merge: merge, continuation: continuation)
+        let merger = ChangeMerger(layers: layers, merging: merging, continuation: continuation)
         let tasks = sources.enumerated().map { index, source in
             Task {
                 for await change in source {
@@ -35,14 +35,16 @@ extension LayeredStore {
 /// which held nothing before.
 final class ChangeMerger: Sendable {
     private let layers: [any Storable]
-    private let merge: LayerMerge
+    private let merging: (any LayerMerging)?
     private let continuation: AsyncStream<StoredChange>.Continuation
     /// What each layer last reported per key (`.some(nil)`: removed).
     private let known: Lock<[[String: StoredValue?]]>
 
-    init(layers: [any Storable], merge: LayerMerge, continuation: AsyncStream<StoredChange>.Continuation) {
+    init(
+        layers: [any Storable], merging: (any LayerMerging)?, continuation: AsyncStream<StoredChange>.Continuation
+    ) {
         self.layers = layers
-        self.merge = merge
+        self.merging = merging
         self.continuation = continuation
         self.known = Lock(
             layers.map { layer in
@@ -68,7 +70,7 @@ final class ChangeMerger: Sendable {
     private func effectiveValue(
         forKey key: String, in known: inout [[String: StoredValue?]], changedLayer: Int
     ) -> StoredValue? {
-        merge.value(forKey: key) { index in
+        LayeredStore.mergedValue(forKey: key, count: layers.count, merging) { index in
             if let reported = known[index][key] { return reported }
             if index == changedLayer { return nil }
             let value = layers[index].value(forKey: key)

@@ -39,16 +39,9 @@ import Foundation
 ///
 /// ## Field overrides
 ///
-/// A layer that gives single fields of a structured setting (`APP_LAYOUT_INDENT=4` from the
-/// environment, `--layout.indent 4` from the command line) overrides those fields of the value
-/// the layers below it give, keeping the others: reads return the first whole value (a
-/// dictionary, or JSON object text) with the field overrides of every layer above it, and its
-/// own, applied from the lowest layer up (a higher layer's field wins; deeper paths are set
-/// inside nested dictionaries). A whole value in a layer above a field override wins over it.
-/// When no layer holds the key, the fields are applied to the declared default (for a store
-/// made with ``init(_:writingTo:declaredBy:)``); a store made without declarations starts from
-/// an empty dictionary. A whole value that is neither is returned as it is, so reading it is
-/// the error naming its source.
+/// A store made by `LayeredStore.init(_:writingTo:declaredBy:)` (StoredSettingsCommandLine)
+/// also merges the single fields of structured settings that layers give on their own
+/// (`APP_LAYOUT_INDENT=4`); that initializer's documentation gives the rules.
 ///
 /// ## Observing
 ///
@@ -61,20 +54,9 @@ public final class LayeredStore: OriginDescribingStore {
     public let layers: [any Storable]
     /// The layer that receives every write.
     public let writable: any Storable
-    /// The declared settings by key, when the store was made for a settings group: their
-    /// defaults are where field overrides start when no layer holds the key.
-    package let declarations: [String: SettingDeclaration]
-    /// How reads merge the layers' values and field overrides.
-    let merge: LayerMerge
-    /// Probable mistakes found in the layers when the store was made, in layer order: each
-    /// layer's own warnings (a misspelt option, an environment variable with the prefix that no
-    /// setting uses, a secret file others can read) and, for a store made for a settings group
-    /// (``init(_:writingTo:declaredBy:)``), every key of the file or another stored layer that
-    /// no declared setting uses, with a did-you-mean hint (code
-    /// ``StorageError/Code/unknownKey``): `Setting 'pageSise' in file
-    /// ~/.config/app/settings.json: no declared setting uses this key (did you mean
-    /// 'pageSize'?).` Keys the library keeps in the file itself are not reported.
-    public let warnings: [StorageError]
+    /// How reads merge the layers when a tool's declarations say more than "the first layer
+    /// holding a key wins" (StoredSettingsCommandLine's field overrides); `nil`: it does.
+    package let merging: (any LayerMerging)?
     /// The layers' revisions at the last read, the number ``valueWithRevision(forKey:)`` gave
     /// them, and the values read at that number by key (field overrides merged once).
     private let readRevisions = Lock<(layers: [UInt64], number: UInt64, values: [String: StoredValue?])>(([], 0, [:]))
@@ -86,28 +68,32 @@ public final class LayeredStore: OriginDescribingStore {
     ///   - writable: The store that receives writes; usually one of `layers` (identity
     ///     decides). When it is not, it is read after all of them.
     public convenience init(_ layers: [any Storable], writingTo writable: any Storable) {
-        self.init(layers, writingTo: writable, declarations: [])
+        self.init(layers, writingTo: writable) { all in
+            all.lazy.compactMap { $0 as? any MergingLayer }.first?.merging(over: all)
+        }
     }
 
-    /// Creates a store reading `layers` in order and writing to `writable`, for settings
-    /// declared as `declarations`.
-    ///
-    /// The declarations give the defaults that field overrides start from when no layer holds
-    /// the key, and the keys that are not reported as unknown (see ``warnings``).
-    package init(_ layers: [any Storable], writingTo writable: any Storable, declarations: [SettingDeclaration]) {
+    /// Creates a store whose reads merge the layers as `merging` makes out of them (all of
+    /// them, the writable one included), first hit wins when it makes `nil`.
+    package init(
+        _ layers: [any Storable], writingTo writable: any Storable,
+        merging: ([any Storable]) -> (any LayerMerging)?
+    ) {
         self.writable = writable
         let all = layers.contains(where: { $0 === writable }) ? layers : layers + [writable]
         self.layers = all
-        let byKey = Dictionary(declarations.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        self.declarations = byKey
-        self.merge = LayerMerge(layers: all, declarations: byKey)
-        self.warnings = Self.collectWarnings(layers: all, declarations: byKey)
+        self.merging = merging(all)
     }
 
-    /// The sources of the fields of `key` that layers give on their own (`--layout.indent 4`),
-    /// by field path, for the fields reads see; empty when none is.
-    package func fieldOrigins(forKey key: String) -> [(path: String, origin: String)] {
-        merge.fieldOrigins(forKey: key) { layers[$0].value(forKey: key) != nil }
+    /// The value reads return for `key`, given each of `count` layers' own value by position.
+    static func mergedValue(
+        forKey key: String, count: Int, _ merging: (any LayerMerging)?, layerValue: (Int) -> StoredValue?
+    ) -> StoredValue? {
+        if let merging { return merging.value(forKey: key, layerValue: layerValue) }
+        for index in 0..<count {
+            if let value = layerValue(index) { return value }
+        }
+        return nil
     }
 
     /// The first layer holding `key`: the one whose value reads return; `nil` when none does.
@@ -115,10 +101,10 @@ public final class LayeredStore: OriginDescribingStore {
         layers.first { $0.value(forKey: key) != nil }
     }
 
-    /// The value of the first layer that holds `key`, with the field overrides of the layers
-    /// above it (and its own) applied (see "Field overrides" above).
+    /// The value of the first layer that holds `key` (with field overrides merged, see "Field
+    /// overrides" above).
     public func value(forKey key: String) -> StoredValue? {
-        merge.value(forKey: key) { layers[$0].value(forKey: key) }
+        Self.mergedValue(forKey: key, count: layers.count, merging) { layers[$0].value(forKey: key) }
     }
 
     /// The first value a layer registered for `key` (``Storable/registeredValue(forKey:)``).
@@ -152,7 +138,9 @@ public final class LayeredStore: OriginDescribingStore {
                 return (seen.number, seen.values[key])
             }
             if let kept { return (kept, number) }
-            let value = merge.value(forKey: key) { $0 == base?.index ? base?.value : nil }
+            let value = Self.mergedValue(forKey: key, count: layers.count, merging) {
+                $0 == base?.index ? base?.value : nil
+            }
             readRevisions.withLock { seen in
                 if seen.number == number { seen.values[key] = value }
             }
@@ -224,14 +212,30 @@ public final class LayeredStore: OriginDescribingStore {
     /// line`), `file <path>` for a file layer (`~` for the home folder); `nil` when no layer
     /// holds the key, so the default applies.
     ///
-    /// Field overrides add their fields' sources, by field path, after `; `:
+    /// Merged field overrides add their fields' sources, by field path, after `; `:
     /// `file ~/.config/app/settings.json; indent: environment variable APP_LAYOUT_INDENT`, or
     /// `default; indent: …` when no layer holds the whole value.
     public func origin(forKey key: String) -> String? {
-        let holder = layer(holding: key)
-        let base = holder?.describedOrigin(forKey: key)
-        let fields = fieldOrigins(forKey: key)
+        let base = layer(holding: key)?.describedOrigin(forKey: key)
+        let fields = merging?.fieldOrigins(forKey: key) { layers[$0].value(forKey: key) != nil } ?? []
         guard !fields.isEmpty else { return base }
         return ([base ?? "default"] + fields.map { "\($0.path): \($0.origin)" }).joined(separator: "; ")
     }
+}
+
+/// How a ``LayeredStore`` reads one key over its layers beyond "the first layer holding it
+/// wins": StoredSettingsCommandLine merges field overrides this way.
+package protocol LayerMerging: Sendable {
+    /// The value reads return for `key`, given each layer's own value by position.
+    func value(forKey key: String, layerValue: (Int) -> StoredValue?) -> StoredValue?
+    /// The sources of the merged fields of `key`, by field path, given whether each layer (by
+    /// position) holds the key; empty when none is merged.
+    func fieldOrigins(forKey key: String, holds: (Int) -> Bool) -> [(path: String, origin: String)]
+}
+
+/// A layer that gives more than whole values (StoredSettingsCommandLine's field overrides): a
+/// ``LayeredStore`` over it reads with the merging it makes.
+package protocol MergingLayer: Storable {
+    /// How a layered store over `layers` (this layer among them) merges them.
+    func merging(over layers: [any Storable]) -> any LayerMerging
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 import StoredSettingsMigrations
 import StoredSettingsTestSupport
 import Testing

@@ -1,8 +1,5 @@
-/// The candidate that `name` is most likely a misspelling of, for a did-you-mean hint: the one
-/// with the fewest edits (`editDistance`, a swap of neighbouring letters counting as one;
-/// letters compared without case and without the separators `.`, `-`, `_`), when that is at
-/// most a third of the name's length (at least 1) and no other candidate is as close; `nil`
-/// otherwise.
+/// The candidate `name` is most likely a misspelling of, for a did-you-mean hint: the only one
+/// within a third of the name's length in edits (letters compared without case and `.-_`).
 package func closestMatch(to name: String, among candidates: some Sequence<String>) -> String? {
     func squeezed(_ text: String) -> [Character] {
         Array(text.lowercased().filter { !".-_".contains($0) })
@@ -24,9 +21,8 @@ package func closestMatch(to name: String, among candidates: some Sequence<Strin
     return tie ? nil : best?.candidate
 }
 
-/// The optimal string alignment distance between two texts: the fewest insertions, deletions,
-/// substitutions and swaps of two neighbouring letters (`jbos` for `jobs`) that turn one into
-/// the other, no letter being edited twice.
+/// The optimal string alignment distance: the fewest insertions, deletions, substitutions and
+/// swaps of neighbouring letters (`jbos` for `jobs`) that turn `a` into `b`.
 package func editDistance(_ a: [Character], _ b: [Character]) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }

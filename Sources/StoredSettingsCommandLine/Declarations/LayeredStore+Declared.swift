@@ -1,4 +1,4 @@
-import Foundation
+public import StoredSettings
 
 extension LayeredStore {
     /// Creates a store reading `layers` in order and writing to `writable`, for the settings
@@ -12,15 +12,24 @@ extension LayeredStore {
     /// ```
     ///
     /// Knowing the declarations, the store
-    /// - applies field overrides (`APP_LAYOUT_INDENT=4`, `--layout.indent 4`) to the setting's
-    ///   declared default when no layer holds the whole value;
-    /// - reports, through ``StorageErrorReporter`` and once per process however many stores
+    /// - merges field overrides: a layer that gives single fields of a structured setting
+    ///   (`APP_LAYOUT_INDENT=4` from the environment, `--layout.indent 4` from the command line)
+    ///   overrides those fields of the value the layers below it give, keeping the others. Reads
+    ///   return the first whole value (a dictionary, or JSON object text) with the field
+    ///   overrides of every layer above it, and its own, applied from the lowest layer up (a
+    ///   higher layer's field wins; deeper paths are set inside nested dictionaries). A whole
+    ///   value in a layer above a field override wins over it. When no layer holds the key, the
+    ///   fields are applied to the setting's declared default (an empty dictionary when it has
+    ///   none). A whole value that is neither is returned as it is, so reading it is the error
+    ///   naming its source. `origin(forKey:)` adds the fields' sources:
+    ///   `file ~/.config/app/settings.json; indent: environment variable APP_LAYOUT_INDENT`;
+    /// - reports, through `StorageErrorReporter` and once per process however many stores
     ///   find them, its ``warnings``: every key of the file (or another stored layer) that no
     ///   declared setting uses, with a did-you-mean hint, and the layers' own warnings
     ///   (misspelt options, unknown `PREFIX_*` variables, secret files others can read). Keys
     ///   the library keeps in the file itself are never reported.
     ///
-    /// Use `CommandLineSettings` (module `StoredSettingsCommandLine`) to make such a store and stop on bad input in one call.
+    /// Use ``CommandLineSettings`` to make such a store and stop on bad input in one call.
     ///
     /// - Parameters:
     ///   - layers: The stores to read, highest priority first.
@@ -33,11 +42,16 @@ extension LayeredStore {
     }
 
     /// Like ``init(_:writingTo:declaredBy:)``, reporting the warnings only when asked.
-    package convenience init(
+    convenience init(
         _ layers: [any Storable], writingTo writable: any Storable, declaredBy group: any SettingsGroup.Type,
         reportingWarnings: Bool
     ) {
-        self.init(layers, writingTo: writable, declarations: group.declarations())
+        let declarations = group.declarations()
+        let byKey = Dictionary(declarations.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        self.init(layers, writingTo: writable) { all in
+            LayerMerge(
+                layers: all, declarations: byKey, warnings: Self.collectWarnings(layers: all, declarations: byKey))
+        }
         if reportingWarnings { reportWarningsOnce() }
     }
 }

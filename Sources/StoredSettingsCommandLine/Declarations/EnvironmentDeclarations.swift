@@ -1,43 +1,39 @@
-import Foundation
+import StoredSettings
 
-/// What an ``EnvironmentStore`` created with declarations works out once, at creation: each
+/// What an `EnvironmentStore` created with declarations works out once, at creation: each
 /// declared key's own variable, the variables of the fields of structured settings, the
 /// secret files of declared keys, and the problems to report.
-package struct EnvironmentDeclarations: Sendable {
-    /// A variable that overrides one field of a structured setting.
-    package struct FieldVariable: Sendable, Equatable {
+struct EnvironmentDeclarations: EnvironmentDeclaring {
+    /// A set variable that overrides one field of a structured setting.
+    struct FieldVariable: Sendable, Equatable {
         /// The field names below the key, outermost first.
-        package var path: [String]
+        var path: [String]
         /// The variable's full name.
-        package var variable: String
+        var variable: String
+        /// The variable's text.
+        var text: String
     }
 
     /// Each declared key's own variable (`APP_LAYOUT` for `layout`).
-    package var ownVariables: Set<String> = []
+    var ownVariables: Set<String> = []
     /// The field variables that are set, by key, shorter paths first, then by name.
-    package var fieldVariables: [String: [FieldVariable]] = [:]
+    var fieldVariables: [String: [FieldVariable]] = [:]
     /// The secret files of declared keys, by the key's own variable; read at creation.
-    package var secretFiles: [String: EnvironmentStore.SecretFileOutcome] = [:]
+    var secretFiles: [String: EnvironmentStore.SecretFileOutcome] = [:]
     /// Variables that serve a declared setting without being a key's own variable (field
-    /// variables, `NAME_FILE` companions): left out of ``EnvironmentStore/keys()``.
-    package var servingVariables: Set<String> = []
+    /// variables, `NAME_FILE` companions): left out of `EnvironmentStore.keys()`.
+    var servingVariables: Set<String> = []
     /// Variables of declared keys, secret files' `NAME_FILE` variables and field variables
     /// whose value is not valid UTF-8; secret files that cannot be read; conflicts.
-    package var errors: [StorageError] = []
+    var errors: [StorageError] = []
     /// Secret files every user may read, empty secret files, unknown variables, ambiguous
     /// field variables.
-    package var warnings: [StorageError] = []
+    var warnings: [StorageError] = []
 
-    /// Works out the variables of `declarations` among `variables` (the set ones, by name).
-    ///
-    /// - Parameters:
-    ///   - prefix: The store's prefix, ending with `_` (or empty).
-    ///   - variables: The prefixed variables that hold a value.
-    ///   - names: Every prefixed variable's name, empty and undecodable ones included, for the
-    ///     unknown-variable check.
-    ///   - undecodable: The prefixed variables whose value is not valid UTF-8.
-    ///   - declarations: The declared settings.
-    package init(
+    /// Works out the variables of `declarations` among `variables` (the set prefixed ones, by
+    /// name); `names` holds every prefixed name (empty and undecodable ones too), `prefix` ends
+    /// with `_` (or is empty).
+    init(
         prefix: String, variables: [String: String], names: Set<String>, undecodable: Set<String>,
         declarations: [SettingDeclaration], otherVariables: Set<String> = [],
         emptyValues: EnvironmentStore.EmptyValues = .unset
@@ -135,8 +131,9 @@ package struct EnvironmentDeclarations: Sendable {
                 }
                 continue
             }
-            if variables[name] != nil {
-                fieldVariables[winner.key, default: []].append(FieldVariable(path: winner.path, variable: name))
+            if let text = variables[name] {
+                fieldVariables[winner.key, default: []].append(
+                    FieldVariable(path: winner.path, variable: name, text: text))
             } else if undecodable.contains(name) {
                 errors.append(EnvironmentStore.notUTF8Error(key: winner.key, variable: name, codingPath: winner.path))
             }
@@ -152,7 +149,7 @@ package struct EnvironmentDeclarations: Sendable {
     /// The variable that gives the field at `path` of the key whose own variable is
     /// `variable`: `APP_LAYOUT_WRAP_COLUMN` for `wrapColumn` of `APP_LAYOUT`; `nil` when a field
     /// name has characters no variable name can hold.
-    package static func fieldVariable(_ variable: String, path: [String]) -> String? {
+    static func fieldVariable(_ variable: String, path: [String]) -> String? {
         let words = path.compactMap(KeyWords.screamingSnakeCase)
         guard words.count == path.count else { return nil }
         return variable + "_" + words.joined(separator: "_")
@@ -160,7 +157,7 @@ package struct EnvironmentDeclarations: Sendable {
 
     /// Every path to a field of a structure, its inner structures' fields included, each
     /// structure before its fields, in name order.
-    package static func fieldPaths(_ fields: [String: SettingDeclaration.Shape]) -> [[String]] {
+    static func fieldPaths(_ fields: [String: SettingDeclaration.Shape]) -> [[String]] {
         fields.sorted { $0.key < $1.key }.flatMap { name, shape -> [[String]] in
             guard case .structure(let inner) = shape else { return [[name]] }
             return [[name]] + fieldPaths(inner).map { [name] + $0 }

@@ -1,19 +1,14 @@
 import Foundation
 
-/// What the description and `config` command say about a setting's Swift type.
+/// What messages say about a setting's Swift type.
 package enum ValueTypeInfo {
-    /// Whether `type` is an `Optional`.
-    package static func isOptional(_ type: Any.Type) -> Bool {
-        type is any OptionalValue.Type
-    }
-
     /// The wrapped type of an `Optional`, else `type` itself.
     package static func unwrapped(_ type: Any.Type) -> Any.Type {
         (type as? any OptionalValue.Type)?.wrappedType ?? type
     }
 
     /// What values of `type` look like, in words, or `nil` when there is nothing useful to say.
-    package static func hint(for type: Any.Type) -> String? {
+    static func hint(for type: Any.Type) -> String? {
         if type == Bool.self { return "true or false; also yes/no, on/off, 1/0" }
         if let integer = type as? any FixedWidthInteger.Type { return wholeNumberHint(integer) }
         if type is any BinaryFloatingPoint.Type || type == Decimal.self { return "a number" }
@@ -38,40 +33,8 @@ package enum ValueTypeInfo {
         return T.isSigned ? "a whole number" : "a whole number, 0 or more"
     }
 
-    /// How help text names a value of `type` after its option: `N` for numbers, `DATE`,
-    /// `TEXT`, `true|false`, the cases of an enum (`plain|markdown`), `JSON` for structures, else `VALUE`.
-    package static func placeholder(for type: Any.Type) -> String {
-        if let names = valueNames(for: type) { return names.joined(separator: "|") }
-        if type is any FixedWidthInteger.Type || type is any BinaryFloatingPoint.Type || type == Decimal.self {
-            return "N"
-        }
-        if type == Date.self { return "DATE" }
-        if type == URL.self { return "URL" }
-        if type == UUID.self { return "UUID" }
-        if type == String.self { return "TEXT" }
-        if type == Data.self { return "BASE64" }
-        if let list = type as? any ListValue.Type { return placeholder(for: list.elementType) + "..." }
-        if type is any DictionaryValue.Type || type is any Decodable.Type { return "JSON" }
-        return "VALUE"
-    }
-
-    /// Every value of `type` as text, when it has a few named ones: `true` and `false`, or an
-    /// enum's cases as they are stored; `nil` otherwise.
-    package static func valueNames(for type: Any.Type) -> [String]? {
-        if type == Bool.self { return ["true", "false"] }
-        guard let cases = type as? any CaseIterable.Type, let names = caseNames(cases), !names.isEmpty else {
-            return nil
-        }
-        return names
-    }
-
-    /// "a Bool", "an Int": the type's name with its article.
-    package static func withArticle(_ name: String) -> String {
-        let vowels: Set<Character> = ["A", "E", "I", "O", "a", "e", "i", "o"]
-        return (name.first.map(vowels.contains) ?? false ? "an " : "a ") + name
-    }
-
-    private static func caseNames<T: CaseIterable>(_: T.Type) -> [String]? {
+    /// An enum's cases as they are stored; `nil` when one does not convert.
+    package static func caseNames<T: CaseIterable>(_: T.Type) -> [String]? {
         var names: [String] = []
         for value in T.allCases {
             guard let convertible = value as? any StoredValueConvertible,
@@ -92,11 +55,24 @@ extension Optional: OptionalValue {
     package static var wrappedType: Any.Type { Wrapped.self }
 }
 
+/// Arrays and sets: the list types, which lists from the environment and the command line fill.
+package protocol ListValue {
+    /// The type of the items.
+    static var elementType: Any.Type { get }
+}
+extension Array: ListValue {
+    package static var elementType: Any.Type { Element.self }
+}
+extension Set: ListValue {
+    package static var elementType: Any.Type { Element.self }
+}
+
+/// Dictionaries with open keys (`[String: V]`), which have no fixed fields.
+package protocol DictionaryValue {}
+extension Dictionary: DictionaryValue {}
+
 /// Stored values as text for people.
 package enum ValueText {
-    /// The text shown for a secret.
-    package static let redacted = "<redacted>"
-
     /// `true`, `42`, `1.5`, the string itself, ISO 8601 for dates, Base64 for data, compact JSON
     /// for arrays and dictionaries.
     package static func display(_ value: StoredValue) -> String {

@@ -1,18 +1,48 @@
+public import StoredSettings
+
 extension LayeredStore {
+    /// Probable mistakes found in the layers, in layer order: each layer's own warnings (a
+    /// misspelt option, an environment variable with the prefix that no setting uses, a secret
+    /// file others can read, a key the file repeats) and, for a store made for a settings group
+    /// (``init(_:writingTo:declaredBy:)``), every key of the file or another stored layer that
+    /// no declared setting uses, with a did-you-mean hint (code `StorageError.Code.unknownKey`):
+    /// `Setting 'pageSise' in file ~/.config/app/settings.json: no declared setting uses this
+    /// key (did you mean 'pageSize'?).` Keys the library keeps in the file itself are not
+    /// reported.
+    ///
+    /// A store made for a settings group found them when it was made; another store looks at
+    /// its layers now.
+    public var warnings: [StorageError] {
+        (merging as? LayerMerge)?.warnings ?? Self.collectWarnings(layers: layers, declarations: [:])
+    }
+
+    /// The declared settings by key of a store made for a settings group; empty for another.
+    var declarations: [String: SettingDeclaration] {
+        (merging as? LayerMerge)?.declarations ?? [:]
+    }
+
+    /// The sources of the fields of `key` that layers give on their own (`--layout.indent 4`),
+    /// by field path, for the fields reads see; empty when none is.
+    func fieldOrigins(forKey key: String) -> [(path: String, origin: String)] {
+        merging?.fieldOrigins(forKey: key) { layers[$0].value(forKey: key) != nil } ?? []
+    }
+
+    /// Keys the library itself keeps in settings files beside the declared settings, never
+    /// reported as unknown: `MigratingStore.versionKey` (StoredSettingsMigrations, not a
+    /// dependency of this module; a test checks the two agree).
+    package static let reservedKeys: Set<String> = ["storedSettingsSchemaVersion"]
+
     /// Whether `layer` gives values for one run only (the command line, the environment, any
     /// layer with field overrides): its keys are not settings stored anywhere, so they are not
     /// checked against the declarations (the layer reports its own unknown names).
-    package static func isOneRunLayer(_ layer: any Storable) -> Bool {
+    static func isOneRunLayer(_ layer: any Storable) -> Bool {
         layer is EnvironmentStore || layer is any FieldOverridingStore
     }
 
-    /// The warnings found in the layers when the store was made: each layer's own (misspelt
-    /// options, `PREFIX_*` variables no setting uses, secret files others can read) and, given
-    /// declarations, one ``StorageError/Code/unknownKey`` per key of a stored layer (the file,
-    /// shared defaults) that no declared setting uses and the library does not reserve, with a
-    /// did-you-mean hint. A `UserDefaultsStore` layer is not checked: its domain also holds
-    /// keys of the system and of other code.
-    package static func collectWarnings(
+    /// The layers' own warnings and, given declarations, an `unknownKey` warning per key of a
+    /// stored layer that no declared setting uses (not a `UserDefaultsStore`'s, whose domain
+    /// holds the system's keys too).
+    static func collectWarnings(
         layers: [any Storable], declarations: [String: SettingDeclaration]
     ) -> [StorageError] {
         var result: [StorageError] = []
@@ -50,9 +80,8 @@ extension LayeredStore {
         return "a file holds the field '\(parts.dropFirst().joined(separator: "."))' of '\(parts[0])' as \(nested)"
     }
 
-    /// Reports each of ``warnings`` through ``StorageErrorReporter`` that has not been
-    /// reported before in this process.
-    package func reportWarningsOnce() {
+    /// Reports each of ``warnings`` not reported before in this process to `StorageErrorReporter`.
+    func reportWarningsOnce() {
         for warning in warnings where ReportedWarnings.isFirstReport(of: warning) {
             StorageErrorReporter.report(warning)
         }

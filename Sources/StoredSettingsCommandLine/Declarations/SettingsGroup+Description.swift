@@ -1,7 +1,7 @@
-import Foundation
+public import StoredSettings
 
 extension SettingsGroup {
-    /// Describes every ``Stored`` setting of the group, in declaration order: key, Swift type,
+    /// Describes every `Stored` setting of the group, in declaration order: key, Swift type,
     /// default, current value, origin and help sentence.
     ///
     /// ```swift

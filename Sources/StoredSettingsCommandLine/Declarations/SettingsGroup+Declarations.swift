@@ -1,21 +1,14 @@
-import Foundation
+package import StoredSettings
 
 extension SettingsGroup {
-    /// What the layers need to know about each setting the type declares, as plain data: key,
-    /// shape (flag, list, structure with its fields, other), default in stored form, secrecy.
-    ///
-    /// A structure's fields are those of its default's stored form (a `Codable` type stored as
-    /// a dictionary); an optional structure has no default, so no fields are known for it.
-    ///
-    /// Derived once per type in a process (an instance made and reflected over with `Mirror`),
-    /// then kept: the defaults are those of the first derivation.
+    /// What the layers need to know about each setting the type declares, as plain data.
+    /// Derived once per type in a process (see ``declaredSettings()``).
     package static func declarations() -> [SettingDeclaration] {
         derived().declarations
     }
 
-    /// The settings the type declares, with their property names, as ``declarations()`` derives
-    /// them: on an instance over a `VolatileStore`, so they tell keys, types and defaults, never
-    /// stored values. Derived once per type in a process.
+    /// The settings the type declares, with their property names, found on an instance over a
+    /// `VolatileStore` (keys, types and defaults, never stored values). Derived once per type.
     package static func declaredSettings() -> [(name: String, setting: any AnyStoredSetting)] {
         derived().settings
     }
@@ -38,7 +31,8 @@ private struct DerivedGroup: Sendable {
 private let derivedGroups = Lock<[ObjectIdentifier: DerivedGroup]>([:])
 
 extension AnyStoredSetting {
-    /// The setting as plain data for the layers.
+    /// The setting as plain data for the layers: a structure's fields are those of its
+    /// default's stored form (an optional structure has no default, so no known fields).
     package var declaration: SettingDeclaration {
         let defaultValue = defaultStoredValue
         let shape: SettingDeclaration.Shape
@@ -65,26 +59,4 @@ extension SettingDeclaration.Shape {
         default: self = .other
         }
     }
-}
-
-/// Arrays and sets: the list types, which lists from the environment and the command line
-/// fill.
-package protocol ListValue {
-    /// The type of the items.
-    static var elementType: Any.Type { get }
-}
-extension Array: ListValue {
-    package static var elementType: Any.Type { Element.self }
-}
-extension Set: ListValue {
-    package static var elementType: Any.Type { Element.self }
-}
-
-/// Dictionaries with open keys (`[String: V]`), which have no fixed fields.
-package protocol DictionaryValue {}
-extension Dictionary: DictionaryValue {}
-
-extension Stored {
-    package var isList: Bool { ValueTypeInfo.unwrapped(Value.self) is any ListValue.Type }
-    package var isDictionary: Bool { ValueTypeInfo.unwrapped(Value.self) is any DictionaryValue.Type }
 }

@@ -1,7 +1,9 @@
-/// One setting of a ``SettingsGroup`` described for people and scripts: its key, type,
+public import StoredSettings
+
+/// One setting of a `SettingsGroup` described for people and scripts: its key, type,
 /// default, current value, where that value comes from, and its help sentence.
 ///
-/// Get them from ``SettingsGroup/settingDescriptions()``; `SettingsCommand` prints them.
+/// Get them from `settingDescriptions()` of a `SettingsGroup`; ``SettingsCommand`` prints them.
 /// A secret setting's values are replaced by `<redacted>` here already, so no description can
 /// leak one.
 ///
@@ -35,9 +37,7 @@ public struct SettingDescription: Sendable, Equatable {
     /// and the origin. The setting then reads its default.
     public var problem: StorageError?
 
-    /// Creates a description.
-    ///
-    /// - Parameters: One per property, as documented there.
+    /// Creates a description; one parameter per property.
     package init(
         key: String, propertyName: String, typeName: String, defaultValue: StoredValue?,
         value: StoredValue?, origin: String, help: String? = nil, isSecret: Bool = false,

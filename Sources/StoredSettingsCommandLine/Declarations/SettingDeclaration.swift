@@ -1,8 +1,7 @@
-import Foundation
+package import StoredSettings
 
-/// What the layers know about one declared setting, as plain data: the command layer derives
-/// these from a settings group (key, shape, default, secrecy), so the stores below it never
-/// name the wrapper's types.
+/// What the layers know about one declared setting, as plain data derived from a settings
+/// group, so the stores never name the wrapper's types.
 package struct SettingDeclaration: Sendable, Equatable {
     /// The shape of a setting's values, as far as the layers need it.
     package indirect enum Shape: Sendable, Equatable {
@@ -10,9 +9,8 @@ package struct SettingDeclaration: Sendable, Equatable {
         case boolean
         /// An array or a set: lists from the environment and the command line fill it.
         case list
-        /// A structure (a `Codable` type stored as a dictionary) with these fields, by name:
-        /// one field can be overridden on its own (`APP_LAYOUT_INDENT=4`, `--layout.indent 4`).
-        /// The fields are those of the default value's stored form.
+        /// A structure (a `Codable` type stored as a dictionary) whose fields, by name, can be
+        /// overridden one by one (`APP_LAYOUT_INDENT=4`, `--layout.indent 4`).
         case structure(fields: [String: Shape])
         /// Any other value: a scalar, a dictionary with open keys, a raw-value enum.
         case other
@@ -24,8 +22,7 @@ package struct SettingDeclaration: Sendable, Equatable {
     package var shape: Shape
     /// The default in stored form; `nil` for optional settings.
     package var defaultValue: StoredValue?
-    /// Whether the value is a secret (hidden in listings; secret files are checked for their
-    /// permissions).
+    /// Whether the value is a secret (hidden in listings; its secret file's permissions checked).
     package var isSecret: Bool
 
     package init(key: String, shape: Shape, defaultValue: StoredValue? = nil, isSecret: Bool = false) {
@@ -43,8 +40,7 @@ package struct FieldOverride: Sendable, Equatable {
     package var path: [String]
     /// The field's value (text from the environment or the command line is a `.string`).
     package var value: StoredValue
-    /// Where it comes from, in the words of ``OriginDescribingStore/origin(forKey:)``:
-    /// `environment variable APP_LAYOUT_INDENT`, `--layout.indent on the command line`.
+    /// Where it comes from, in origin words: `environment variable APP_LAYOUT_INDENT`.
     package var origin: String
 
     package init(path: [String], value: StoredValue, origin: String) {
@@ -54,10 +50,17 @@ package struct FieldOverride: Sendable, Equatable {
     }
 }
 
-/// A layer that can override single fields of structured settings; ``LayeredStore`` merges
-/// them over the value the lower layers (or the default) give.
-package protocol FieldOverridingStore: Storable {
+/// A layer that can override single fields of structured settings; ``LayerMerge`` merges them
+/// over the value the lower layers (or the default) give.
+package protocol FieldOverridingStore: MergingLayer {
     /// The field overrides this layer gives inside `key`'s structure, in a fixed order; empty
     /// when it gives none.
     func fieldOverrides(forKey key: String) -> [FieldOverride]
+}
+
+extension FieldOverridingStore {
+    /// Merges the field overrides of every layer, as a store made without declarations does.
+    package func merging(over layers: [any Storable]) -> any LayerMerging {
+        LayerMerge(layers: layers, declarations: [:])
+    }
 }

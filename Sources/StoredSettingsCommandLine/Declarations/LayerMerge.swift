@@ -1,23 +1,29 @@
-/// How a ``LayeredStore`` reads one key over its layers: the first whole value, with the field
-/// overrides of the layers above it (and its own) applied, from the lowest layer up.
-///
-/// Plain data, shared by reads and by the change merger (which passes the values it last saw).
-package struct LayerMerge: Sendable {
+import StoredSettings
+
+/// How a declared `LayeredStore` reads one key over its layers: the first whole value, with the
+/// field overrides of the layers above it (and its own) applied, from the lowest layer up.
+/// It also keeps the declarations and the warnings found when the store was made.
+struct LayerMerge: LayerMerging {
     /// The layers that can give field overrides, with their positions, highest first.
     private let overriding: [(index: Int, layer: any FieldOverridingStore)]
     private let layerCount: Int
-    private let declarations: [String: SettingDeclaration]
+    /// The declared settings by key: their defaults are where field overrides start when no
+    /// layer holds the key.
+    let declarations: [String: SettingDeclaration]
+    /// The warnings of a store made for a settings group, found when it was made; `nil` for another.
+    let warnings: [StorageError]?
 
-    package init(layers: [any Storable], declarations: [String: SettingDeclaration]) {
+    init(layers: [any Storable], declarations: [String: SettingDeclaration], warnings: [StorageError]? = nil) {
         self.overriding = layers.enumerated().compactMap { index, layer in
             (layer as? any FieldOverridingStore).map { (index, $0) }
         }
         self.layerCount = layers.count
         self.declarations = declarations
+        self.warnings = warnings
     }
 
     /// The value reads return for `key`, given each layer's own value by position.
-    package func value(forKey key: String, layerValue: (Int) -> StoredValue?) -> StoredValue? {
+    func value(forKey key: String, layerValue: (Int) -> StoredValue?) -> StoredValue? {
         guard !overriding.isEmpty else {
             for index in 0..<layerCount {
                 if let value = layerValue(index) { return value }
