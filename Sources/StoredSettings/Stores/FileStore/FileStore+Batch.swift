@@ -1,11 +1,10 @@
 import Foundation
 
 extension FileStore: TransactionalStore {
-    /// Many changes to a ``FileStore`` applied as one: one lock, one read of the file if it
-    /// changed, one write. The ``StoreBatch`` of every ``TransactionalStore``.
+    /// Many changes to a ``FileStore`` applied as one: one lock and one write.
     ///
-    /// You get a `Batch` inside ``FileStore/batch(_:)``; it holds the file's current values,
-    /// and what you change in it is written when the closure returns.
+    /// ``FileStore/batch(_:)`` hands you one holding the file's current values; what you change
+    /// in it is written when the closure returns.
     ///
     /// ```swift
     /// try store.batch { batch in
@@ -18,20 +17,10 @@ extension FileStore: TransactionalStore {
 
     /// Applies every change `body` makes to its ``Batch`` with one lock and one write.
     ///
-    /// `body` sees the values currently in the file (re-read if another process changed it),
-    /// while the store holds the file's cross-process lock: the whole batch is atomic across
-    /// threads and processes. When `body` changes nothing, nothing is written. Like the body of
-    /// ``FileStore/update(forKey:_:)``, `body` may run again on the file's new contents when
-    /// another writer got in during the write (the lock file was deleted); only its last run is
-    /// written.
-    ///
-    /// ```swift
-    /// try store.batch { batch in
-    ///     for (index, name) in recentFiles.enumerated() {
-    ///         batch["recent.\(index)"] = .string(name)
-    ///     }
-    /// }
-    /// ```
+    /// `body` sees the values currently in the file, under the file's cross-process lock: the
+    /// batch is atomic across threads and processes. When `body` changes nothing, nothing is
+    /// written. As with ``FileStore/update(forKey:_:)``, `body` may run more than once; only its
+    /// last run is written.
     ///
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, ``StorageError/Code/invalidKey`` for an invalid key set

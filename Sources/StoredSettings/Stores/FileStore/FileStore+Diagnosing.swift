@@ -1,7 +1,6 @@
 extension FileStore {
-    /// A `dataCorrupted` warning for each key the JSON file gave twice in one object (the
-    /// first few), as last read, naming the setting, the path inside its value and both
-    /// lines. The later value is the one read.
+    /// A `dataCorrupted` warning for each key the JSON file, as last read, gave twice in one
+    /// object (the first few); the later value is the one read.
     package var warnings: [StorageError] {
         let duplicates = withFileLock { $0.source.duplicateKeys }
         guard !duplicates.isEmpty else { return [] }

@@ -12,13 +12,9 @@ extension FileStore {
 
     /// The writes of one store waiting for the write in progress: the group commit.
     ///
-    /// While one thread (the leader) writes the file, later `setValue` calls queue their change
-    /// here and wait. When the leader is done, one waiting thread becomes the next leader and
-    /// commits every queued change, in the order queued, with one read check of the file, one
-    /// write, one `fsync` of the file, one `rename` and one `fsync` of the folder; then it hands
-    /// each member its outcome. Writers waiting on one another thus share the cost of making
-    /// the file durable, and each call still returns only once its change is on disk (or
-    /// failed).
+    /// While a leader thread writes, later `setValue` calls queue here; when it is done, one of
+    /// them leads next, commits every queued change in order as one write, and hands each
+    /// member its outcome (<doc:ConfigurationFiles>).
     final class WriteGroup: Sendable {
         private struct State {
             var pending: [QueuedWrite] = []
@@ -30,18 +26,16 @@ extension FileStore {
         private let state = Lock(State())
         /// The leader's mark in ``UpdateScope`` while it commits.
         var media: [String] { ["group commit " + UpdateScope.medium(self)] }
-        /// How many writes wait behind the one in progress, for tests: they wait on it to know
-        /// that writers provably queued.
+        /// How many writes wait behind the one in progress (for tests).
         let queued = AwaitableState(0)
 
         /// Queues `key`'s new `value` and returns once it was committed by this thread or by
         /// another, or throws what its commit threw.
         ///
-        /// `commitGroup` runs with no lock held, on the leader's thread, with the writes to
-        /// commit in queue order, and returns each one's outcome (`nil`: written). It runs
-        /// marked in ``UpdateScope`` with ``media``, so a write to this store that the leader's
-        /// own thread makes while it leads (from an error report handler the commit calls),
-        /// which would wait for itself here, is made alone (``commitInGroup(_:forKey:)``).
+        /// `commitGroup` runs on the leader's thread with no lock held, gets the writes in
+        /// queue order and returns each one's outcome (`nil`: written). It runs marked with
+        /// ``media``, so a write the leader's thread makes meanwhile (from an error handler)
+        /// is made alone instead of waiting for itself.
         func submit(key: String, value: StoredValue?, commitGroup: ([QueuedWrite]) -> [UInt64: StorageError?]) throws {
             let wakeUp = DispatchSemaphore(value: 0)
             let id = state.withLock { state in
@@ -95,15 +89,13 @@ extension FileStore {
         }
     }
 
-    /// How many ``setValue(_:forKey:)`` calls wait behind the write in progress, to join the
-    /// next group: for tests, which wait on it to know that writers provably queued.
+    /// How many ``setValue(_:forKey:)`` calls wait to join the next group (for tests).
     package var queuedWrites: AwaitableState<Int> { writeGroup.queued }
 
     /// ``setValue(_:forKey:)`` through the store's ``WriteGroup``: `key` has been validated.
     ///
-    /// Inside an `update` body (of any store) on this thread the write is made alone, as
-    /// ``update(forKey:_:)`` makes it, so that a write the body may not make throws
-    /// ``StorageError/Code/reentrantWrite`` to its caller only, never to a group.
+    /// Inside an `update` body on this thread the write is made alone, so that a
+    /// ``StorageError/Code/reentrantWrite`` reaches its caller only, never a group.
     func commitInGroup(_ value: StoredValue?, forKey key: String) throws {
         if UpdateScope.isInsideUpdateBody || UpdateScope.isInsideUpdateBody(of: writeGroup.media) {
             try update(forKey: key) { $0 = value }
@@ -120,11 +112,9 @@ extension FileStore {
 
     /// Commits `group` as one write and returns each member's outcome.
     ///
-    /// A member whose key is canonically equivalent to a stored key of other scalars fails
-    /// alone, before its change is applied. A failure of the shared write (I/O, a file that
-    /// does not parse) fails every member, and nothing changes in memory or on disk. When the
-    /// group's file cannot be encoded or would be too large, one member's value may be the
-    /// cause: each member is then committed alone, so only the members at fault fail.
+    /// A key conflict fails its member alone; a failure of the shared write fails every
+    /// member. When the file cannot be encoded or is too large, each member is committed
+    /// alone, so only those at fault fail.
     private func commit(_ group: [QueuedWrite]) -> [UInt64: StorageError?] {
         do {
             return try commitChanges { values in

@@ -21,44 +21,30 @@ extension FileStore {
         /// default.
         public var corruptFilePolicy: CorruptFilePolicy
 
-        /// Whether, and where the platform has no file event source how often, the store
-        /// checks that another process or a person changed the file: by default on every file
-        /// event, else every 250 milliseconds.
+        /// Whether the store watches its file for other processes' changes, and how often it
+        /// checks where no file events can be had: every 250 milliseconds by default.
         ///
-        /// `nil` turns the store's own change detection off entirely: no `inotify` or `kqueue`
-        /// watch, no polling, no background work at all. The store then sees other processes'
-        /// changes only when it writes (each write re-reads a file that changed, under the
-        /// lock) and when you call ``FileStore/reload()``: the way for a long-running tool that
-        /// re-reads its settings only on `SIGHUP` (`StoredSettingsCommandLine`'s article).
-        ///
-        /// On Linux the store learns of changes from `inotify` on the file's folder (and the
-        /// folders on the way to it, resolved again when the path may lead elsewhere), on Apple
-        /// platforms from `kqueue` on the folder and the file, so a store whose file nobody
-        /// changes never wakes, and a change shows up within milliseconds. The interval applies
-        /// only where no event source exists or none can be had (no file descriptor free, the
-        /// system's `inotify` watch limit reached; on Apple platforms, a folder that does not
-        /// exist yet): then each check is one `stat` call on a background thread shared by
-        /// every store in the process, which needs no file descriptor. Either way the file is
-        /// read only when its inode, size or modification time changed, and reads never touch
-        /// the disk. <doc:PlatformNotes> says what each platform sees.
+        /// The store learns of changes from `inotify` (Linux) or `kqueue` (Apple platforms);
+        /// the interval applies only where neither can be had, to one `stat` per check on a
+        /// shared background thread. `nil` turns watching off: the store then sees other
+        /// processes' changes only when it writes or you call ``FileStore/reload()``.
+        /// <doc:ConfigurationFiles> and <doc:PlatformNotes> say what each platform sees.
         public var changeCheckInterval: Duration?
 
         /// When a setter returns: once its change is on disk (``WriteMode/durable``, the
         /// default) or once it is in memory (``WriteMode/writeBehind``, for app interfaces).
         public var writeMode: WriteMode
 
-        /// Whether a write on Apple platforms makes the drive flush its whole cache
-        /// (`F_FULLFSYNC`), so that it survives a power loss once the write returns: `false` by
-        /// default, where the write is an ordering barrier (`F_BARRIERFSYNC`) that still never
-        /// leaves a torn file but may lose the newest write to a power loss. No effect on Linux,
-        /// where `fsync` flushes the drive's cache. <doc:PlatformNotes> compares them.
+        /// Whether a write on Apple platforms flushes the drive's cache (`F_FULLFSYNC`), so it
+        /// survives a power loss once it returns; by default `false`: an ordering barrier
+        /// (`F_BARRIERFSYNC`) that may lose the newest write. No effect on Linux.
+        /// <doc:PlatformNotes> compares them.
         public var flushesDriveCache: Bool = false
 
         /// The largest file read or written by default: 16 MiB.
         @usableFromInline package static let defaultMaximumFileSize = 16 * 1024 * 1024
 
-        /// Runs after the store has read its file and before it starts watching it: a test's
-        /// way to change the file inside that gap. Not part of the API, nor of equality.
+        /// Runs between the store's first read and its watch, for tests; not part of equality.
         package var afterOpeningForTesting: TestHook?
 
         /// Creates options.

@@ -10,13 +10,10 @@ import Darwin
 
 extension FileStore {
     /// The absolute path of the file at `url`, as the kernel will walk it: a relative path is
-    /// joined to its base URL's path (else the current folder), and nothing is removed as text
-    /// but trailing slashes, as `URL(fileURLWithPath:isDirectory:)`'s `path` removes them.
-    ///
-    /// `URL.standardizedFileURL` and RFC 3986 resolution drop `link/..` as text, which names
-    /// another file when `link` is a symbolic link to a folder elsewhere.
+    /// joined to its base (else the current folder), and only trailing slashes are removed.
+    /// Not `standardizedFileURL`: dropping `link/..` as text names another file.
     package static func absolutePath(of url: URL) -> String {
-        // For a URL with no base, `path(percentEncoded:)` is `relativePath` at half the cost.
+        // For a URL with no base, `path(percentEncoded:)` is `relativePath`, and cheaper.
         var path = url.baseURL == nil ? url.path(percentEncoded: false) : url.relativePath
         if !path.hasPrefix("/") {
             let base = url.baseURL?.path ?? FileManager.default.currentDirectoryPath
@@ -26,22 +23,14 @@ extension FileStore {
         return path
     }
 
-    /// The settings file of `application`, following the XDG Base Directory rules:
-    /// `$XDG_CONFIG_HOME/<application>/settings.json` when `XDG_CONFIG_HOME` is an absolute
-    /// path (a relative one is ignored, as the specification says), else
-    /// `$HOME/.config/<application>/settings.json` when `HOME` is absolute, else the home
-    /// folder from the password database. The filesystem root is never used as either.
+    /// `<application>/settings.json` in the user's configuration folder, found by the XDG
+    /// Base Directory rules (``configurationFolder(environment:notUTF8:key:passwordDatabaseHome:)``).
     ///
     /// - Parameters:
-    ///   - application: The application's name.
     ///   - environment: The environment variables to use (the process's in production).
-    ///   - notUTF8: The names of the variables in `environment` whose bytes are not valid
-    ///     UTF-8: a path that cannot be spelt is never replaced by another.
-    ///   - passwordDatabaseHome: The home folder of the current user's password-database entry.
-    /// - Throws: ``StorageError/Code/invalidKey`` for a name that is empty, `.`, contains `/`,
-    ///   `..`, NUL or control characters, or starts with `-`; ``StorageError/Code/io`` when
-    ///   no home folder is known; ``StorageError/Code/dataCorrupted`` naming `XDG_CONFIG_HOME`
-    ///   or `HOME` when the one that would be used is not valid UTF-8.
+    ///   - notUTF8: The names of the variables in `environment` whose bytes are not valid UTF-8.
+    /// - Throws: ``StorageError/Code/invalidKey`` for an application name that cannot be a
+    ///   folder name; otherwise what the folder's lookup throws.
     package static func configurationURL(
         application: String,
         environment: [String: String],
@@ -56,17 +45,14 @@ extension FileStore {
             .appendingPathComponent("settings.json")
     }
 
-    /// The user's configuration folder by the XDG Base Directory rules, as
-    /// ``configurationURL(application:environment:notUTF8:passwordDatabaseHome:)`` finds it:
-    /// `$XDG_CONFIG_HOME` when it is an absolute path, else `$HOME/.config`, else the password
-    /// database's home folder followed by `.config`. Where Foundation on Linux keeps
-    /// UserDefaults suites, too.
+    /// The user's configuration folder by the XDG Base Directory rules: `$XDG_CONFIG_HOME` when
+    /// absolute, else `$HOME/.config`, else the password database's home followed by `.config`;
+    /// never the root. Foundation on Linux keeps UserDefaults suites there too.
     ///
     /// - Parameters:
     ///   - key: The key (or application) the errors name.
-    /// - Throws: ``StorageError/Code/dataCorrupted`` naming `XDG_CONFIG_HOME` or `HOME` when
-    ///   the one that would be used is not valid UTF-8 (it is in `notUTF8`);
-    ///   ``StorageError/Code/io`` when no home folder is known.
+    /// - Throws: ``StorageError/Code/dataCorrupted`` naming the variable that would be used
+    ///   when it is in `notUTF8`; ``StorageError/Code/io`` when no home folder is known.
     package static func configurationFolder(
         environment: [String: String], notUTF8: Set<String>, key: String?,
         passwordDatabaseHome: () -> String? = FileStore.passwordDatabaseHome
@@ -98,16 +84,11 @@ extension FileStore {
         }
     }
 
-    /// The settings file `FileStore(application:)` opens on this platform: on iOS, tvOS,
-    /// watchOS and visionOS ``containerURL(application:in:)`` (apps write inside their
-    /// container there, and `$HOME/.config` is not a place the system backs up or expects); on
-    /// macOS the same for an app bundle (``isApplicationBundle(_:)``, sandboxed or not:
-    /// `FileManager` answers with the container's folder for a sandboxed app); for command-line
-    /// tools on macOS and everything on Linux
-    /// ``configurationURL(application:environment:passwordDatabaseHome:)``.
+    /// The settings file `FileStore(application:)` opens on this platform:
+    /// ``containerURL(application:in:)`` for apps on Apple platforms (on macOS, an app bundle),
+    /// ``configurationURL(application:environment:notUTF8:passwordDatabaseHome:)`` otherwise.
     ///
     /// - Parameters:
-    ///   - notUTF8: The names of the variables in `environment` whose bytes are not valid UTF-8.
     ///   - bundleURL: The main bundle's URL (`Bundle.main.bundleURL`), a parameter for tests.
     /// - Throws: What the chosen function throws.
     package static func defaultURL(
@@ -118,9 +99,6 @@ extension FileStore {
         return try containerURL(application: application)
         #else
         #if os(macOS)
-        // An app is told from a tool by its bundle's `.app` extension, as FZSwiftUtils'
-        // `Bundle.isApplicationBundle` (Sources/FZSwiftUtils/Extensions/Foundation/Bundle+.swift)
-        // tells them on macOS.
         if isApplicationBundle(bundleURL) { return try containerURL(application: application) }
         #endif
         return try configurationURL(application: application, environment: environment, notUTF8: notUTF8)
@@ -134,9 +112,7 @@ extension FileStore {
     }
 
     /// The container folder an app's settings file goes in: `Library/Application Support`,
-    /// except on tvOS, where an app cannot create that folder and may write only its caches
-    /// (`Library/Caches`, which the system may purge when storage runs low: Apple's App
-    /// Programming Guide for tvOS, "Local Storage for Your App Is Limited").
+    /// except on tvOS, where an app may write only `Library/Caches` (<doc:PlatformNotes>).
     package static var containerDirectory: FileManager.SearchPathDirectory {
         #if os(tvOS)
         .cachesDirectory
@@ -145,16 +121,11 @@ extension FileStore {
         #endif
     }
 
-    /// `<folder>/<application>/settings.json`, the folder being the first of
-    /// `FileManager.default.urls(for: directory, in: .userDomainMask)`: for
-    /// ``containerDirectory``, the app container's `Library/Application Support` (`Library/Caches`
-    /// on tvOS) on Apple platforms (the folder may not exist yet; the first write creates it).
-    /// Foundation on Linux answers with the XDG data folder (`$XDG_DATA_HOME`, else
-    /// `~/.local/share`), which is why Linux does not use it.
+    /// `<application>/settings.json` in the user domain's `directory` (`FileManager`), which the
+    /// first write creates. Not for Linux, where Foundation answers with the XDG data folder.
     ///
-    /// - Throws: ``StorageError/Code/invalidKey`` for a name that is empty, `.`, contains `/`,
-    ///   `..`, NUL or control characters, or starts with `-`; ``StorageError/Code/io`` when
-    ///   Foundation knows no such folder.
+    /// - Throws: ``StorageError/Code/invalidKey`` for an application name that cannot be a
+    ///   folder name; ``StorageError/Code/io`` when Foundation knows no such folder.
     package static func containerURL(
         application: String, in directory: FileManager.SearchPathDirectory = containerDirectory
     ) throws -> URL {

@@ -20,10 +20,7 @@ extension FileStore {
 
     /// What ``init(url:format:options:)`` does before the store exists: read the file (through
     /// a symbolic link, with its checks), apply the corrupt-file policy, check permissions.
-    ///
-    /// Only ``CorruptFilePolicy/moveAside`` on a file that does not parse takes the
-    /// cross-process lock (to move the file aside while no writer replaces it); otherwise
-    /// opening never waits for another process.
+    /// Only moving a corrupt file aside takes the cross-process lock.
     static func open(
         path: String, format: Format, options: Options,
         state: inout FileState, reports: inout [StorageError]
@@ -32,8 +29,7 @@ extension FileStore {
         let loaded: LoadedFile?
         do {
             do {
-                // Most settings files are no symbolic link: read without following one, so only
-                // a link costs the `lstat`s its checks need.
+                // Most settings files are no link: only a link pays for the `lstat`s of its checks.
                 loaded = try load(path: path, format: format, options: options, followingLink: false)
             } catch is FileSystem.SymbolicLinkFound {
                 target = try FileSystem.resolvingSymbolicLinks(path)

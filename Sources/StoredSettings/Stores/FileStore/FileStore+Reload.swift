@@ -3,10 +3,8 @@ import Foundation
 extension FileStore {
     /// Reads the file again now and delivers what changed, as if a change check had found it.
     ///
-    /// Use it where the store does not watch its file (``Options/changeCheckInterval`` `nil`):
-    /// a long-running tool that re-reads its settings when it receives `SIGHUP`, as the
-    /// `StoredSettingsCommandLine` article on command-line tools shows. A store that watches
-    /// never needs it, but may call it.
+    /// For a store that does not watch its file (``Options/changeCheckInterval`` `nil`), such
+    /// as a tool that re-reads its settings on `SIGHUP`.
     ///
     /// ```swift
     /// let file = try FileStore(
@@ -16,22 +14,15 @@ extension FileStore {
     /// try file.reload()
     /// ```
     ///
-    /// The file is read whatever its inode, size and modification time say, and each key whose
-    /// value differs from the one in memory is delivered once through ``changes()``, in one
-    /// batch, exactly like a change the watch finds; a file that holds the same values
-    /// delivers nothing. A missing file is an empty store: every key is delivered as removed.
-    /// Like opening, reloading never waits for another process's write (the file is replaced
-    /// by an atomic `rename`, so a read sees one whole version); it waits only for a write of
-    /// this store in progress.
+    /// The file is always read; each key whose value changed is delivered once through
+    /// ``changes()``, as a change the watch finds (a missing file removes every key). It never
+    /// waits for another process, only for a write of this store in progress.
     ///
-    /// - Throws: ``StorageError/Code/dataCorrupted`` when the file does not parse (with the
-    ///   line and column where the parser gives them), or was emptied after it held settings;
-    ///   ``StorageError/Code/nestingTooDeep``, ``StorageError/Code/tooLarge`` and
-    ///   ``StorageError/Code/io`` as ``init(url:format:options:)`` does, all naming the path;
-    ///   ``StorageError/Code/reentrantWrite`` when called from inside an ``update(forKey:_:)``
-    ///   or ``batch(_:)`` body of this store. The values in memory then stay as they were and
-    ///   nothing is delivered; the file is never touched, whatever the
-    ///   ``CorruptFilePolicy`` (a policy applies when the store opens or writes).
+    /// - Throws: What ``init(url:format:options:)`` throws, and
+    ///   ``StorageError/Code/dataCorrupted`` for a file emptied after it held settings;
+    ///   ``StorageError/Code/reentrantWrite`` from inside an ``update(forKey:_:)`` or
+    ///   ``batch(_:)`` body of this store. Memory then stays as it was, and the file is never
+    ///   touched, whatever the ``CorruptFilePolicy``.
     ///
     /// Thread-safety: may be called from any thread, including a signal source's handler.
     public func reload() throws {

@@ -9,8 +9,8 @@ import Darwin
 #endif
 
 extension FileStore {
-    /// How many times a write looks at a file that is empty or does not parse before giving up:
-    /// 50 looks, 10 milliseconds apart, so a write waits at most about half a second.
+    /// How many times a write looks at a file that is empty or does not parse before giving up
+    /// (about half a second).
     static let settleLooks = 50
     /// How many looks in a row must find the file unchanged for it to count as settled:
     /// 10, about 100 milliseconds.
@@ -21,19 +21,10 @@ extension FileStore {
     /// Under the file lock, before a write: the file's current version, waiting for a file
     /// caught in the middle of another program's save to settle.
     ///
-    /// An editor that saves in place truncates the file and then writes it, so for a moment
-    /// the file is empty or cut short. Writing over it then would keep only this store's
-    /// change. So a file that is empty or does not parse is looked at again, 10 ms apart:
-    /// - as soon as it parses and is not empty (the save finished), that version is used;
-    /// - a file that stays unchanged for about 100 ms (``settledLooks``) has settled: one that
-    ///   does not parse throws its parse error; an empty one is an empty store only when this
-    ///   store never read settings from it (a new empty file), and otherwise throws
-    ///   ``StorageError/Code/dataCorrupted`` (``emptiedFileError(path:)``): a file that held
-    ///   settings is never written over because it was seen empty;
-    /// - after about half a second (``settleLooks``) of changes, the last problem is thrown.
-    ///
-    /// A missing file is an empty store at once: an atomic save never leaves one, and a
-    /// deleted file is a deliberate reset.
+    /// A file that is empty or does not parse (an editor saving in place) is looked at again
+    /// until it parses and is not empty, or stays unchanged for ``settledLooks`` (then its problem is thrown,
+    /// unless it is a new empty file), or ``settleLooks`` run out. <doc:ConfigurationFiles>
+    /// describes the rules. A missing file is an empty store at once.
     ///
     /// - Parameter hadContent: Whether the version this store last read had any bytes.
     /// - Throws: The file's parse error, ``emptiedFileError(path:)``, or what ``load(path:format:options:)``

@@ -2,17 +2,11 @@ import Foundation
 
 extension FileStore {
     /// Called by the watcher: reloads the file when its fingerprint changed, publishing the
-    /// changes once through ``changes()`` and bumping the revision. A file that does not parse
-    /// (or was emptied after it held settings) is reported once per version and leaves the
-    /// values in memory as they are; a path the check cannot follow (a symbolic link the
-    /// `fs.protected_symlinks` rule refuses) or a file it cannot read (no descriptor free, a
-    /// special file) is reported once until the problem changes, and a version it could not
-    /// read is read again by the next check (and by a retry, see ``retryAfterFailedRead()``).
+    /// changes. A bad version is reported once and leaves memory as it is; an unreadable one is
+    /// retried (``retryAfterFailedRead()``).
     ///
-    /// A check never waits for a write of this store, which holds ``file`` while it waits for
-    /// another process's `flock`, for as long as that process keeps it: every store of the
-    /// process shares the thread the check runs on. The write, which reads the file itself,
-    /// runs the check once it releases the lock (``withFileLock(_:)``).
+    /// Never waits for a write of this store (which may wait on another process's `flock`): every
+    /// store shares the check's thread. The write runs the check once it releases ``file``.
     package func checkForExternalChange() {
         checkForExternalChange(counted: true)
     }
@@ -23,10 +17,8 @@ extension FileStore {
     func checkForExternalChange(counted: Bool) {
         if counted { versions.withLock { $0.checkCount += 1 } }
         defer { storage.deliverAnnouncements() }
-        // The common case, nothing changed, costs one `lstat` and one `stat` and never waits
-        // for a write in progress. Nor does the file this store is renaming into place: the
-        // write publishes its values itself (waiting for it made every write of a watched
-        // store hand the file lock to this check and back).
+        // Nothing changed, or the file is this store's write in progress, which publishes its
+        // own values: no lock needed.
         if let target = try? FileSystem.resolvingSymbolicLinks(path),
             let known = try? isKnownVersion(FileSystem.fingerprint(atPath: target)), known
         {
@@ -141,17 +133,9 @@ extension FileStore {
     package var changeCheckCount: Int { versions.value.checkCount }
 }
 
-/// What tells one ``FileStore`` that its file may have changed.
-///
-/// Where the platform has a file event source, it is that: ``FolderEvents`` (`inotify` on every
-/// folder on the way to the file and to its link's target on Linux, resolved again whenever one
-/// of them changes; `kqueue` on the folder and the file on Apple platforms, where a path through
-/// a link someone may retarget is polled instead), which wakes only
-/// when something changes. Where it has none, or none can be had (no descriptor
-/// free, the system's watch limit reached), it is a repeating `stat` check every
-/// ``FileStore/Options/changeCheckInterval``, an entry in ``ChangeCheckScheduler/shared`` (one
-/// thread for every store, needing no file descriptor). The handler holds the store weakly;
-/// the store cancels its watcher when it is released, so nothing outlives it.
+/// What tells one ``FileStore`` that its file may have changed: ``FolderEvents`` where the
+/// platform has them, else a repeating `stat` check on ``ChangeCheckScheduler/shared``.
+/// The store cancels its watcher when released, so nothing outlives it.
 final class FileWatcher: Sendable {
     private enum Source: Sendable {
         #if os(Linux) || os(Android) || canImport(Darwin)
@@ -162,9 +146,7 @@ final class FileWatcher: Sendable {
 
     private let source: Source
 
-    /// Starts watching the file at `path` (a symbolic link is watched where it is, and where it
-    /// points, as each check follows it: on Linux wherever it points now; on Apple platforms a
-    /// path through a link someone may retarget is polled).
+    /// Starts watching the file at `path`, and where a symbolic link there points.
     init(path: String, interval: Duration, handler: @escaping @Sendable () -> Void) {
         #if os(Linux) || os(Android) || canImport(Darwin)
         let paths = [path]

@@ -7,18 +7,12 @@ extension FileStore {
         /// ``FileStore/setValue(_:forKey:)`` returns once the file holding the change has been
         /// written, `fsync`ed and renamed into place: the default.
         case durable
-        /// ``FileStore/setValue(_:forKey:)`` returns once the change is in memory, where reads
-        /// and ``FileStore/changes()`` see it at once; one background writer per store then
-        /// writes every change made meanwhile as one file, as atomically and durably as a
-        /// durable write. ``FileStore/flush()`` waits for what was set before it. A process that
-        /// ends before the writer caught up (killed, or exiting without ``FileStore/flush()``)
-        /// loses the changes not yet written, never the file: it holds an earlier whole
-        /// version. For app interfaces, whose main thread must not wait for the disk.
+        /// ``FileStore/setValue(_:forKey:)`` returns once the change is in memory; a background
+        /// writer then writes the changes made meanwhile as one atomic, durable file. For app
+        /// interfaces, whose main thread must not wait for the disk. A process that ends before
+        /// ``FileStore/flush()`` may lose the changes not yet written, never the file.
         /// ``FileStore/update(forKey:_:)`` and ``FileStore/batch(_:)`` still write before
-        /// returning, taking every change not yet written with them. The waits a durable
-        /// setter can meet under the store's lock (another writer's turn on the `flock`, up to
-        /// half a second for another program's save to settle, the `fsync`s) happen on the
-        /// background writer instead.
+        /// returning. <doc:PlatformNotes> says more.
         case writeBehind
     }
 
@@ -43,21 +37,16 @@ extension FileStore {
 
     /// Writes every change made in memory and not yet written, and returns once it is on disk.
     ///
-    /// For a store in ``WriteMode/writeBehind`` mode, or one written with
-    /// ``setValueInBackground(_:forKey:)``: call it where the changes must survive what follows
-    /// (before the tool exits). With nothing to write it returns at once.
+    /// For a ``WriteMode/writeBehind`` store or ``setValueInBackground(_:forKey:)``: call it
+    /// where the changes must survive what follows, such as before the tool exits.
     ///
-    /// A change a durable write would have refused is dropped alone, and the others are
-    /// written: one whose key is canonically equivalent to a key of other Unicode scalars that
-    /// another writer stored meanwhile (``StorageError/Code/invalidKey``), and, when the
-    /// changes together would make the file larger than ``Options/maximumFileSize``, the
-    /// largest of them, until the rest fit (``StorageError/Code/tooLarge``). The value in
-    /// memory becomes the file's again, and that change is delivered.
+    /// A change the file cannot take beside the others (a key canonically equivalent to one
+    /// stored meanwhile, or the largest while together they are too large) is dropped alone;
+    /// memory shows the file's value again, and that change is delivered.
     ///
-    /// - Throws: What ``setValue(_:forKey:)`` throws for a failed write; the changes stay in
-    ///   memory and are written by the next write or flush. For dropped changes, the first
-    ///   refusal, once the other changes are written; further ones go to
-    ///   ``StorageErrorReporter``.
+    /// - Throws: What ``setValue(_:forKey:)`` throws for a failed write (the changes stay
+    ///   pending); else the first refusal of a dropped change, once the others are written
+    ///   (further ones go to ``StorageErrorReporter``).
     ///
     /// Thread-safety: may be called from any thread; it waits for a background write in
     /// progress, then writes what is left on the calling thread.
@@ -70,9 +59,8 @@ extension FileStore {
                     try writePending(of: writeBehind, refusals: &refusals)
                     break
                 } catch let refused as PendingRefused {
-                    // Dropped and memory shown the file's value again under one file lock, so
-                    // no write builds on the dropped value. `nil`: another flush dropped a
-                    // change of that set meanwhile; try again.
+                    // Under one file lock, so no write builds on the dropped value. `nil`: another
+                    // flush dropped one meanwhile; try again.
                     var dropped: String?
                     try? reload { dropped = dropLargest(of: refused.tried, from: writeBehind) }
                     guard let key = dropped else { continue }
@@ -95,14 +83,11 @@ extension FileStore {
         var tried: [String: StoredValue?]
     }
 
-    /// Writes the pending changes as one file.
+    /// Writes the pending changes as one file; one with a canonically equivalent key in the
+    /// file is dropped and its refusal added to `refusals`.
     ///
-    /// A change whose key is canonically equivalent to a key of other scalars in the file is
-    /// dropped, as a durable write refuses it, and its refusal added to `refusals`.
-    ///
-    /// - Throws: ``PendingRefused`` when the file's checks refuse the file the changes made;
-    ///   else what a write throws, such as a file another process made too large to read,
-    ///   which leaves the changes pending.
+    /// - Throws: ``PendingRefused`` when the checks refuse the file the changes made; else what
+    ///   a write throws, leaving the changes pending.
     private func writePending(of writeBehind: WriteBehind, refusals: inout [StorageError]) throws {
         var tried: [String: StoredValue?] = [:]
         var found: [StorageError] = []
@@ -180,17 +165,12 @@ extension FileStore {
         }
     }
 
-    /// Makes `values`, just read from or written to the file, the values in memory, with the
-    /// changes not yet written on top. A reload (`changes` nil) publishes what differs from
-    /// memory; a write publishes its `changes` in order (each change of a group, even several
-    /// of one key), leaving out those memory shows already (a pending change just written) and
-    /// those of a key a newer pending change covers.
+    /// Makes `values`, just read or written, the values in memory with the pending changes on
+    /// top. A reload (`changes` nil) publishes what differs; a write publishes its `changes` in
+    /// order, except those memory shows already or a newer pending change covers.
     ///
-    /// A write took with it the changes pending when it read the values, `written`: those
-    /// still pending as they were are no longer pending, even where the write changed them
-    /// again (an `update` body), so the background writer never writes them back. One the file
-    /// could not take (a canonically equivalent key of other scalars) stays, for the writer to
-    /// refuse and report.
+    /// The pending changes the write took (`written`) are no longer pending, so the background
+    /// writer never writes them back; one the file refused stays, for the writer to report.
     func install(
         _ values: [String: StoredValue], publishing changes: [StoredChange]?, including written: [String: StoredValue?]
     ) {

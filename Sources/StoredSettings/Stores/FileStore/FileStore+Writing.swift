@@ -5,18 +5,13 @@ extension FileStore {
     /// the values up to date with the file, let `body` change a copy, and write the copy if
     /// `body` says it changed something.
     ///
-    /// `body` returns its result and the keys whose values it changed (empty: nothing to
-    /// write). A throwing `body`, encoding or write changes nothing in memory or on disk.
+    /// `body` returns its result and the keys it changed (none: nothing is written). A failure
+    /// changes nothing in memory or on disk. A commit from inside `body` on the same file throws
+    /// ``StorageError/Code/reentrantWrite``, naming `key`.
     ///
-    /// A commit from inside the `body` of a commit of this store, or of any store of this
-    /// process on the same file, throws ``StorageError/Code/reentrantWrite`` (``UpdateScope``)
-    /// instead of waiting for its own lock. `key` names the key being updated, for that message.
-    ///
-    /// Right before the `rename`, the write checks that its lock is still the lock (the lock
-    /// file was not deleted or replaced meanwhile) and that the file is still the version it
-    /// read. If either changed, another writer may have got in: this write is dropped, the lock
-    /// taken again, the file re-read and `body` run again on it, so that no update is lost.
-    /// `body` therefore may run more than once; only its last run is written.
+    /// Right before the `rename` the write checks that its lock file and the file are still
+    /// those it locked and read; if not, another writer may have got in, so it starts over and
+    /// `body` runs again. Only the last run is written.
     func commit<R>(
         key: String? = nil, _ body: (inout [String: StoredValue]) throws -> (result: R, changedKeys: [String])
     ) throws -> R {
@@ -26,11 +21,9 @@ extension FileStore {
         }
     }
 
-    /// ``commit(key:_:)`` for a `body` that names the changes to publish, in order, once the
-    /// file is written: several changes of one key (a group of writes) are each delivered.
-    /// No changes: nothing is written. When the file `body` made fails the checks of
-    /// ``fileBytes(_:encoding:source:target:)`` (the changes are at fault, not the
-    /// file read), what `refused` makes of the error is thrown.
+    /// ``commit(key:_:)`` for a `body` that names the changes to publish, in order (several of
+    /// one key each delivered). When the file `body` made fails the checks of
+    /// ``fileBytes(_:encoding:source:target:)``, what `refused` makes of the error is thrown.
     func commitChanges<R>(
         key: String? = nil, refused: (StorageError) -> any Error = { $0 },
         _ body: (inout [String: StoredValue]) throws -> (result: R, changes: [StoredChange])
@@ -124,11 +117,8 @@ extension FileStore {
         return data
     }
 
-    /// Throws what a write of `value` under `key` would throw for that value alone: the checks
-    /// of ``fileBytes(_:encoding:source:target:)`` on a file holding only it, in the
-    /// file's format and encoding. The write-behind setter makes them, so that a value no
-    /// write could hold is refused to its caller rather than queued. A scalar that certainly
-    /// passes them (``fileSurelyHolds(_:forKey:)``) is not encoded.
+    /// Throws what a write of `value` under `key` would throw for that value alone, so the
+    /// write-behind setter refuses it rather than queue it. Skipped when ``fileSurelyHolds(_:forKey:)``.
     func checkFileCanHold(_ value: StoredValue, forKey key: String) throws {
         guard !fileSurelyHolds(value, forKey: key) else { return }
         _ = try fileBytes(
@@ -137,10 +127,7 @@ extension FileStore {
     }
 
     /// Whether a file holding only `value` under `key` certainly passes the checks of
-    /// ``fileBytes(_:encoding:source:target:)``, judged without encoding it: for a
-    /// Bool, an Int, a finite Double or a string, whose characters and the key's the format
-    /// can carry, when the largest such file fits ``Options/maximumFileSize``. `false` for
-    /// every other value, which the encoding then judges.
+    /// ``fileBytes(_:encoding:source:target:)``, judged without encoding it (scalars only).
     private func fileSurelyHolds(_ value: StoredValue, forKey key: String) -> Bool {
         let text: String
         switch value {
@@ -163,12 +150,10 @@ extension FileStore {
     /// Thrown inside a write when its lock stopped being the lock before the `rename`.
     private struct LockTakenAway: Error {}
 
-    /// Refuses to replace a file its owner made read-only: the atomic `rename` would otherwise
-    /// replace a file that `write(2)` could not change. A file without any write bit (such as
-    /// mode 0444), or one this process may not write (`access(2)` with `W_OK`), throws.
+    /// Refuses to replace a read-only file (no write bit, or `access(2)` `W_OK` fails), which
+    /// `rename` would otherwise replace though `write(2)` could not change it.
     ///
-    /// - Throws: ``StorageError/Code/io`` naming the path and the file's mode, or, on a file
-    ///   system mounted read-only (`EROFS`), naming the path and saying so.
+    /// - Throws: ``StorageError/Code/io`` naming the path and mode, or a read-only mount.
     static func checkWritable(_ path: String, permissions: UInt32) throws {
         let octal = String(permissions & 0o7777, radix: 8)
         if permissions & 0o222 == 0 {
@@ -177,8 +162,7 @@ extension FileStore {
             )
         }
         if access(path, W_OK) != 0 {
-            // Not the user's permissions: the mount refuses every write (a read-only mount,
-            // a read-only container layer), whatever the mode says.
+            // A read-only mount refuses every write, whatever the mode says.
             if errno == EROFS {
                 throw StorageError(
                     .io, location: path, message: "the file is on a read-only file system; no user may write it there")
@@ -189,24 +173,18 @@ extension FileStore {
         }
     }
 
-    /// Brings the values in memory up to date with the file when it changed since they were
-    /// loaded (by inode, size and modification time), publishing what changed, and returns
-    /// them.
+    /// Brings memory up to date with the file when its fingerprint changed, publishing what
+    /// changed, and returns the values with the pending changes.
     ///
-    /// A file that no longer exists is an empty store. A file that does not parse throws,
-    /// unless the policy is ``CorruptFilePolicy/moveAside`` and the caller holds the file lock.
-    /// Before a write (`underFileLock`), a file that is empty or does not parse is given time
-    /// to settle (``loadSettled(target:hadContent:)``), since another program may be saving
-    /// it in place; the change check (not under the file lock) never waits, and takes a file
-    /// emptied since it was read for a version to report, keeping the values in memory.
-    /// Errors to report (a file moved aside) are appended to `reports`, for the caller to
-    /// deliver once it holds no lock.
+    /// Before a write (`underFileLock`) a file that is empty or does not parse may settle
+    /// (``loadSettled(target:hadContent:)``) or be moved aside by the policy; the change check
+    /// never waits, and throws for a file emptied since it was read. Errors to report later go
+    /// to `reports`.
     func refresh(
         _ state: inout FileState, target: String, underFileLock: Bool, reports: inout [StorageError]
     ) throws -> (values: [String: StoredValue], pending: [String: StoredValue?]) {
         let current = try FileSystem.fingerprint(atPath: target)
-        // An empty file is re-checked before every write: it may be another program's save
-        // caught between truncating the file and writing it.
+        // An empty file may be another program's save between truncating and writing.
         let emptyBeforeWrite = underFileLock && current?.size == 0
         if current == state.fingerprint, !emptyBeforeWrite { return valuesWithPending() }
         let hadContent = (state.fingerprint?.size ?? 0) > 0

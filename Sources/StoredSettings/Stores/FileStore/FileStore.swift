@@ -8,43 +8,15 @@ public import Foundation
 /// try store.setValue(.bool(true), forKey: "autoReload")
 /// ```
 ///
-/// What it guarantees (the <doc:ConfigurationFiles> article explains each, and its limits):
-/// - **Durable, atomic writes.** When a write returns, the file is on disk: a temporary file
-///   in the same folder is written, `fsync`ed and `rename`d over the file, then the folder is
-///   `fsync`ed. A crash leaves the old or the new file, never a half-written one; temporary
-///   files of killed writers are removed by the next write, from any store (a live writer's,
-///   which it keeps `flock`ed, never are).
-/// - **Several processes.** Every write re-reads the file if another process changed it, and
-///   applies only its own changes, under an exclusive `flock` on `settings.json.lock`, so no
-///   update is lost and ``update(forKey:_:)`` is atomic across processes, even when someone
-///   deletes the lock file meanwhile. Opening and reading never wait for another process.
-/// - **Other programs' saves.** A write that finds the file empty or cut short (an editor
-///   saving in place) waits up to half a second for it to settle, and never writes over a
-///   file that held settings because it was seen empty.
-/// - **External changes** (another process, a person editing the file) show up within
-///   milliseconds, from the platform's file events (`inotify` on Linux, `kqueue` on Apple
-///   platforms; a `stat` check every quarter of a second where none can be had, see
-///   ``Options/changeCheckInterval``), and are delivered once through ``changes()``. The
-///   watch is placed 2 ms after the open, off the caller's thread, and a store released
-///   sooner is never watched; a change made in between is still seen. A store
-///   whose file nobody changes never wakes. Reads never touch the disk. With the interval
-///   `nil` the store does not watch at all, and ``reload()`` reads the file when you ask
-///   (on `SIGHUP`, say).
-/// - **Unreadable files are never destroyed**: opening one throws, naming the path and the
-///   line and column, unless ``CorruptFilePolicy/moveAside`` is chosen.
-/// - **Permissions**: new files are 0600 and new folders 0700 whatever the umask; an existing
-///   file keeps its mode, owner and group. A settings file that is a symbolic link is updated
-///   at its target; links are followed by the `fs.protected_symlinks` rule. A FIFO or other
-///   special file at the path is an I/O error, never a hang.
+/// Every write is atomic and durable when it returns, and safe across processes: under a
+/// `flock` on `settings.json.lock` it re-reads a file another process changed and applies only
+/// its own keys. Changes made elsewhere are seen from the platform's file events and delivered
+/// through ``changes()``. A file that does not parse is never written over. New files are 0600.
+/// <doc:ConfigurationFiles> explains each guarantee and its limits.
 ///
-/// JSON files are pretty-printed with sorted keys and a trailing newline, so people can read,
-/// diff and edit them. Property lists keep the encoding they have (XML or binary); new ones are
-/// XML.
-///
-/// Thread-safety: every member may be used from any thread or task. Writes from one store are
-/// serialized; ``setValue(_:forKey:)`` calls waiting on one another share one write and its
-/// `fsync`s (group commit, see <doc:ConfigurationFiles>). Reads are a locked dictionary lookup
-/// and never wait for a write's disk I/O.
+/// Thread-safety: every member may be used from any thread or task. Reads are a locked
+/// dictionary lookup and never touch the disk; ``setValue(_:forKey:)`` calls waiting on one
+/// another share one write (group commit).
 public final class FileStore: Storable {
     /// The file format of a ``FileStore``.
     public enum Format: Sendable, Equatable {
@@ -58,9 +30,8 @@ public final class FileStore: Storable {
             self = pathExtension.lowercased() == "plist" ? .propertyList : .json
         }
 
-        /// `propertyList` when the last component of `path` ends in `.plist` (any case) after
-        /// a character other than a dot, as `URL.pathExtension` reads it; `json` otherwise.
-        /// Parsing a URL for its extension costs more than a small file's whole parse.
+        /// ``init(pathExtension:)`` for `path`'s extension as `URL.pathExtension` reads it,
+        /// without building a URL.
         init(path: String) {
             let slash = UInt8(ascii: "/")
             let reversedName = path.utf8.reversed().drop { $0 == slash }.prefix { $0 != slash }
@@ -76,21 +47,18 @@ public final class FileStore: Storable {
     public let url: URL
     /// The format the file is read and written in.
     public let format: Format
-    /// ``url``'s path, worked out once: `URL.path` builds a new string on each call, and
-    /// every write and change check starts from it.
+    /// ``url``'s absolute path, worked out once (`URL.path` builds a new string per call).
     let path: String
     /// The options the store was opened with.
     public let options: Options
 
     let storage: DictionaryStorage
     let file: Lock<FileState>
-    /// The name under which ``UpdateScope`` marks this store's update bodies: the identity of
-    /// ``file``, the lock that serializes its writes, worked out once (building it took a write
-    /// more instructions than its JSON).
+    /// This store's name in ``UpdateScope`` marks: the identity of ``file``, worked out once.
     let medium: String
     let watcher = Lock<FileWatcher?>(nil)
-    /// What the change check compares the file with, read without waiting for a write in
-    /// progress (which holds ``file`` through its `fsync`s and while it waits for the `flock`).
+    /// What the change check compares the file with, readable without waiting for a write in
+    /// progress (which holds ``file`` through its `flock` wait and `fsync`s).
     let versions: Lock<Versions>
     /// The `setValue` calls waiting for the write in progress (group commit).
     let writeGroup = WriteGroup()
@@ -102,15 +70,12 @@ public final class FileStore: Storable {
     struct Versions: Sendable {
         /// A copy of ``FileState/fingerprint``.
         var loaded: FileFingerprint?
-        /// The version this store's write in progress is renaming into place (set right before
-        /// its `rename`, cleared once ``loaded`` names it), so that the change check the
-        /// `rename` wakes knows the file for this store's own and does not wait for the write
-        /// to finish; `nil` between writes.
+        /// The version this store's write is renaming into place, so the check its `rename`
+        /// wakes knows it for its own without waiting for the write; `nil` between writes.
         var writing: FileFingerprint?
         /// How many times ``checkForExternalChange()`` ran, for tests of the watcher.
         var checkCount = 0
-        /// A copy of ``FileState/encoding``, for the write-behind setter's checks, which never
-        /// wait for a write in progress.
+        /// A copy of ``FileState/encoding``, for the write-behind setter, which never waits.
         var encoding: PropertyListValue.FileEncoding = .xml
         /// Set by a change check that found ``file`` held: its holder runs the check once it
         /// releases it.
@@ -133,14 +98,14 @@ public final class FileStore: Storable {
             didSet { versions.withLock { $0.encoding = encoding } }
         }
         /// A JSON file's text for each key as last read, so a write keeps unchanged keys as
-        /// the file spelled them (a file this store wrote holds the same text for them).
+        /// the file spelled them.
         var source = StoredValueJSON.SourceText()
         /// The cross-process lock, opened on first use.
         var lock: FileLock?
         /// A version that did not parse and was reported already, so it is not reported again.
         var reportedBadFingerprint: FileFingerprint?
-        /// The last error the change check met before it could look at a version (a symbolic
-        /// link refused, a loop of links), so that each check does not report it again.
+        /// The last path error the change check reported (a link refused), so it is not
+        /// reported again.
         var reportedPathProblem: StorageError?
 
         /// The paths the atomic writes of the target use, worked out on its first write.
@@ -164,33 +129,26 @@ public final class FileStore: Storable {
 
     /// Opens the settings file at `url`, reading it if it exists.
     ///
-    /// A missing file, or an empty (0-byte) one, is an empty store; the file and its missing
-    /// parent folders (mode 0700) are created on the first write. Temporary files left by a
-    /// killed writer are removed. Opening never waits for another process's write (except
-    /// ``CorruptFilePolicy/moveAside`` moving a file that does not parse aside, under the
-    /// lock). When the file is group- or world-writable, a
-    /// ``StorageError/Code/insecurePermissions`` error is reported to ``StorageErrorReporter``.
+    /// A missing or empty file is an empty store; the file and its missing folders (mode 0700)
+    /// are created on the first write. Opening never waits for another process's write, except
+    /// to move a corrupt file aside (``CorruptFilePolicy/moveAside``). A group- or
+    /// world-writable file is reported to ``StorageErrorReporter`` as
+    /// ``StorageError/Code/insecurePermissions``.
     ///
     /// - Parameters:
-    ///   - url: A file URL; it may be a symbolic link. A relative URL is made absolute against
-    ///     its base (else the current folder) now; `..` is left for the kernel to resolve, so a
-    ///   `..` after a symbolic-linked folder leads where `open(2)` goes.
-    ///   - format: The file format; by default chosen by the file extension (`.plist` is a
-    ///     property list, anything else JSON).
+    ///   - url: A file URL, possibly a symbolic link. A relative URL is made absolute now, against
+    ///     its base or the current folder; `..` is left for the kernel to resolve.
+    ///   - format: The file format; by default `.plist` is a property list, anything else JSON.
     ///   - options: Size limit, corrupt-file policy and change checking; see ``Options``.
-    /// - Throws: ``StorageError/Code/dataCorrupted`` when the file does not parse (with the line
-    ///   and column where the parser gives them) or its root is not an object;
-    ///   ``StorageError/Code/nestingTooDeep`` when it nests deeper than 64 levels;
-    ///   ``StorageError/Code/tooLarge`` when it is larger than ``Options/maximumFileSize``
-    ///   (checked before reading); ``StorageError/Code/io`` when it cannot be read (among
-    ///   others: it is a FIFO or another special file; no file descriptor is free; it is a
-    ///   symbolic link that the `fs.protected_symlinks` rule refuses). The file is left
-    ///   untouched, unless the policy is ``CorruptFilePolicy/moveAside``.
+    /// - Throws: ``StorageError/Code/dataCorrupted`` when the file does not parse (with line and
+    ///   column where known) or its root is not an object; ``StorageError/Code/nestingTooDeep``
+    ///   beyond 64 levels; ``StorageError/Code/tooLarge`` beyond ``Options/maximumFileSize``
+    ///   (checked before reading); ``StorageError/Code/io`` when it cannot be read (a special
+    ///   file, no free descriptor, a link `fs.protected_symlinks` refuses). The file is left
+    ///   untouched unless the policy is ``CorruptFilePolicy/moveAside``.
     public init(url: URL, format: Format? = nil, options: Options = Options()) throws {
         path = Self.absolutePath(of: url)
-        // A file URL with no base and no trailing slash already names the file as `path` does;
-        // building another costs about as much as parsing a small file. (`isDirectory: false`:
-        // without it, URL asks the file system, with an `lstat`, what the path is.)
+        // Such a URL already names the file as `path` does. `isDirectory: false` spares an `lstat`.
         let isAbsoluteFileURL = url.isFileURL && url.baseURL == nil && !url.hasDirectoryPath
         self.url = isAbsoluteFileURL ? url : URL(fileURLWithPath: path, isDirectory: false)
         let format = format ?? Format(path: path)
@@ -207,10 +165,8 @@ public final class FileStore: Storable {
         medium = UpdateScope.medium(file)
         options.afterOpeningForTesting?.body()
         if let interval = options.changeCheckInterval {
-            // Off the caller's path and 2 ms later: placing watches costs the kernel a walk of
-            // each watched folder's cached entries (milliseconds for a busy /tmp), which no read
-            // needs; a store released sooner (a tool's run) is never watched. The watch's first
-            // look finds a write made since the read above.
+            // Off the caller's thread and later: placing watches can take the kernel milliseconds,
+            // which no read needs, and a store released sooner is never watched.
             ChangeCheckScheduler.shared.runOnce { [weak self] in self?.startWatching(interval: interval) }
         }
         for report in reports { StorageErrorReporter.report(report) }
@@ -222,33 +178,24 @@ public final class FileStore: Storable {
             self?.checkForExternalChange()
         }
         self.watcher.withLock { $0 = watcher }
-        // A write that landed between the open's check and the watch's start sent no event the
-        // watch could see: look once more, now that any later write will be seen.
+        // A write between the open's read and the watch sent no event the watch saw: look again.
         checkForExternalChange(counted: false)
     }
 
     /// Opens `settings.json` of `application` in the user's configuration folder.
     ///
-    /// For command-line tools on macOS, and on Linux: `$XDG_CONFIG_HOME/<application>/settings.json` when
-    /// `XDG_CONFIG_HOME` is an absolute path, else `$HOME/.config/<application>/settings.json`,
-    /// else the same under the home folder of the user's password-database entry
-    /// (`getpwuid_r`); never under the filesystem root. On iOS, tvOS, watchOS and visionOS,
-    /// where an app writes inside its container, and for a macOS app bundle (sandboxed or
-    /// not): `<application>/settings.json` in the
-    /// container's Application Support folder (`FileManager`'s `.applicationSupportDirectory`
-    /// in the user domain); on tvOS, where an app cannot create that folder, in its Caches
-    /// folder, which the system may purge when storage runs low. <doc:PlatformNotes> lists the
-    /// folders.
+    /// Command-line tools and Linux follow the XDG rules:
+    /// `$XDG_CONFIG_HOME/<application>/settings.json`, else `$HOME/.config/…`, else under the
+    /// password database's home folder. Apps on Apple platforms use their container's
+    /// Application Support folder (Caches on tvOS). <doc:PlatformNotes> lists the folders.
     ///
     /// - Parameters:
     ///   - application: The application's name: the folder under the configuration folder.
     ///   - options: See ``Options``.
     /// - Throws: ``StorageError/Code/invalidKey`` for an application name that is empty, `.`,
-    ///   contains `/`, `..`, NUL or control characters, or starts with `-`;
-    ///   ``StorageError/Code/io`` when no home folder (or Application Support folder) can be
-    ///   found; ``StorageError/Code/dataCorrupted`` naming the variable when the
-    ///   `XDG_CONFIG_HOME` or `HOME` that names the folder is not valid UTF-8 (read from the
-    ///   environment's bytes, never with U+FFFD in their place); otherwise what
+    ///   contains `/`, `..` or control characters, or starts with `-`; ``StorageError/Code/io``
+    ///   when no home or container folder is found; ``StorageError/Code/dataCorrupted`` when the
+    ///   variable that names the folder is not valid UTF-8; otherwise what
     ///   ``init(url:format:options:)`` throws.
     public convenience init(application: String, options: Options = Options()) throws {
         let (environment, notUTF8) = EnvironmentStore.processVariables(named: ["XDG_CONFIG_HOME", "HOME"])
@@ -287,28 +234,16 @@ public final class FileStore: Storable {
     /// leaves the write to the store's background writer (``flush()`` waits for it).
     ///
     /// Under the cross-process lock, the file is re-read first if another process changed it;
-    /// only `key` is changed, so other processes' keys are kept.
+    /// only `key` is changed. Calls waiting on another thread's write share the next one (group
+    /// commit, <doc:ConfigurationFiles>); a failure of that shared write fails them all.
     ///
-    /// - Throws: ``StorageError/Code/invalidKey``; ``StorageError/Code/encodingFailed`` (a NaN
-    ///   in JSON; in an XML property list, a character XML 1.0 cannot hold, such as U+0001); ``StorageError/Code/tooLarge`` when the file
-    ///   would exceed ``Options/maximumFileSize``; ``StorageError/Code/io`` naming the path and
-    ///   the `errno` text (read-only folder, full disk, no free descriptor, a file whose owner
-    ///   this process may not keep); ``StorageError/Code/insecurePermissions`` when another user
-    ///   could redirect the write (root, or another user's file, below a group- or
-    ///   world-writable folder that is not sticky; a symbolic link on the way that belongs to
-    ///   neither this user nor root); ``StorageError/Code/dataCorrupted`` when another process
-    ///   left a file that does not parse, or emptied a file that held settings, and it did not
-    ///   settle into one that parses within about half a second. The file and the values in
-    ///   memory keep the previous value then.
-    ///
-    /// Group commit: calls that wait for another thread's write to this store queue their
-    /// change; the next write commits every queued change in order as one file, with one
-    /// `fsync` of the file and one of the folder, and each call returns once its change is on
-    /// disk. A failure of that shared write fails every call of the group, and none of their
-    /// changes is kept; a key conflict fails only its own call. Each change is delivered once
-    /// through ``changes()``, in commit order. ``update(forKey:_:)`` and ``batch(_:)`` bodies
-    /// never join a group: they run alone, on the caller's thread. Across processes, writes
-    /// still take turns on the `flock`.
+    /// - Throws: ``StorageError/Code/invalidKey``; ``StorageError/Code/encodingFailed`` (NaN in
+    ///   JSON, a character XML 1.0 cannot hold); ``StorageError/Code/tooLarge`` beyond
+    ///   ``Options/maximumFileSize``; ``StorageError/Code/io`` naming the path and the `errno`
+    ///   text; ``StorageError/Code/insecurePermissions`` when another user could redirect the
+    ///   write; ``StorageError/Code/dataCorrupted`` when another program left a file that does
+    ///   not parse, or emptied one that held settings, and it did not settle within about half a
+    ///   second. The file and memory keep the previous value then.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         if options.writeMode == .writeBehind { return try setValueInBackground(value, forKey: key) }
         try StorageError.validate(key: key, location: path)
@@ -319,25 +254,16 @@ public final class FileStore: Storable {
     /// writer, in either ``WriteMode``: what a setter on an app's main thread calls, since it
     /// never waits for another process's `flock`, a file to settle or an `fsync`.
     ///
-    /// The change is visible at once to every reader of the store and delivered through
-    /// ``changes()`` and to observers before this returns. Changes made while the writer waits
-    /// or writes are written together, as one file, as atomically and durably as a durable
-    /// write, by the next run of the writer. ``flush()`` waits for them; a durable write, an
-    /// ``update(forKey:_:)`` or a ``batch(_:)`` takes them with it. While changes wait, on iOS,
-    /// tvOS, watchOS and visionOS the process asks for background time
-    /// (`ProcessInfo.performExpiringActivity`), so they are written when the app leaves the
-    /// foreground. A process that exits first loses them, never the file.
+    /// The change is visible to readers, ``changes()`` and observers before this returns; the
+    /// writer later writes the changes made meanwhile as one atomic, durable file. ``flush()``
+    /// waits for them. A process that exits first loses them, never the file. Inside an `update`
+    /// or `batch` body of a store that holds a lock across it, it writes durably.
+    /// <doc:PlatformNotes> says more.
     ///
-    /// From inside the `update` or `batch` body of a store that holds a lock across it (this
-    /// one or another file or suite) it writes durably, as ``setValue(_:forKey:)`` does there
-    /// (from this store's own body it throws ``StorageError/Code/reentrantWrite``).
-    ///
-    /// - Throws: What the file could never hold, at once: ``StorageError/Code/invalidKey``,
-    ///   ``StorageError/Code/tooLarge`` for a value larger than ``Options/maximumFileSize``
-    ///   alone, ``StorageError/Code/encodingFailed`` for a value the format cannot store. A
-    ///   failure of the background write goes to ``StorageErrorReporter`` (to the handler bound
-    ///   where the run's first change was made, else the process's); the change stays in memory
-    ///   and is written by the next write or ``flush()``.
+    /// - Throws: At once, what the file could never hold: ``StorageError/Code/invalidKey``,
+    ///   ``StorageError/Code/tooLarge``, ``StorageError/Code/encodingFailed``. A failure of the
+    ///   background write goes to ``StorageErrorReporter`` (the handler bound where the run's
+    ///   first change was made), and the change stays pending.
     ///
     /// Thread-safety: may be called from any thread; it takes only locks of this process that
     /// no write holds while it waits.
@@ -356,13 +282,10 @@ public final class FileStore: Storable {
     /// Reads, changes and writes the value as one step, atomic across threads and processes,
     /// writing the file before returning.
     ///
-    /// `body` runs while this store holds the file's lock, with the value currently in the
-    /// file: keep it short. It may read this store; a write from inside it to this store, or
-    /// to another store of this process on the same file, throws
-    /// ``StorageError/Code/reentrantWrite`` instead of waiting for the lock it holds. It may run
-    /// more than once: when the lock file was deleted or the file replaced by another writer
-    /// during the write, the write starts over on the file's new contents; only the last run is
-    /// written.
+    /// `body` runs under the file's lock, with the value currently in the file: keep it short.
+    /// It may read this store; a write from it to the same file throws
+    /// ``StorageError/Code/reentrantWrite``. It may run more than once (when another writer got
+    /// in, say after the lock file was deleted); only the last run is written.
     ///
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or what ``setValue(_:forKey:)`` throws, or
@@ -372,8 +295,7 @@ public final class FileStore: Storable {
         try StorageError.validate(key: key, location: path)
         do {
             return try commit(key: key) { values in
-                // First: `values[key]` would find a canonically equivalent key of other scalars,
-                // and a write (or removal) would then change that one.
+                // First: `values[key]` would find a canonically equivalent key and change that one.
                 try checkNoCanonicallyEquivalentKey(key, in: values)
                 var value = values[key]
                 let result = try body(&value)

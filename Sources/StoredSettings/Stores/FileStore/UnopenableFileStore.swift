@@ -1,13 +1,10 @@
 /// The default store when its settings file exists but cannot be opened (it does not parse, it
 /// is too large, it cannot be read): a store that holds nothing and refuses every write.
 ///
-/// Reads return `nil`, so settings read their defaults; every write throws the error that
-/// opening the file threw, naming the key whose change was not saved, so no change is lost
-/// silently in memory; the file itself is never touched, so the user can fix it. Nothing is
-/// retried: the next process start opens the file again.
+/// Reads return `nil`, so settings read their defaults; every write throws the opening error,
+/// naming the key, so no change is lost silently. The file is never touched.
 ///
-/// Thread-safety: immutable apart from the empty change stream's broadcaster, which is
-/// thread-safe.
+/// Thread-safety: immutable apart from a thread-safe, empty change stream.
 final class UnopenableFileStore: Storable {
     /// Why the file could not be opened, naming it (and the line, for a parse error).
     let problem: StorageError

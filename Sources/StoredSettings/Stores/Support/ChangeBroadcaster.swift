@@ -1,26 +1,12 @@
 /// Fans committed changes out to every ``Storable/changes()`` stream of one store.
 ///
-/// Each subscriber gets its own `AsyncStream` with an unbounded buffer, so it sees every change
-/// once, in the order `publish(_:)` was called. Stores call `publish` while they still hold
-/// the lock under which they committed, which serialises the calls and fixes the order; `yield`
-/// only enqueues (it resumes a waiting consumer on its own executor, never inline), so no
-/// observer code runs under a store's lock.
+/// Each stream has an unbounded buffer and sees every change once, in the order `publish(_:)`
+/// was called. A backend returns ``subscribe(key:)`` from `changes()` and calls `publish(_:)`
+/// while still holding the lock it committed under, which fixes the order; `yield` only
+/// enqueues, so no observer code runs under that lock (<doc:ImplementingABackend>).
 ///
-/// A stream whose consumer stops (cancelled task, dropped iterator, dropped stream) removes
-/// itself in `onTermination`. Cancellation runs that handler while the Swift runtime holds the
-/// cancelled task's status lock, and `yield` takes the status lock of the task it resumes; so
-/// this broadcaster's lock is only ever held for its own bookkeeping, and `yield` is called
-/// after releasing it. Holding it across `yield` deadlocks against a concurrent cancellation.
-///
-/// Subscribers of a set of keys (`keySetSubscription(onChange:)`, for the package's stores)
-/// get no stream: `publishing(_:)` returns their calls, which the store makes once it holds
-/// no lock.
-///
-/// Lock order: a store's locks, then this broadcaster's lock (released before yielding).
-///
-/// A backend of your own gets ``Storable/changes()`` from it: return ``subscribe(key:)`` from
-/// `changes()`, and call `publish(_:)` with each committed change while still
-/// holding the lock it committed under.
+/// Lock order: a store's locks, then this broadcaster's, which is released before `yield`:
+/// cancellation runs `onTermination` under the task's status lock, which `yield` takes too.
 ///
 /// Thread-safety: every member may be used from any thread or task.
 public final class ChangeBroadcaster: Sendable {
@@ -97,10 +83,8 @@ public final class ChangeBroadcaster: Sendable {
 
     /// A new stream of every change published from now on; only those of `key` when given.
     ///
-    /// The subscription is in place when this returns: a change published afterwards is
-    /// delivered. Call it under the store's commit lock to pair it atomically with a read.
-    /// A key filter spares the subscriber the wake-ups for other keys, and the publisher the
-    /// work of passing them over.
+    /// The subscription is in place when this returns; call it under the store's commit lock
+    /// to pair it atomically with a read.
     public func subscribe(key: String? = nil) -> AsyncStream<StoredChange> {
         subscription(key: key).stream
     }
@@ -129,16 +113,9 @@ public final class ChangeBroadcaster: Sendable {
         return (stream, continuation)
     }
 
-    /// Calls `onChange` with each change to the keys passed to the subscription's `follow`, none
-    /// at first: one subscriber however many keys it follows, and, unlike ``subscribe(key:)``
-    /// without a key, a follower of each key alone, so a store that must look for changes itself
-    /// compares only those keys.
-    ///
-    /// No task: ``publishing(_:)`` hands the calls to its caller, which makes them once it holds
-    /// no lock. A key followed is in place when `follow` returns: a change of it published
-    /// afterwards is delivered. `end` removes the subscription at once.
-    ///
-    /// Thread-safety: called from any thread; `follow` and `end` too.
+    /// Calls `onChange` with each change to the keys passed to the subscription's `follow`
+    /// (none at first), with no stream or task: ``publishing(_:)`` returns the calls for its
+    /// caller to make once it holds no lock. `end` removes the subscription at once.
     package func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription {
         let id = state.withLock { state in
             let id = state.nextID
@@ -190,11 +167,9 @@ public final class ChangeBroadcaster: Sendable {
 
     /// Delivers `changes`, in order, to every current stream of their keys.
     ///
-    /// Callers serialise their calls (they hold the store's commit lock), which keeps every
-    /// subscriber's sequence in commit order.
+    /// Call it under the store's commit lock, which keeps every stream in commit order.
     ///
-    /// - Returns: How many streams were subscribed when the changes were handed out (a store
-    ///   that skips publishing while none are keeps this as its upper bound).
+    /// - Returns: How many streams were subscribed when the changes were handed out.
     @discardableResult
     public func publish(_ changes: some Collection<StoredChange>) -> Int {
         let (count, announcements) = publishing(changes)

@@ -3,24 +3,14 @@ import Foundation
 /// A thread-safe dictionary of stored values with change delivery: the shared core of the
 /// in-memory and file stores.
 ///
-/// It keeps the ``Storable`` contract: keys validated on write, writes of an identical value
-/// commit nothing, `update` atomic, every commit bumps the revision and is published in order.
+/// It keeps the ``Storable`` contract: keys validated on write, identical writes commit
+/// nothing, `update` atomic, every commit bumps the revision and is published in order. A
+/// write from inside an `update` body of the same storage throws
+/// ``StorageError/Code/reentrantWrite``. A backend that keeps its values in memory can
+/// forward every requirement to one (<doc:ImplementingABackend>).
 ///
-/// `state` guards the values, only for the moment of a read or a commit; no user code (an
-/// `update` body, an encoder) runs while it is held, so a body that reads this store neither
-/// deadlocks nor makes an overlapping `inout` access. `writers` serialises the writers: a write
-/// holds it for its commit, an `update` from its read to its commit, body included, so nothing
-/// lands between the two.
-///
-/// A write from inside an `update` body to the same storage throws
-/// ``StorageError/Code/reentrantWrite`` (it would wait for itself): the body runs marked with
-/// this storage in ``UpdateScope``, and every write checks the marks before taking `writers`.
-///
-/// A backend of your own that keeps its values in memory (loaded from a medium, or read-only)
-/// can forward every ``Storable`` requirement to one, as `InMemoryStore` does, and conform to
-/// ``ChangeSnapshotting`` through ``subscription(readingValueForKey:)``.
-///
-/// Thread-safety: every member may be used from any thread or task.
+/// Thread-safety: every member may be used from any thread or task; an `update` body runs
+/// with no lock on the values held, so it may read this storage.
 public final class DictionaryStorage: Sendable {
     package struct State: Sendable {
         package var values: [String: StoredValue]
@@ -29,14 +19,11 @@ public final class DictionaryStorage: Sendable {
         var openSequences = 0
         /// How many writers wait for `writers` (for tests).
         var waiters = 0
-        /// At least the number of streams subscribed through this storage: raised under this
-        /// lock by every subscription, lowered to the broadcaster's count by every publish. A
-        /// commit skips the broadcaster while it is zero.
+        /// At least the broadcaster's subscriber count (raised here by every subscription), so
+        /// a commit skips the broadcaster while it is zero.
         var subscribers = 0
-        /// Whether every key in `values` is valid (``StorageError/validate(key:location:)``):
-        /// then a write to a key already present, with the same scalars, needs no validation.
-        /// Seeds and replacements may hold keys a write would refuse; `nil` until the first
-        /// write that needs it works it out (an open that is only read never does).
+        /// Whether every key in `values` is valid, so a write to a present key needs no
+        /// validation; `nil` until a write needs it (seeds may hold invalid keys).
         var keysAreValid: Bool?
         /// Calls to subscribers of a set of keys kept for ``deliverAnnouncements()``, when the
         /// owner commits under locks of its own.
@@ -71,13 +58,12 @@ public final class DictionaryStorage: Sendable {
         }
     }
 
-    // Private: every mutation goes through this file.
+    /// The values, held only for a read or a commit, never while user code runs.
     private let state: Lock<State>
     /// Delivers this storage's commits; private, so nothing publishes a change never committed.
     private let broadcaster = ChangeBroadcaster()
-    /// Held by a writer for its commit, and by an update from its read to its commit, its body
-    /// included (the body's own writes to this storage are refused before they take it). Taken
-    /// before `state`, never while holding it.
+    /// Held by a writer for its commit, and by an update from its read to its commit, body
+    /// included, so nothing lands between. Taken before `state`, never while holding it.
     private let writers: Lock<Int>
     /// This storage's name in ``UpdateScope``'s marks.
     private let media: [String]
@@ -141,8 +127,7 @@ public final class DictionaryStorage: Sendable {
         state.withLock { $0.openSequences }
     }
 
-    /// How many writers wait for another writer or update to finish (for tests: the body of an
-    /// update waits on it to know that another writer provably waits for its commit).
+    /// How many writers wait for another writer or update to finish (for tests).
     package var waitingWriterCount: Int {
         state.withLock { $0.waiters }
     }
@@ -253,11 +238,8 @@ public final class DictionaryStorage: Sendable {
         }
     }
 
-    /// Replaces the values with `values`, which differ from the current ones exactly at
-    /// `changedKeys`, and publishes those keys: ``replaceAll(with:)`` without comparing every
-    /// key, for a store that commits elsewhere first (a file) and knows what it changed.
-    ///
-    /// Waits, like every other write, for another thread's update, so it never lands inside one.
+    /// ``replaceAll(with:)`` without comparing every key, for a store that commits elsewhere
+    /// first and knows the `changedKeys`. Waits for another thread's update, as every write does.
     package func replace(with values: [String: StoredValue], changedKeys: [String]) {
         asReplacingWriter {
             state.withLock { state in
@@ -269,11 +251,8 @@ public final class DictionaryStorage: Sendable {
         }
     }
 
-    /// Replaces the values with `values` and publishes `changes`, in order: the changes of a
-    /// group of writes committed elsewhere first (a file), each delivered once even when
-    /// several change one key.
-    ///
-    /// Waits, like every other write, for another thread's update.
+    /// Replaces the values with `values` and publishes `changes` in order (several of one key
+    /// each delivered), for a group committed elsewhere first. Waits for another thread's update.
     package func replace(with values: [String: StoredValue], publishing changes: [StoredChange]) {
         asReplacingWriter {
             state.withLock { state in

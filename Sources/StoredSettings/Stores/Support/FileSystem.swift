@@ -28,15 +28,10 @@ package enum FileSystem {
         return FileDescriptor.movedAboveStandardStreams(open(path, flags, mode))
     }
 
-    /// Reads the regular file at `path` whole, refusing files larger than `maximumSize` before
-    /// reading a byte of them (the size comes from `fstat`).
-    ///
-    /// The file is opened with `O_NONBLOCK` and its type checked with `fstat` before any read,
-    /// so a FIFO, a device or a socket at `path` is an error at once, never a wait for a writer
-    /// that may not come. (`O_NONBLOCK` changes nothing for reads of a regular file.)
-    ///
-    /// With `followingLink: false` the last component is not followed (`O_NOFOLLOW`), and a
-    /// symbolic link there throws ``SymbolicLinkFound``.
+    /// Reads the regular file at `path` whole, refusing one larger than `maximumSize` before
+    /// reading (by `fstat`). Opened with `O_NONBLOCK` and checked with `fstat`, so a FIFO or
+    /// device is an error at once, never a hang. With `followingLink: false`, a symbolic link
+    /// at `path` throws ``SymbolicLinkFound``.
     ///
     /// - Returns: The bytes and the file's fingerprint, or `nil` when there is no file.
     /// - Throws: ``StorageError/Code/tooLarge`` above `maximumSize`; ``StorageError/Code/io``
@@ -83,9 +78,8 @@ package enum FileSystem {
         return (data, FileFingerprint(info))
     }
 
-    /// Reads the open descriptor `fd` (standard input, a pipe) to its end, refusing more than
-    /// `maximumSize` bytes as soon as they arrive, so that an endless stream (`/dev/zero`)
-    /// cannot fill memory.
+    /// Reads `fd` (standard input, a pipe) to its end, refusing more than `maximumSize` bytes
+    /// as soon as they arrive, so an endless stream cannot fill memory.
     ///
     /// - Throws: ``StorageError/Code/tooLarge`` beyond `maximumSize`; ``StorageError/Code/io``
     ///   when a read fails. Both name `path`.
@@ -168,13 +162,9 @@ package enum FileSystem {
     /// The path a chain of symbolic links at `path` ends at; `path` itself when it is not a
     /// link or does not exist. Relative link texts are resolved against the link's folder.
     ///
-    /// The store needs the target's path (the atomic `rename` must happen in the target's
-    /// folder), so it reads links itself; it follows them by the rule the Linux kernel applies
-    /// with `fs.protected_symlinks`, whatever that setting is and on every platform: a link in a
-    /// sticky, world-writable folder (such as `/tmp`) is followed only when it belongs to this
-    /// process's user or to the folder's owner. Another user's link planted there is refused,
-    /// so it cannot redirect a write into a folder that user could not write. Links elsewhere
-    /// are followed: only their folder's owners could have made them.
+    /// The `rename` must happen in the target's folder, so links are read here, by the Linux
+    /// `fs.protected_symlinks` rule on every platform: in a sticky, world-writable folder a link
+    /// is followed only when it belongs to this user or the folder's owner.
     ///
     /// - Throws: ``StorageError/Code/io`` (with `path` as given) for a link the rule refuses, or
     ///   a chain of more than 32 links (a loop).

@@ -1,21 +1,12 @@
 import Foundation
 
-/// Which stores have an `update` body running on the current thread: how `FileStore`,
-/// `UserDefaultsStore` and a backend of your own refuse a write to a store from inside that
-/// store's own `update` body.
+/// Which stores have an `update` body running on the current thread, so that a write to a
+/// store from inside its own `update` body throws ``StorageError/Code/reentrantWrite`` instead
+/// of waiting for the lock the body holds, or being overwritten by the update's result.
 ///
-/// Such a write cannot work: `FileStore` holds its lock and the file's `flock` while the body
-/// runs, so the write would wait for itself forever (and abort the process on Apple platforms,
-/// where the lock is `os_unfair_lock`); a store with a re-entrant lock would let the write land
-/// and then overwrite it with the update's result, losing it silently. Instead the write throws
-/// ``StorageError/Code/reentrantWrite``.
-///
-/// A store names the medium it guards with a string (the lock file's path for a file, an object
-/// identity for memory): ``runBody(ofUpdateOn:key:_:)`` marks those names for the thread while
-/// the body runs, and every write entry point calls ``checkOutsideUpdateBody(of:)`` before it
-/// takes a lock. Every shipped store refuses such writes this way.
-///
-/// A backend of your own whose `update` holds a lock while its body runs does the same:
+/// A store names what it guards with a string (``medium(_:)``, or a file's path); its `update`
+/// runs the body through ``runBody(ofUpdateOn:key:_:)``, and every write calls
+/// ``checkOutsideUpdateBody(of:)`` before taking its lock (<doc:ImplementingABackend>):
 ///
 /// ```swift
 /// let medium = UpdateScope.medium(self)
@@ -25,22 +16,16 @@ import Foundation
 /// let result = try UpdateScope.runBody(ofUpdateOn: [medium], key: key) { try body(&value) }
 /// ```
 ///
-/// The mark is per thread, not a task-local value: an `update` body is synchronous, so it runs
-/// from start to end on the thread that called `update`, and only that thread can re-enter. A
-/// task-local value would be inherited by tasks the body creates, which may write legitimately
-/// once the update has returned.
+/// The mark is per thread, not task-local: the synchronous body runs on one thread, and tasks
+/// it starts, which would inherit a task-local value, may write once the update returns.
 public enum UpdateScope {
     /// The media whose `update` body runs on this thread, each with the key being updated, in
     /// the order the bodies started (innermost last).
     ///
-    /// Reached through a POSIX thread-specific value (`pthread_getspecific`), so it is only ever
-    /// touched by its own thread. It is created by the thread's first update and kept until the
-    /// thread ends, when the key's destructor releases it: an update then costs no allocation
-    /// (marking is an append to an array that keeps its capacity), and a write outside any
-    /// update costs one `pthread_getspecific` call and an emptiness check.
+    /// A POSIX thread-specific value (`pthread_getspecific`), so only its own thread touches
+    /// it; made by the thread's first update and released when the thread ends.
     private final class Marks {
-        // Only its own thread touches it, and never with two accesses overlapping (each is a
-        // single read or append): the runtime's exclusivity check would only add cost.
+        // Safe unchecked: only its own thread touches it, one read or append at a time.
         @exclusivity(unchecked)
         var entries: [(medium: String, key: String, counted: Bool)] = []
         /// Observers' calls kept until the outermost body returns (see ``deliver(_:)``).
@@ -78,10 +63,8 @@ public enum UpdateScope {
         try run(body, marking: media, key: key, counted: true)
     }
 
-    /// ``runBody(ofUpdateOn:key:_:)`` with marks that ``isInsideUpdateBody`` does not count:
-    /// for a body that holds no lock a file's writers wait on (an in-memory store's update, a
-    /// group commit's leader), so that a write-behind or grouped write it makes to a file goes
-    /// on as from anywhere else.
+    /// ``runBody(ofUpdateOn:key:_:)`` with marks that ``isInsideUpdateBody`` does not count: for
+    /// a body that holds no lock a file's writers wait on (an in-memory update, a group leader).
     package static func runMarked<R>(_ media: [String], key: String?, _ body: () throws -> R) rethrows -> R {
         try run(body, marking: media, key: key, counted: false)
     }
@@ -116,10 +99,8 @@ public enum UpdateScope {
         try run(body, marking: ["a store's write lock"], key: nil, counted: false)
     }
 
-    /// Makes the observers' calls now, or, on a thread that holds a store's write lock or runs
-    /// an `update` body (``holdingAnnouncements(_:)``, ``runBody(ofUpdateOn:key:_:)``), once
-    /// the outermost of those ends: an observer may write the store whose lock is held, which
-    /// would wait for itself.
+    /// Makes the observers' calls now, or once the outermost write lock or `update` body of this
+    /// thread ends: an observer may write the store whose lock is held.
     package static func deliverOutsideUpdateBodies(_ announcements: ChangeBroadcaster.Announcements) {
         if let marks = currentMarks, !marks.entries.isEmpty {
             marks.announcements.append(contentsOf: announcements)

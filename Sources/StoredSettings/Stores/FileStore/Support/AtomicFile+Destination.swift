@@ -2,12 +2,7 @@ import Foundation
 
 extension AtomicFile {
     /// The paths one file's atomic writes use: the file, its folder and the start of its
-    /// temporary files' paths, worked out once.
-    ///
-    /// Foundation's path functions (`deletingLastPathComponent`, `lastPathComponent`) clean
-    /// the whole path of repeated slashes on every call, which cost a durable write more
-    /// instructions than its system calls; a ``FileStore`` keeps one destination per target
-    /// and writes through it.
+    /// temporary files' paths, worked out once, since Foundation's path functions are costly.
     package struct Destination: Equatable, Sendable {
         /// The file replaced by a write.
         package let path: String
@@ -39,9 +34,7 @@ extension AtomicFile {
         }
 
         /// `path`'s folder and last component, as `deletingLastPathComponent` and
-        /// `lastPathComponent` give them. A path with no repeated or trailing slash (every
-        /// path a ``FileStore`` resolves) is split at its last slash; Foundation's functions,
-        /// which first clean the whole path, were a fifth of opening a small file.
+        /// `lastPathComponent` give them; a clean path is split at its last slash directly.
         package static func split(_ path: String) -> (directory: String, name: String) {
             let bytes = path.utf8
             let slash = UInt8(ascii: "/")

@@ -10,22 +10,11 @@ import Darwin
 
 /// Replaces a file's contents atomically and durably with POSIX calls.
 ///
-/// The steps, each checked:
-/// 1. create a temporary file `.<name>.tmp-<pid>-<random>` in the same folder with
-///    `O_CREAT | O_EXCL | O_NOFOLLOW`, mode 0600, and take an exclusive `flock` on it, held
-///    until the file is renamed or removed: the lock says "a live writer owns this file";
-/// 2. give it the owner and group of the file it replaces (`fchown`, when they differ from
-///    this process's), then the mode (`fchmod`, so the umask cannot change it, when the
-///    created file's mode differs);
-/// 3. write all bytes, `fsync` (`F_BARRIERFSYNC` on Apple platforms, `F_FULLFSYNC` with
-///    `fullFlush`, see ``FileSystem/flushToStableStorage(_:fullFlush:)``);
-/// 4. `rename` it over the file (atomic on POSIX file systems);
-/// 5. `fsync` the folder, so the rename itself survives a power loss.
-///
-/// A crash at any moment leaves the old or the new contents, and at worst a temporary file.
-/// The kernel drops a killed writer's `flock`, so ``removeStaleTemporaryFiles(for:)`` can
-/// tell that file from one a live writer is still filling (even one stopped with `SIGSTOP`),
-/// and removes only the former.
+/// A temporary file `.<name>.tmp-<pid>-<random>` is created next to the file (`O_EXCL`,
+/// `O_NOFOLLOW`) and `flock`ed until renamed, given the old file's owner and mode, written,
+/// `fsync`ed, `rename`d over the file, and the folder `fsync`ed. A crash leaves the old or the
+/// new contents; the kernel drops a killed writer's `flock`, which is how
+/// ``removeStaleTemporaryFiles(for:)`` tells its leftover from a live writer's file.
 package enum AtomicFile {
     /// The owner and group a rewritten file keeps.
     package struct Owner: Equatable, Sendable {
@@ -50,13 +39,10 @@ package enum AtomicFile {
     ///     for existing ones).
     ///   - owner: The owner and group of the file being replaced, which the new file keeps;
     ///     `nil` for a new file (it belongs to this process's user).
-    ///   - beforeReplace: Runs after the `fsync`, right before the `rename`, with the
-    ///     fingerprint the file will have once renamed; what it throws cancels the write (the
-    ///     temporary file is removed) and is rethrown.
+    ///   - beforeReplace: Runs right before the `rename` with the new file's fingerprint; what
+    ///     it throws cancels the write and is rethrown.
     /// - Returns: The fingerprint of the written file.
-    /// - Throws: ``StorageError/Code/io`` naming the path and the `errno` text (`No space left
-    ///   on device`, `File too large`, `Permission denied`; `Operation not permitted` when this
-    ///   process may not give the file its owner back, which only root may do); the existing
+    /// - Throws: ``StorageError/Code/io`` naming the path and the `errno` text; the existing
     ///   file is untouched then and the temporary file removed.
     @discardableResult
     package static func write(
@@ -132,9 +118,8 @@ package enum AtomicFile {
 
     /// Creates a fresh temporary file next to `path` and takes an exclusive `flock` on it.
     ///
-    /// Between `open` and `flock` the file is unlocked, so a cleaner may take it for stale and
-    /// delete it; the path is checked after locking (`fstat` against `lstat`) and a new name
-    /// tried when it no longer names the file.
+    /// Unlocked between `open` and `flock`, the file may be removed as stale by a cleaner, so
+    /// the path is checked after locking and a new name tried if it no longer names the file.
     private static func createLockedTemporaryFile(for destination: Destination) throws -> (Int32, String, stat) {
         let path = destination.path
         let directory = destination.directory
@@ -169,12 +154,9 @@ package enum AtomicFile {
             && open.st_ino == named.st_ino && open.st_dev == named.st_dev
     }
 
-    /// Deletes the temporary files of `path` that no live writer owns: those nobody holds an
-    /// `flock` on (their writer was killed, or crashed). A file another writer is filling,
-    /// even one stopped with `SIGSTOP`, is locked and left alone.
-    ///
-    /// It never waits: each file is tried with `LOCK_NB`. Safe to call at any time, without
-    /// the store's ``FileLock``.
+    /// Deletes the temporary files of `path` that nobody holds an `flock` on (their writer
+    /// died); a live writer's, even a stopped one's, are left. Never waits (`LOCK_NB`), and
+    /// needs no ``FileLock``.
     ///
     /// - Returns: How many files were removed.
     @discardableResult

@@ -1,14 +1,8 @@
-/// A package-internal hook into the durable steps of ``AtomicFile/write(_:toPath:permissions:owner:beforeReplace:)``,
-/// for the tests and the benchmarks of the package: count the `fsync` rounds of a file, hold a
-/// writer inside one, make one fail, or skip one to measure its share of a write.
+/// A hook into the durable steps of ``AtomicFile``'s writes, for the package's tests and
+/// benchmarks: count, hold, fail or skip an `fsync`. Actions are installed per resolved path,
+/// so tests on different files never see each other's.
 ///
-/// An action is installed for one destination path (the path ``AtomicFile`` writes to, with
-/// symbolic links already resolved), so tests on different files never see each other's
-/// actions and need not run one after the other. With no action installed, each step costs
-/// one lock and one check that a dictionary is empty.
-///
-/// Thread-safety: every member may be used from any thread; an action runs on the writing
-/// thread, outside the hook's lock.
+/// Thread-safety: any thread; an action runs on the writing thread, outside the hook's lock.
 package enum DurabilityHook {
     /// A durable step of a write.
     package enum Step: Sendable, Equatable {
@@ -20,11 +14,9 @@ package enum DurabilityHook {
         case folderSync
     }
 
-    /// Runs before `step`; returns whether the step's system call is made (`false` skips an
-    /// `fsync`; a `rename` is always made). What it throws at ``Step/fileSync`` or
-    /// ``Step/rename`` cancels the write, which rethrows it, leaving the file untouched; at
-    /// ``Step/folderSync`` the file is already replaced, and a throw counts as the folder's
-    /// `fsync` failing, which the write, as always, does not report.
+    /// Runs before `step`; returns whether to make its `fsync` (a `rename` is always made). A
+    /// throw before the `rename` cancels the write; at ``Step/folderSync`` it counts as the
+    /// folder's `fsync` failing, which the write does not report.
     package typealias Action = @Sendable (Step) throws -> Bool
 
     private static let actions = Lock<[String: Action]>([:])
