@@ -1,7 +1,7 @@
 import Foundation
 import StoredSettings
-import TestHelpers
 import StoredSettingsTestSupport
+import TestHelpers
 import Testing
 
 #if canImport(Glibc)
