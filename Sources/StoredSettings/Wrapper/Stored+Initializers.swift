@@ -17,7 +17,7 @@ extension Stored where Value: StoredValueConvertible {
     ///   - key: The key the value is stored under.
     ///   - defaultValue: Returned while the key holds nothing; never written to the store.
     ///   - help: One sentence for people about what the setting does, shown by
-    ///     `SettingsCommand` and ``SettingsGroup/settingDescriptions()``; `nil` for none.
+    ///     `SettingsCommand` and `settingDescriptions()` (StoredSettingsCommandLine); `nil` for none.
     ///   - secret: Whether listings and messages show the value as `<redacted>`.
     ///   - store: The store to use; `nil` resolves it from ``StoreContext`` when the wrapper is
     ///     created.
