@@ -8,82 +8,21 @@ import Foundation
 /// // DAYBOOK_AUTO_RELOAD=yes daybook   →   environment.value(forKey: "autoReload") == .string("yes")
 /// ```
 ///
-/// ## Variable names
+/// - A key's variable is the prefix, `_`, and the key's words in capitals (`editor.fontSize` →
+///   `APP_EDITOR_FONT_SIZE`, `httpURL` → `APP_HTTP_URL`); a key with other characters than ASCII
+///   letters, digits and `.-_/: ` has none (``variableName(forKey:)`` is `nil`).
+/// - Every value is a ``StoredValue/string(_:)`` the value layer reads leniently; lists read
+///   comma-separated text (`\,` a comma in an item) or JSON. A set but empty variable counts as
+///   unset unless ``emptyValues`` is ``EmptyValues/empty``. A value that is not valid UTF-8
+///   holds nothing, and reading its key reports ``StorageError/Code/dataCorrupted``.
+/// - `NAME_FILE=/path` gives `NAME`'s value from a regular file of at most
+///   ``maximumSecretFileSize`` (Docker and Kubernetes secrets), read on first use; setting both
+///   is ``StorageError/Code/ambiguousVariable``.
+/// - ``keys()`` reads each prefixed variable back as lower camel case.
 ///
-/// A key's variable is the prefix, `_`, then the key's words in capitals joined by `_`:
-///
-/// | Key | Variable (prefix `APP`) |
-/// |---|---|
-/// | `autoReload` | `APP_AUTO_RELOAD` |
-/// | `editor.fontSize` | `APP_EDITOR_FONT_SIZE` |
-/// | `httpURL` | `APP_HTTP_URL` |
-/// | `HTTPServer` | `APP_HTTP_SERVER` |
-/// | `http2Enabled` | `APP_HTTP2_ENABLED` |
-///
-/// Words are split at `.`, `-`, `_`, `/`, `:` and spaces, where a lowercase letter or digit is
-/// followed by a capital, and where a run of capitals (an acronym) meets a capitalized word.
-/// Digits stay with the word before them. Keys with other characters (non-ASCII, emoji, `@`)
-/// have no variable: ``variableName(forKey:)`` returns `nil` and the store holds no value for
-/// them. Several keys can share a variable (`autoReload`, `auto_reload` and `auto.reload` all
-/// read `APP_AUTO_RELOAD`).
-///
-/// ## Values
-///
-/// Every value is a ``StoredValue/string(_:)`` holding the variable's text; the value layer
-/// reads it leniently (`true`/`yes`/`1` as `Bool`, decimal text as numbers, ISO 8601 text as
-/// `Date`, JSON text as arrays, dictionaries and `Codable` values). A variable that is set but
-/// empty (`APP_AUTO_RELOAD=`) counts as unset, as many shells and tools treat it, unless the
-/// store is created with `emptyValues: .empty` (see ``EmptyValues``). A variable
-/// whose bytes are not valid UTF-8 is never read with U+FFFD in their place: it holds no value,
-/// ``keys()`` leaves it out, and reading its key reports ``StorageError/Code/dataCorrupted``
-/// naming the variable (a `NAME_FILE` companion's, as a secret file that cannot be read). A name
-/// that is not valid UTF-8 gives no key.
-///
-/// ## Lists
-///
-/// An array or set setting reads comma-separated text (`APP_HOSTS=alpha, beta` gives
-/// `["alpha", "beta"]`) or JSON text (`APP_HOSTS=["alpha", "beta"]`, any text starting with
-/// `[`). White space and line breaks around each item are trimmed; `\,` is a comma inside an item and
-/// `\\` a backslash; empty text is the empty list. An empty item (`APP_PORTS=1,,2`) is a
-/// ``StorageError/Code/typeMismatch`` naming the variable and the item's position, never a
-/// list with an element dropped. Write JSON for items with empty text or spaces at their ends.
-///
-/// ## Secret files
-///
-/// `NAME_FILE=/path` gives the value of `NAME` from the file at `path`, as container platforms
-/// mount secrets (Docker secrets under `/run/secrets`, Kubernetes secret volumes): the
-/// value never sits in the environment, where `/proc/PID/environ` and `docker inspect` show
-/// it. Any setting can be given this way (`APP_TOKEN_FILE` gives `token`).
-///
-/// - The file's text is the value, with one trailing line break (`\n` or `\r\n`) removed.
-/// - The file is opened with `O_RDONLY | O_CLOEXEC | O_NONBLOCK` and checked with `fstat`
-///   first: it must be a regular file (a FIFO or `/dev/zero` is an error at once) of at most
-///   ``maximumSecretFileSize`` (64 KiB), holding valid UTF-8.
-/// - Setting both `NAME` (non-empty) and `NAME_FILE` is an error
-///   (``StorageError/Code/ambiguousVariable``), as the official Docker images treat it: the
-///   key then holds no value here.
-/// - A missing file is ``StorageError/Code/notFound``, an unreadable one
-///   ``StorageError/Code/io`` with the `errno` text; each names the key, variable and path.
-/// - A file is read only when its key is first asked for and `NAME` is unset; a failure is
-///   reported once to ``StorageErrorReporter``. An empty file counts as unset, as an empty
-///   variable does (unless ``emptyValues`` is ``EmptyValues/empty``).
-/// - ``origin(forKey:)`` says `file /run/secrets/token (environment variable APP_TOKEN_FILE)`.
-///
-/// ## Declared settings
-///
-/// A tool's store made by `EnvironmentStore.init(prefix:environment:declaredBy:emptyValues:otherVariables:)`
-/// (StoredSettingsCommandLine) knows the settings of a group: it gives single fields of
-/// structured settings (`APP_LAYOUT_INDENT=4`), reads declared keys' secret files at creation,
-/// and reports problems and unknown variables; that initializer's documentation gives the rules.
-///
-/// ## Keys
-///
-/// ``keys()`` lists one key per prefixed variable, named by reading the variable back as lower
-/// camel case (`APP_EDITOR_FONT_SIZE` → `editorFontSize`): the store knows no key names of
-/// its own. Look values up by the key you declared with ``value(forKey:)``, which is exact.
-///
-/// The environment is read once, when the store is created; later changes to the process's
-/// environment are not seen, so ``changes()`` never delivers anything.
+/// The environment is read once, at creation, so ``changes()`` never delivers anything. The
+/// rules in full, and declared stores (`declaredBy:`, StoredSettingsCommandLine), are in that
+/// module's "Configuration for command-line tools" article.
 ///
 /// Thread-safety: immutable after creation; every member may be used from any thread or task.
 public final class EnvironmentStore: OriginDescribingStore {
