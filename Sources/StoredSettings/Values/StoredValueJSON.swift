@@ -187,7 +187,7 @@ package enum StoredValueJSON {
     /// object, for ``data(from:pretty:keeping:)`` to write back unchanged.
     ///
     /// - Throws: As ``parse(_:)``.
-    package static func parseKeepingSource(_ data: Data) throws -> (value: StoredValue, source: SourceText) {
+    static func parseKeepingSource(_ data: Data) throws -> (value: StoredValue, source: SourceText) {
         let (value, members, duplicates) = try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var parser = Parser(bytes: buffer, recordingSource: true)
             let value = try parser.parseDocument()

@@ -82,7 +82,7 @@ public enum UpdateScope {
     /// for a body that holds no lock a file's writers wait on (an in-memory store's update, a
     /// group commit's leader), so that a write-behind or grouped write it makes to a file goes
     /// on as from anywhere else.
-    package static func runMarked<R>(_ media: [String], key: String?, _ body: () throws -> R) rethrows -> R {
+    static func runMarked<R>(_ media: [String], key: String?, _ body: () throws -> R) rethrows -> R {
         try run(body, marking: media, key: key, counted: false)
     }
 
@@ -112,7 +112,7 @@ public enum UpdateScope {
     /// Runs `body`, which takes a store's write lock, with observers' calls kept until the
     /// outermost such region or `update` body of this thread ends (see
     /// ``deliverOutsideUpdateBodies(_:)``).
-    package static func holdingAnnouncements<R>(_ body: () throws -> R) rethrows -> R {
+    static func holdingAnnouncements<R>(_ body: () throws -> R) rethrows -> R {
         try run(body, marking: ["a store's write lock"], key: nil, counted: false)
     }
 
@@ -120,7 +120,7 @@ public enum UpdateScope {
     /// an `update` body (``holdingAnnouncements(_:)``, ``runBody(ofUpdateOn:key:_:)``), once
     /// the outermost of those ends: an observer may write the store whose lock is held, which
     /// would wait for itself.
-    package static func deliverOutsideUpdateBodies(_ announcements: ChangeBroadcaster.Announcements) {
+    static func deliverOutsideUpdateBodies(_ announcements: ChangeBroadcaster.Announcements) {
         if let marks = currentMarks, !marks.entries.isEmpty {
             marks.announcements.append(contentsOf: announcements)
         } else {
@@ -129,7 +129,7 @@ public enum UpdateScope {
     }
 
     /// Whether an `update` body of one of `media` is running on this thread.
-    package static func isInsideUpdateBody(of media: [String]) -> Bool {
+    static func isInsideUpdateBody(of media: [String]) -> Bool {
         guard let marks = currentMarks, !marks.entries.isEmpty else { return false }
         return media.contains { medium in marks.entries.contains { $0.medium == medium } }
     }
@@ -148,7 +148,7 @@ public enum UpdateScope {
 
     /// The ``StorageError/Code/reentrantWrite`` error of a write made from inside the update
     /// of `outer` (empty: of no one key) in the same store, without key or path.
-    package static func reentrantWriteError(updating outer: String) -> StorageError {
+    static func reentrantWriteError(updating outer: String) -> StorageError {
         let running = outer.isEmpty ? "an update of the same store" : "the update of '\(outer)' in the same store"
         return StorageError(
             .reentrantWrite,
@@ -159,7 +159,7 @@ public enum UpdateScope {
 
     /// Whether an `update` body marked with ``runBody(ofUpdateOn:key:_:)`` (of a store that holds
     /// its writers' lock across it: a file, a suite, an etcd prefix) runs on this thread.
-    package static var isInsideUpdateBody: Bool { currentMarks.map { $0.entries.contains { $0.counted } } ?? false }
+    static var isInsideUpdateBody: Bool { currentMarks.map { $0.entries.contains { $0.counted } } ?? false }
 
     /// A medium name for a store guarded by an object's identity (a lock, a dictionary): the
     /// object's address in hexadecimal, unique while the object lives.
