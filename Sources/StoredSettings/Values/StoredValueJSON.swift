@@ -35,7 +35,7 @@ package enum StoredValueJSON {
     /// does not change.
     ///
     /// - Throws: As ``data(from:pretty:)``, for the members written from the tree.
-    package static func data(from value: StoredValue, pretty: Bool = true, keeping source: SourceText) throws -> Data {
+    static func data(from value: StoredValue, pretty: Bool = true, keeping source: SourceText) throws -> Data {
         var writer = Writer(pretty: pretty, source: source)
         try writer.write(value, indent: 0)
         if pretty { writer.bytes.append(UInt8(ascii: "\n")) }
@@ -212,7 +212,7 @@ package enum StoredValueJSON {
         package let duplicateKeys: [DuplicateKey]
 
         /// No source: every member is written from the tree.
-        package init() {
+        init() {
             data = Data()
             members = [:]
             duplicateKeys = []

@@ -58,7 +58,7 @@ package final class ChangeCheckScheduler: Sendable {
     }
 
     /// Runs `handler` once on the scheduler's thread, `delay` nanoseconds from now.
-    package func runOnce(afterNanoseconds delay: UInt64, _ handler: @escaping @Sendable () -> Void) {
+    func runOnce(afterNanoseconds delay: UInt64, _ handler: @escaping @Sendable () -> Void) {
         _ = add(interval: 0, firstIn: delay, handler)
     }
 
