@@ -72,7 +72,7 @@ extension StorageError {
 extension CodingKey {
     /// The key as one component of ``StorageError/codingPath``: the index for array positions,
     /// else the key's string.
-    var pathComponent: String {
+    fileprivate var pathComponent: String {
         if self is IndexCodingKey, let intValue { return String(intValue) }
         return stringValue
     }

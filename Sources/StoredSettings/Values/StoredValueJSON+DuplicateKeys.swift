@@ -25,7 +25,7 @@ extension StoredValueJSON {
         /// The key's path from the root object, outermost first: `["layout", "indent"]`.
         var path: [String]
         /// The line (from 1) of the key's first occurrence.
-        var firstLine: Int
+        private var firstLine: Int
         /// The line (from 1) of the later occurrence, whose value is kept.
         package var laterLine: Int
         /// The column (from 1, in Unicode scalars) where the later occurrence starts.

@@ -10,9 +10,9 @@ import Foundation
 package enum PropertyListValue {
     /// Whether native `Date` objects survive this platform's `UserDefaults` exactly.
     #if canImport(Darwin)
-    static let keepsDatesExactly = true
+    private static let keepsDatesExactly = true
     #else
-    static let keepsDatesExactly = false
+    private static let keepsDatesExactly = false
     #endif
 
     /// The property-list object for `value`.

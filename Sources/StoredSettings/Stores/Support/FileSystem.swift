@@ -274,8 +274,8 @@ package struct FileFingerprint: Equatable, Sendable {
     var device: UInt64
     var inode: UInt64
     var size: Int64
-    var modificationSeconds: Int64
-    var modificationNanoseconds: Int64
+    private var modificationSeconds: Int64
+    private var modificationNanoseconds: Int64
     /// The permission bits (`st_mode & 0o7777`); not part of equality.
     var permissions: UInt32
     /// The owner's user ID (`st_uid`); not part of equality.

@@ -148,7 +148,7 @@ public enum UpdateScope {
 
     /// The ``StorageError/Code/reentrantWrite`` error of a write made from inside the update
     /// of `outer` (empty: of no one key) in the same store, without key or path.
-    static func reentrantWriteError(updating outer: String) -> StorageError {
+    private static func reentrantWriteError(updating outer: String) -> StorageError {
         let running = outer.isEmpty ? "an update of the same store" : "the update of '\(outer)' in the same store"
         return StorageError(
             .reentrantWrite,

@@ -31,11 +31,6 @@ package enum AtomicFile {
     struct Owner: Equatable, Sendable {
         var user: UInt32
         var group: UInt32
-
-        init(user: UInt32, group: UInt32) {
-            self.user = user
-            self.group = group
-        }
     }
 
     /// Writes `data` to `path` so that a crash at any moment leaves the old or the new contents.
