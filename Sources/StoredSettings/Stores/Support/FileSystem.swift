@@ -15,7 +15,7 @@ import Darwin
 /// every failure is a `StorageError` with the path and the `errno` text.
 package enum FileSystem {
     /// A ``StorageError/Code/io`` error: `what`, then the text of `code` (`strerror`).
-    package static func ioError(_ what: String, path: String, errno code: Int32 = errno) -> StorageError {
+    static func ioError(_ what: String, path: String, errno code: Int32 = errno) -> StorageError {
         StorageError(.io, location: path, message: "\(what): \(errnoText(code))")
     }
 
