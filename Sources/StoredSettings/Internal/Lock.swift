@@ -77,7 +77,7 @@ package final class Lock<State> {
     /// (`os_unfair_lock_trylock`, `pthread_mutex_trylock`); returns `nil` at once, without
     /// running it, when one does.
     @inline(__always)
-    package func withLockIfAvailable<R>(_ body: (inout State) throws -> R) rethrows -> R? {
+    func withLockIfAvailable<R>(_ body: (inout State) throws -> R) rethrows -> R? {
         #if canImport(Darwin)
         guard os_unfair_lock_trylock(mutex) else { return nil }
         defer { os_unfair_lock_unlock(mutex) }
@@ -91,7 +91,7 @@ package final class Lock<State> {
     /// ``withLock(_:)``, calling `taken` first when another thread holds the lock
     /// (`os_unfair_lock_trylock`, `pthread_mutex_trylock` failed), before waiting for it.
     @inline(__always)
-    package func withLock<R>(ifTaken taken: () -> Void, _ body: (inout State) throws -> R) rethrows -> R {
+    func withLock<R>(ifTaken taken: () -> Void, _ body: (inout State) throws -> R) rethrows -> R {
         #if canImport(Darwin)
         if !os_unfair_lock_trylock(mutex) {
             taken()

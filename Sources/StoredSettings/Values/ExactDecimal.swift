@@ -3,17 +3,17 @@
 /// The value layer uses it where a `Double` would round: to tell whether number text is a whole
 /// number, and whether it lies in an integer type's range, from the digits themselves. `-9223372036854775808.5`
 /// is not whole and lies below `Int64.min`, although the nearest `Double` is exactly `Int64.min`.
-package struct ExactDecimal: Sendable, Equatable {
+struct ExactDecimal: Sendable, Equatable {
     /// Whether a minus sign was written (also for zero).
-    package var isNegative: Bool
+    var isNegative: Bool
     /// The significant digits, 0...9, without leading or trailing zeros; empty for zero.
-    package var digits: [UInt8]
+    var digits: [UInt8]
     /// The power of ten: the value is `digits × 10^exponent`.
-    package var exponent: Int
+    var exponent: Int
 
     /// Parses `[+-]digits[.digits][(e|E)[+-]digits]` in ASCII, with at least one digit before or
     /// after the point (the text ``isPlainDecimalText(_:)`` accepts); `nil` for anything else.
-    package init?(_ text: some StringProtocol) {
+    init?(_ text: some StringProtocol) {
         var bytes = text.utf8[...]
         isNegative = bytes.first == UInt8(ascii: "-")
         if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
@@ -62,11 +62,11 @@ package struct ExactDecimal: Sendable, Equatable {
     }
 
     /// Whether the number has no fractional part.
-    package var isWhole: Bool { exponent >= 0 }
+    var isWhole: Bool { exponent >= 0 }
 
     /// The magnitude of the integer part (the number rounded toward zero); `nil` when it is
     /// beyond `UInt64.max`.
-    package var integerMagnitude: UInt64? {
+    var integerMagnitude: UInt64? {
         let integerDigits = digits.count + exponent
         guard integerDigits <= 20 else { return nil }
         var result: UInt64 = 0
@@ -81,7 +81,7 @@ package struct ExactDecimal: Sendable, Equatable {
     }
 
     /// The outcome of reading the number as an integer type.
-    package enum IntegerReading<T: FixedWidthInteger> {
+    enum IntegerReading<T: FixedWidthInteger> {
         case value(T)
         case outOfRange
         case notWhole
@@ -89,7 +89,7 @@ package struct ExactDecimal: Sendable, Equatable {
 
     /// The number as a `T`: its value when whole and in range; ``IntegerReading/outOfRange``
     /// when it lies outside `T.min...T.max` (fraction included); else ``IntegerReading/notWhole``.
-    package func integer<T: FixedWidthInteger>(as type: T.Type = T.self) -> IntegerReading<T> {
+    func integer<T: FixedWidthInteger>(as type: T.Type = T.self) -> IntegerReading<T> {
         if digits.isEmpty { return .value(0) }
         guard let magnitude = integerMagnitude else { return .outOfRange }
         let bound: UInt64

@@ -1,7 +1,7 @@
 /// A value type whose stored form decodes back to exactly the encoded value, so the wrapper
 /// starts an in-place change (`settings.tags.insert(t)`) from the value it last wrote instead of
 /// decoding it again. Codable structs are not: their encoding may drop or change fields.
-package protocol ExactStoredForm {}
+protocol ExactStoredForm {}
 
 extension String: ExactStoredForm {}
 extension Bool: ExactStoredForm {}

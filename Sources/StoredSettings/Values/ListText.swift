@@ -3,12 +3,12 @@ import Foundation
 /// Comma-separated list text, as the environment and the command line spell lists
 /// (`APP_HOSTS=alpha, beta`), by the rules in <doc:SupportedTypes>: items trimmed, `\,` a comma
 /// and `\\` a backslash (any other backslash kept), an empty item a type mismatch.
-package enum ListText {
+enum ListText {
     /// The items of `text`.
     ///
     /// - Parameter expectedType: The list's type name for the error (`Array<Int>`).
     /// - Throws: ``StorageError/Code/typeMismatch`` naming the position of the first empty item.
-    package static func items(of text: String, expectedType: String) throws -> [String] {
+    static func items(of text: String, expectedType: String) throws -> [String] {
         var items: [String] = []
         var current = ""
         var escaped = false

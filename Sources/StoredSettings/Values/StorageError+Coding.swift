@@ -5,7 +5,7 @@
 extension StorageError {
     /// `error`, a `DecodingError` or any error thrown while decoding `type`, as a
     /// ``StorageError``.
-    package static func decoding(_ error: any Error, type: Any.Type) -> StorageError {
+    static func decoding(_ error: any Error, type: Any.Type) -> StorageError {
         switch error {
         case let error as StorageError:
             return error
@@ -39,7 +39,7 @@ extension StorageError {
 
     /// `error`, an `EncodingError` or any error thrown while encoding, as a ``StorageError``
     /// with code ``Code/encodingFailed``.
-    package static func encoding(_ error: any Error, type: Any.Type) -> StorageError {
+    static func encoding(_ error: any Error, type: Any.Type) -> StorageError {
         switch error {
         case let error as StorageError:
             return error
@@ -72,7 +72,7 @@ extension StorageError {
 extension CodingKey {
     /// The key as one component of ``StorageError/codingPath``: the index for array positions,
     /// else the key's string.
-    package var pathComponent: String {
+    fileprivate var pathComponent: String {
         if self is IndexCodingKey, let intValue { return String(intValue) }
         return stringValue
     }
@@ -80,27 +80,27 @@ extension CodingKey {
 
 /// The coding key of an array position. It keeps only the index; its string is made when
 /// asked for (on error paths), so decoding an array builds no strings.
-package struct IndexCodingKey: CodingKey, Sendable {
-    package let index: Int
+struct IndexCodingKey: CodingKey, Sendable {
+    let index: Int
 
-    package init(index: Int) { self.index = index }
+    init(index: Int) { self.index = index }
 
-    package var stringValue: String { String(index) }
-    package var intValue: Int? { index }
+    var stringValue: String { String(index) }
+    var intValue: Int? { index }
 
-    package init?(stringValue: String) {
+    init?(stringValue: String) {
         guard let index = Int(stringValue) else { return nil }
         self.index = index
     }
 
-    package init?(intValue: Int) { self.index = intValue }
+    init?(intValue: Int) { self.index = intValue }
 }
 
 /// The key `super`, under which `superEncoder()` and `superDecoder()` keep a superclass's values.
-package struct SuperCodingKey: CodingKey, Sendable {
-    package var stringValue: String { "super" }
-    package var intValue: Int? { nil }
-    package init() {}
-    package init?(stringValue: String) { guard stringValue == "super" else { return nil } }
-    package init?(intValue: Int) { nil }
+struct SuperCodingKey: CodingKey, Sendable {
+    var stringValue: String { "super" }
+    var intValue: Int? { nil }
+    init() {}
+    init?(stringValue: String) { guard stringValue == "super" else { return nil } }
+    init?(intValue: Int) { nil }
 }

@@ -87,7 +87,7 @@ extension String {
 /// The key of `dictionary` that `String ==` matches to `key` although its Unicode scalars differ
 /// (`café` in NFC and NFD); `nil` when there is none. Parsers and stores' writes ask this first,
 /// so no two keys are merged silently.
-package func canonicallyEquivalentKey<Value>(to key: String, in dictionary: [String: Value]) -> String? {
+func canonicallyEquivalentKey<Value>(to key: String, in dictionary: [String: Value]) -> String? {
     guard let index = dictionary.index(forKey: key) else { return nil }
     let existing = dictionary.keys[index]
     return existing.hasSameScalars(as: key) ? nil : existing
@@ -124,7 +124,7 @@ extension String {
 
 /// `'Å' (U+00C5) and 'Å' (U+212B) are canonically equivalent`: the words every refusal of
 /// such a pair uses, with the code points that tell the two apart.
-package func canonicallyEquivalentKeysMessage(_ first: String, _ second: String) -> String {
+func canonicallyEquivalentKeysMessage(_ first: String, _ second: String) -> String {
     func spelled(_ key: String) -> String {
         let codePoints = key.unicodeScalars.map {
             "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4)
@@ -149,7 +149,7 @@ package func checkNoCanonicallyEquivalentKey<Value>(
 
 /// The ``StorageError/Code/invalidKey`` refusal of writing `key` where the canonically
 /// equivalent `existing` (other scalars) is stored.
-package func canonicallyEquivalentKeyError(_ key: String, existing: String, location: String? = nil) -> StorageError {
+func canonicallyEquivalentKeyError(_ key: String, existing: String, location: String? = nil) -> StorageError {
     StorageError(
         .invalidKey, key: key, location: location,
         message: canonicallyEquivalentKeysMessage(existing, key) + "; use the existing key's spelling")

@@ -139,7 +139,7 @@ extension StoredValueConvertible where Self: RawRepresentable, RawValue: StoredV
 ///
 /// - Throws: The raw value's error, or ``StorageError/Code/typeMismatch`` naming `type` when no
 ///   value has that raw value.
-package func decodeRawRepresentable<T: RawRepresentable>(_ type: T.Type, from storedValue: StoredValue) throws -> T
+func decodeRawRepresentable<T: RawRepresentable>(_ type: T.Type, from storedValue: StoredValue) throws -> T
 where T.RawValue: StoredValueConvertible {
     let raw = try T.RawValue(storedValue: storedValue)
     if let value = T(rawValue: raw) { return value }
@@ -158,7 +158,7 @@ where T.RawValue: StoredValueConvertible {
 extension StorageError {
     /// Runs `body`, adding `component` in front of the coding path of a thrown `StorageError`.
     /// `component` is only evaluated when `body` throws, so an index costs no text per element.
-    package static func prefixingCodingPath<R>(_ component: @autoclosure () -> String, _ body: () throws -> R) throws
+    static func prefixingCodingPath<R>(_ component: @autoclosure () -> String, _ body: () throws -> R) throws
         -> R
     {
         do {

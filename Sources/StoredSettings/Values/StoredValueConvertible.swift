@@ -49,6 +49,6 @@ extension StorageError {
 }
 
 /// The short name of a type for messages: `Int`, `Array<String>`, `Profile`.
-package func typeName(_ type: Any.Type) -> String {
+func typeName(_ type: Any.Type) -> String {
     String(describing: type)
 }

@@ -23,9 +23,9 @@ extension StoredValueJSON {
         static let maximumReported = 16
 
         /// The key's path from the root object, outermost first: `["layout", "indent"]`.
-        package var path: [String]
+        var path: [String]
         /// The line (from 1) of the key's first occurrence.
-        package var firstLine: Int
+        private var firstLine: Int
         /// The line (from 1) of the later occurrence, whose value is kept.
         package var laterLine: Int
         /// The column (from 1, in Unicode scalars) where the later occurrence starts.

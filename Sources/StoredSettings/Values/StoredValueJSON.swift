@@ -35,7 +35,7 @@ package enum StoredValueJSON {
     /// does not change.
     ///
     /// - Throws: As ``data(from:pretty:)``, for the members written from the tree.
-    package static func data(from value: StoredValue, pretty: Bool = true, keeping source: SourceText) throws -> Data {
+    static func data(from value: StoredValue, pretty: Bool = true, keeping source: SourceText) throws -> Data {
         var writer = Writer(pretty: pretty, source: source)
         try writer.write(value, indent: 0)
         if pretty { writer.bytes.append(UInt8(ascii: "\n")) }
@@ -187,7 +187,7 @@ package enum StoredValueJSON {
     /// object, for ``data(from:pretty:keeping:)`` to write back unchanged.
     ///
     /// - Throws: As ``parse(_:)``.
-    package static func parseKeepingSource(_ data: Data) throws -> (value: StoredValue, source: SourceText) {
+    static func parseKeepingSource(_ data: Data) throws -> (value: StoredValue, source: SourceText) {
         let (value, members, duplicates) = try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var parser = Parser(bytes: buffer, recordingSource: true)
             let value = try parser.parseDocument()
@@ -212,7 +212,7 @@ package enum StoredValueJSON {
         package let duplicateKeys: [DuplicateKey]
 
         /// No source: every member is written from the tree.
-        package init() {
+        init() {
             data = Data()
             members = [:]
             duplicateKeys = []

@@ -14,7 +14,7 @@ extension PropertyListValue {
     package static var maximumDepth: Int { StoredValueJSON.maximumDepth }
 
     /// The encoding of property-list bytes: binary when they start with `bplist`.
-    package static func encoding(of data: Data) -> FileEncoding {
+    static func encoding(of data: Data) -> FileEncoding {
         data.starts(with: Array("bplist".utf8)) ? .binary : .xml
     }
 

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// Converts ``StoredValue`` trees to and from property-list objects (`NSNumber`, `String`,
 /// `Data`, `Date`, arrays and dictionaries), as `UserDefaults` and `PropertyListSerialization`
@@ -10,9 +10,9 @@ package import Foundation
 package enum PropertyListValue {
     /// Whether native `Date` objects survive this platform's `UserDefaults` exactly.
     #if canImport(Darwin)
-    package static let keepsDatesExactly = true
+    private static let keepsDatesExactly = true
     #else
-    package static let keepsDatesExactly = false
+    private static let keepsDatesExactly = false
     #endif
 
     /// The property-list object for `value`.
@@ -64,7 +64,7 @@ package enum PropertyListValue {
     /// The first character of `text` an XML property list cannot carry, or `nil`: C0 controls
     /// but tab, LF and CR, and U+FFFE and U+FFFF (outside XML 1.0's `Char`, even escaped); and a
     /// leading U+FEFF, which Foundation's parser drops (`"\u{FEFF}theme"` would read as `theme`).
-    package static func xmlUnsupportedScalar(in text: String) -> Unicode.Scalar? {
+    static func xmlUnsupportedScalar(in text: String) -> Unicode.Scalar? {
         // Fast path: a C0 control is a byte below 0x20; U+FFFE, U+FFFF and U+FEFF start with 0xEF.
         guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0xEF }) else { return nil }
         if text.unicodeScalars.first == "\u{FEFF}" { return "\u{FEFF}" }
@@ -79,7 +79,7 @@ package enum PropertyListValue {
 
     /// Throws ``StorageError/Code/encodingFailed`` when `text` (a dictionary key when `inKey`)
     /// holds a character XML cannot carry, naming its code point, never the text (maybe a secret).
-    package static func checkXMLCharacters(_ text: String, inKey: Bool, hint: String = "") throws {
+    static func checkXMLCharacters(_ text: String, inKey: Bool, hint: String = "") throws {
         guard let scalar = xmlUnsupportedScalar(in: text) else { return }
         let codePoint = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
         let place = inKey ? " in a dictionary key" : ""
@@ -134,7 +134,7 @@ package enum PropertyListValue {
 
     /// The tree for a number, by its Objective-C type code. A Boolean is told by its class
     /// (`CFBoolean`, on Linux Foundation's Boolean class), never by code `c`, which `Int8` has too.
-    package static func storedValue(from number: NSNumber) -> StoredValue {
+    static func storedValue(from number: NSNumber) -> StoredValue {
         #if canImport(Darwin)
         if CFGetTypeID(number) == CFBooleanGetTypeID() { return .bool(number.boolValue) }
         #endif

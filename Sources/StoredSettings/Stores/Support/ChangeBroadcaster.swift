@@ -47,22 +47,22 @@ public final class ChangeBroadcaster: Sendable {
 
     /// The calls to subscribers of a set of keys that a publish collected, to be made once the
     /// publisher holds no lock: they run observers' code, which may read and write the store.
-    package struct Announcements: Sendable {
+    struct Announcements: Sendable {
         fileprivate var calls: [(Handler, StoredChange)] = []
 
-        package init() {}
+        init() {}
 
         /// Adds `other`'s calls after these.
-        package mutating func append(contentsOf other: Announcements) {
+        mutating func append(contentsOf other: Announcements) {
             calls += other.calls
         }
 
         /// Whether there is no call to make.
-        package var isEmpty: Bool { calls.isEmpty }
+        var isEmpty: Bool { calls.isEmpty }
 
         /// Makes the calls, in publish order, once the calling thread runs no `update` body
         /// (``UpdateScope/deliverOutsideUpdateBodies(_:)``).
-        package func deliver() {
+        func deliver() {
             guard !calls.isEmpty else { return }
             UpdateScope.deliverOutsideUpdateBodies(self)
         }
@@ -116,7 +116,7 @@ public final class ChangeBroadcaster: Sendable {
     /// Calls `onChange` with each change to the keys passed to the subscription's `follow`
     /// (none at first), with no stream or task: ``publishing(_:)`` returns the calls for its
     /// caller to make once it holds no lock. `end` removes the subscription at once.
-    package func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription {
+    func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription {
         let id = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
@@ -161,7 +161,7 @@ public final class ChangeBroadcaster: Sendable {
 
     /// The keys that subscribers of one key follow, or `nil` while a subscriber follows every
     /// key: what a store that must look for changes itself needs to compare.
-    package var followedKeys: Set<String>? {
+    var followedKeys: Set<String>? {
         state.withLock { $0.everyKey.isEmpty ? Set($0.byKey.keys).union($0.followers.keys) : nil }
     }
 
@@ -186,7 +186,7 @@ public final class ChangeBroadcaster: Sendable {
 
     /// ``publish(_:)``, also returning the calls to make to subscribers of a set of keys
     /// (``keySetSubscription(onChange:)``) once the caller holds no lock.
-    package func publishing(_ changes: some Collection<StoredChange>) -> (count: Int, announcements: Announcements) {
+    func publishing(_ changes: some Collection<StoredChange>) -> (count: Int, announcements: Announcements) {
         guard !changes.isEmpty else { return (subscriberCount, Announcements()) }
         var announcements = Announcements()
         if changes.count == 1, let change = changes.first {

@@ -12,9 +12,9 @@ import Foundation
 /// Thread-safety: every member may be used from any thread or task; an `update` body runs
 /// with no lock on the values held, so it may read this storage.
 public final class DictionaryStorage: Sendable {
-    package struct State: Sendable {
-        package var values: [String: StoredValue]
-        package var revision: UInt64 = 0
+    struct State: Sendable {
+        var values: [String: StoredValue]
+        var revision: UInt64 = 0
         /// Whether an update is between its read and its commit (for tests).
         var openSequences = 0
         /// How many writers wait for `writers` (for tests).
@@ -78,7 +78,7 @@ public final class DictionaryStorage: Sendable {
 
     /// A storage whose owner writes to it under locks of its own: calls to subscribers of a set
     /// of keys wait until the owner calls ``deliverAnnouncements()`` with its locks released.
-    package init(_ values: [String: StoredValue], defersAnnouncements: Bool) {
+    init(_ values: [String: StoredValue], defersAnnouncements: Bool) {
         state = Lock(State(values: values))
         let writers = Lock(0)
         self.writers = writers
@@ -88,7 +88,7 @@ public final class DictionaryStorage: Sendable {
 
     /// Makes the calls to subscribers of a set of keys that commits kept back; the owner of a
     /// storage made with `defersAnnouncements` calls it once it holds no lock.
-    package func deliverAnnouncements() {
+    func deliverAnnouncements() {
         state.withLock { state in
             defer { state.deferred = ChangeBroadcaster.Announcements() }
             return state.deferred
@@ -240,7 +240,7 @@ public final class DictionaryStorage: Sendable {
 
     /// ``replaceAll(with:)`` without comparing every key, for a store that commits elsewhere
     /// first and knows the `changedKeys`. Waits for another thread's update, as every write does.
-    package func replace(with values: [String: StoredValue], changedKeys: [String]) {
+    func replace(with values: [String: StoredValue], changedKeys: [String]) {
         asReplacingWriter {
             state.withLock { state in
                 state.keysAreValid = state.keysAreValid == true && State.areValid(changedKeys) ? true : nil
@@ -253,7 +253,7 @@ public final class DictionaryStorage: Sendable {
 
     /// Replaces the values with `values` and publishes `changes` in order (several of one key
     /// each delivered), for a group committed elsewhere first. Waits for another thread's update.
-    package func replace(with values: [String: StoredValue], publishing changes: [StoredChange]) {
+    func replace(with values: [String: StoredValue], publishing changes: [StoredChange]) {
         asReplacingWriter {
             state.withLock { state in
                 state.keysAreValid =

@@ -15,7 +15,7 @@ import Darwin
 /// every failure is a `StorageError` with the path and the `errno` text.
 package enum FileSystem {
     /// A ``StorageError/Code/io`` error: `what`, then the text of `code` (`strerror`).
-    package static func ioError(_ what: String, path: String, errno code: Int32 = errno) -> StorageError {
+    static func ioError(_ what: String, path: String, errno code: Int32 = errno) -> StorageError {
         StorageError(.io, location: path, message: "\(what): \(errnoText(code))")
     }
 
@@ -102,11 +102,11 @@ package enum FileSystem {
 
     /// What ``readFile(atPath:maximumSize:followingLink:)`` throws for a symbolic link it was
     /// told not to follow (`ELOOP`; also when the path has too many links on the way).
-    package struct SymbolicLinkFound: Error {}
+    struct SymbolicLinkFound: Error {}
 
     /// Throws unless `info` describes a regular file: a FIFO, device, socket or folder where a
     /// settings file or its lock should be is ``StorageError/Code/io``, naming what it is.
-    package static func requireRegularFile(_ info: stat, path: String, name: String = "the path") throws {
+    static func requireRegularFile(_ info: stat, path: String, name: String = "the path") throws {
         guard let kind = kindOfSpecialFile(info) else { return }
         throw StorageError(.io, location: path, message: "\(name) is not a regular file but \(kind)")
     }
@@ -126,7 +126,7 @@ package enum FileSystem {
 
     /// The fingerprint of the file at `path` (following symbolic links), or `nil` when there is
     /// no file. One `stat` call.
-    package static func fingerprint(atPath path: String) throws -> FileFingerprint? {
+    static func fingerprint(atPath path: String) throws -> FileFingerprint? {
         var info = stat()
         if stat(path, &info) != 0 {
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -140,7 +140,7 @@ package enum FileSystem {
     /// left as they are.
     ///
     /// - Throws: ``StorageError/Code/io`` naming the folder that could not be created and why.
-    package static func createDirectories(atPath path: String) throws {
+    static func createDirectories(atPath path: String) throws {
         var info = stat()
         if stat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -228,7 +228,7 @@ package enum FileSystem {
     }
 
     /// The names of the entries in the folder at `path` that start with `prefix`.
-    package static func entries(inDirectory path: String, withPrefix prefix: String) -> [String] {
+    static func entries(inDirectory path: String, withPrefix prefix: String) -> [String] {
         let fd = openFile(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         guard fd >= 0 else { return [] }
         guard let directory = fdopendir(fd) else {
@@ -261,19 +261,19 @@ package enum FileSystem {
 /// An atomic replace gives the file a new inode, so two versions never share a fingerprint in
 /// practice, even when written within the same clock tick.
 package struct FileFingerprint: Equatable, Sendable {
-    package var device: UInt64
-    package var inode: UInt64
-    package var size: Int64
-    package var modificationSeconds: Int64
-    package var modificationNanoseconds: Int64
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    private var modificationSeconds: Int64
+    private var modificationNanoseconds: Int64
     /// The permission bits (`st_mode & 0o7777`); not part of equality.
-    package var permissions: UInt32
+    var permissions: UInt32
     /// The owner's user ID (`st_uid`); not part of equality.
-    package var ownerID: UInt32
+    var ownerID: UInt32
     /// The group ID (`st_gid`); not part of equality.
-    package var groupID: UInt32
+    var groupID: UInt32
 
-    package init(_ info: stat) {
+    init(_ info: stat) {
         device = UInt64(truncatingIfNeeded: info.st_dev)
         inode = UInt64(truncatingIfNeeded: info.st_ino)
         size = Int64(info.st_size)

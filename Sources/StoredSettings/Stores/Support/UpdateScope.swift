@@ -65,7 +65,7 @@ public enum UpdateScope {
 
     /// ``runBody(ofUpdateOn:key:_:)`` with marks that ``isInsideUpdateBody`` does not count: for
     /// a body that holds no lock a file's writers wait on (an in-memory update, a group leader).
-    package static func runMarked<R>(_ media: [String], key: String?, _ body: () throws -> R) rethrows -> R {
+    static func runMarked<R>(_ media: [String], key: String?, _ body: () throws -> R) rethrows -> R {
         try run(body, marking: media, key: key, counted: false)
     }
 
@@ -95,13 +95,13 @@ public enum UpdateScope {
     /// Runs `body`, which takes a store's write lock, with observers' calls kept until the
     /// outermost such region or `update` body of this thread ends (see
     /// ``deliverOutsideUpdateBodies(_:)``).
-    package static func holdingAnnouncements<R>(_ body: () throws -> R) rethrows -> R {
+    static func holdingAnnouncements<R>(_ body: () throws -> R) rethrows -> R {
         try run(body, marking: ["a store's write lock"], key: nil, counted: false)
     }
 
     /// Makes the observers' calls now, or once the outermost write lock or `update` body of this
     /// thread ends: an observer may write the store whose lock is held.
-    package static func deliverOutsideUpdateBodies(_ announcements: ChangeBroadcaster.Announcements) {
+    static func deliverOutsideUpdateBodies(_ announcements: ChangeBroadcaster.Announcements) {
         if let marks = currentMarks, !marks.entries.isEmpty {
             marks.announcements.append(contentsOf: announcements)
         } else {
@@ -110,7 +110,7 @@ public enum UpdateScope {
     }
 
     /// Whether an `update` body of one of `media` is running on this thread.
-    package static func isInsideUpdateBody(of media: [String]) -> Bool {
+    static func isInsideUpdateBody(of media: [String]) -> Bool {
         guard let marks = currentMarks, !marks.entries.isEmpty else { return false }
         return media.contains { medium in marks.entries.contains { $0.medium == medium } }
     }
@@ -129,7 +129,7 @@ public enum UpdateScope {
 
     /// The ``StorageError/Code/reentrantWrite`` error of a write made from inside the update
     /// of `outer` (empty: of no one key) in the same store, without key or path.
-    package static func reentrantWriteError(updating outer: String) -> StorageError {
+    private static func reentrantWriteError(updating outer: String) -> StorageError {
         let running = outer.isEmpty ? "an update of the same store" : "the update of '\(outer)' in the same store"
         return StorageError(
             .reentrantWrite,
@@ -140,7 +140,7 @@ public enum UpdateScope {
 
     /// Whether an `update` body marked with ``runBody(ofUpdateOn:key:_:)`` (of a store that holds
     /// its writers' lock across it: a file, a suite, an etcd prefix) runs on this thread.
-    package static var isInsideUpdateBody: Bool { currentMarks.map { $0.entries.contains { $0.counted } } ?? false }
+    static var isInsideUpdateBody: Bool { currentMarks.map { $0.entries.contains { $0.counted } } ?? false }
 
     /// A medium name for a store guarded by an object's identity (a lock, a dictionary): the
     /// object's address in hexadecimal, unique while the object lives.

@@ -5,13 +5,13 @@ extension AtomicFile {
     /// temporary files' paths, worked out once, since Foundation's path functions are costly.
     package struct Destination: Equatable, Sendable {
         /// The file replaced by a write.
-        package let path: String
+        let path: String
         /// Its folder, as `deletingLastPathComponent` gives it; empty for a bare file name.
         package let directory: String
         /// The folder to open for its `fsync` and to list for stale temporary files.
-        package let directoryToOpen: String
+        let directoryToOpen: String
         /// The prefix of the file's temporary files' names: `.settings.json.tmp-`.
-        package let temporaryPrefix: String
+        let temporaryPrefix: String
         /// The folder's path joined with ``temporaryPrefix``: a temporary file's path is this
         /// followed by a unique suffix.
         package let temporaryPathPrefix: String
@@ -51,7 +51,7 @@ extension AtomicFile {
 
         /// The path of the entry `name` (a name without slashes) in the file's folder, as
         /// `appendingPathComponent` gives it.
-        package func pathInDirectory(_ name: String) -> String {
+        func pathInDirectory(_ name: String) -> String {
             Self.path(of: name, in: directory)
         }
     }

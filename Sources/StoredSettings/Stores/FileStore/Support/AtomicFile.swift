@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -17,14 +17,9 @@ import Darwin
 /// ``removeStaleTemporaryFiles(for:)`` tells its leftover from a live writer's file.
 package enum AtomicFile {
     /// The owner and group a rewritten file keeps.
-    package struct Owner: Equatable, Sendable {
-        package var user: UInt32
-        package var group: UInt32
-
-        package init(user: UInt32, group: UInt32) {
-            self.user = user
-            self.group = group
-        }
+    struct Owner: Equatable, Sendable {
+        var user: UInt32
+        var group: UInt32
     }
 
     /// Writes `data` to `path` so that a crash at any moment leaves the old or the new contents.
@@ -45,7 +40,7 @@ package enum AtomicFile {
     /// - Throws: ``StorageError/Code/io`` naming the path and the `errno` text; the existing
     ///   file is untouched then and the temporary file removed.
     @discardableResult
-    package static func write(
+    static func write(
         _ data: Data, toPath path: String, permissions: UInt32 = 0o600, owner: Owner? = nil,
         beforeReplace: (FileFingerprint) throws -> Void = { _ in }
     ) throws -> FileFingerprint {
@@ -56,7 +51,7 @@ package enum AtomicFile {
     /// ``write(_:toPath:permissions:owner:beforeReplace:)`` to `destination`'s path, with its
     /// folder and temporary-file names worked out already.
     @discardableResult
-    package static func write(
+    static func write(
         _ data: Data, to destination: Destination, permissions: UInt32 = 0o600, owner: Owner? = nil,
         fullFlush: Bool = false, beforeReplace: (FileFingerprint) throws -> Void = { _ in }
     ) throws -> FileFingerprint {
@@ -160,13 +155,13 @@ package enum AtomicFile {
     ///
     /// - Returns: How many files were removed.
     @discardableResult
-    package static func removeStaleTemporaryFiles(for path: String) -> Int {
+    static func removeStaleTemporaryFiles(for path: String) -> Int {
         removeStaleTemporaryFiles(for: Destination(path: path))
     }
 
     /// ``removeStaleTemporaryFiles(for:)-(String)`` of `destination`'s path.
     @discardableResult
-    package static func removeStaleTemporaryFiles(for destination: Destination) -> Int {
+    static func removeStaleTemporaryFiles(for destination: Destination) -> Int {
         var removed = 0
         for name in FileSystem.entries(
             inDirectory: destination.directoryToOpen, withPrefix: destination.temporaryPrefix)

@@ -8,12 +8,12 @@ import Foundation
 /// See <doc:PlatformNotes>.
 ///
 /// Thread-safety: `end()` may be called from any thread, once per activity.
-package final class BackgroundActivity: Sendable {
+final class BackgroundActivity: Sendable {
     private let ended = DispatchSemaphore(value: 0)
 
     /// Asks the system to keep the process running until ``end()``; `reason` names the work
     /// for the system's debugging tools.
-    package init(reason: String) {
+    init(reason: String) {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         let ended = self.ended
         ProcessInfo.processInfo.performExpiringActivity(withReason: reason) { expired in
@@ -24,7 +24,7 @@ package final class BackgroundActivity: Sendable {
     }
 
     /// Tells the system the work is done.
-    package func end() {
+    func end() {
         ended.signal()
     }
 }

@@ -15,7 +15,7 @@ package final class ChangeCheckScheduler: Sendable {
     package static let shared = ChangeCheckScheduler()
 
     /// A handle to one repeating check, for ``remove(_:)``.
-    package struct Entry: Hashable, Sendable {
+    struct Entry: Hashable, Sendable {
         fileprivate let id: UInt64
     }
 
@@ -47,7 +47,7 @@ package final class ChangeCheckScheduler: Sendable {
 
     /// Runs `handler` every `interval` nanoseconds, the first time one interval from now,
     /// until ``remove(_:)``.
-    package func add(everyNanoseconds interval: UInt64, _ handler: @escaping @Sendable () -> Void) -> Entry {
+    func add(everyNanoseconds interval: UInt64, _ handler: @escaping @Sendable () -> Void) -> Entry {
         add(interval: interval, firstIn: interval, handler)
     }
 
@@ -58,7 +58,7 @@ package final class ChangeCheckScheduler: Sendable {
     }
 
     /// Runs `handler` once on the scheduler's thread, `delay` nanoseconds from now.
-    package func runOnce(afterNanoseconds delay: UInt64, _ handler: @escaping @Sendable () -> Void) {
+    func runOnce(afterNanoseconds delay: UInt64, _ handler: @escaping @Sendable () -> Void) {
         _ = add(interval: 0, firstIn: delay, handler)
     }
 
@@ -85,7 +85,7 @@ package final class ChangeCheckScheduler: Sendable {
     }
 
     /// Stops the check; a run in progress finishes.
-    package func remove(_ entry: Entry) {
+    func remove(_ entry: Entry) {
         state.withLock { _ = $0.checks.removeValue(forKey: entry.id) }
     }
 

@@ -21,7 +21,7 @@ import Darwin
 /// each other, since `flock` locks belong to open file descriptions.
 package final class FileLock: Sendable {
     /// The lock file's path.
-    package let path: String
+    let path: String
     /// The lock file's descriptor (-1 while none is open) and the background time asked for
     /// while the lock is held or awaited.
     private let state = Lock<(descriptor: Int32, activity: BackgroundActivity?)>((-1, nil))
@@ -85,7 +85,7 @@ package final class FileLock: Sendable {
 
     /// Whether the locked file is still the one at ``path``: `false` once someone deleted or
     /// replaced the lock file, after which another process may hold a lock on the new one.
-    package func isStillValid() -> Bool {
+    func isStillValid() -> Bool {
         guard descriptor >= 0 else { return false }
         var held = stat()
         var current = stat()

@@ -13,7 +13,7 @@ extension FileSystem {
     /// Apple platforms: `fcntl(F_BARRIERFSYNC)`, which keeps writes in order, or with `fullFlush`
     /// `F_FULLFSYNC`, which flushes the drive's cache; `fsync` where the file system refuses
     /// them. Elsewhere `fsync`. See <doc:PlatformNotes>.
-    package static func flushToStableStorage(_ fd: Int32, fullFlush: Bool = false) -> Bool {
+    static func flushToStableStorage(_ fd: Int32, fullFlush: Bool = false) -> Bool {
         #if canImport(Darwin)
         // `F_BARRIERFSYNC`, spelled out as <sys/fcntl.h> defines it.
         let barrier: Int32 = 85

@@ -17,7 +17,7 @@ extension FileSystem {
     ///
     /// - Throws: ``StorageError/Code/insecurePermissions`` naming the folder and its mode, or
     ///   the link and its owner.
-    package static func checkNoOtherUserCanRedirect(_ path: String) throws {
+    static func checkNoOtherUserCanRedirect(_ path: String) throws {
         try checkNoWritableFolder(above: path)
         try checkNoLinkOfAnotherUser(on: path)
     }

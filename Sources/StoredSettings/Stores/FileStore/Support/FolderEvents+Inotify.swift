@@ -24,7 +24,7 @@ package final class FolderEvents: Sendable {
     package static let shared = FolderEvents()
 
     /// A handle to one registration, for ``remove(_:)``.
-    package struct Registration: Hashable, Sendable {
+    struct Registration: Hashable, Sendable {
         fileprivate let id: UInt64
     }
 
@@ -90,7 +90,7 @@ package final class FolderEvents: Sendable {
     ///
     /// - Returns: `nil` when no descriptor is free for `inotify` or a folder on the way cannot
     ///   be watched (`fs.inotify.max_user_watches` reached, no permission to read it).
-    package func add(fileAt path: String, handler: @escaping @Sendable () -> Void) -> Registration? {
+    func add(fileAt path: String, handler: @escaping @Sendable () -> Void) -> Registration? {
         let (registration, thread) = state.withLock { state -> (Registration?, (Int32, Int32)?) in
             var thread: (Int32, Int32)?
             if state.inotify < 0 {
@@ -118,7 +118,7 @@ package final class FolderEvents: Sendable {
     }
 
     /// Stops calling the registration's handler; a call in progress finishes.
-    package func remove(_ registration: Registration) {
+    func remove(_ registration: Registration) {
         let polling = state.withLock { Self.disarm(registration.id, in: &$0) }
         if let polling { ChangeCheckScheduler.shared.remove(polling) }
     }

@@ -19,7 +19,7 @@ package final class FolderEvents: Sendable {
     package static let shared = FolderEvents()
 
     /// A handle to one registration, for ``remove(_:)``.
-    package struct Registration: Hashable, Sendable {
+    struct Registration: Hashable, Sendable {
         fileprivate let id: UInt64
     }
 
@@ -66,7 +66,7 @@ package final class FolderEvents: Sendable {
     ///
     /// - Returns: `nil` when the file's folder cannot be opened (it does not exist yet, or no
     ///   descriptor is free): the caller polls instead.
-    package func add(fileAt path: String, handler: @escaping @Sendable () -> Void) -> Registration? {
+    func add(fileAt path: String, handler: @escaping @Sendable () -> Void) -> Registration? {
         guard !FileSystem.passesRetargetableLink(path) else { return nil }
         let folder = (path as NSString).deletingLastPathComponent
         let id = state.withLock { state -> UInt64 in
@@ -84,7 +84,7 @@ package final class FolderEvents: Sendable {
     }
 
     /// Stops calling the registration's handler and closes its descriptors.
-    package func remove(_ registration: Registration) {
+    func remove(_ registration: Registration) {
         let (entry, unused) = state.withLock { state in
             let unused = Self.unwatchAncestors(of: registration.id, in: &state)
             return (state.entries.removeValue(forKey: registration.id), unused)
