@@ -17,15 +17,16 @@ import Musl
 /// user code; observers are called once the thread holds none (``UpdateScope``).
 /// 1. `FileStore.WriteGroup`'s queue: taken alone (or inside its test counter's), released
 ///    before the write.
-/// 2. The writers' lock of a store, held across an `update` body: `FileStore.file`,
-///    a suite's writers in `UserDefaultsStore`, `DictionaryStorage.writers`. A body's writes
-///    to the same store are refused by ``UpdateScope`` before they would take it again; a
-///    suite's lock is not taken again by the thread marked as holding it (Foundation posts
-///    `didChangeNotification` inside `UserDefaults.set` on Apple platforms).
+/// 2. The writers' lock of a store, held across an `update` body: `FileStore.file`, a suite's
+///    writers in `UserDefaultsStore`, an in-memory store's `DictionaryStorage.writers`. A
+///    body's writes to the same store are refused by ``UpdateScope`` before they would take it
+///    again; a suite's lock is not taken again by the thread marked as holding it (Foundation
+///    posts `didChangeNotification` inside `UserDefaults.set` on Apple platforms).
 /// 3. Under `FileStore.file`: the `flock` of ``FileLock`` (another process's lock, waited for
 ///    here only), then leaves: `FileLock`'s descriptor, `FileStore.versions`, ``DurabilityHook``.
-/// 4. `FileStore`'s write-behind queue, then `DictionaryStorage.state`, then
-///    ``ChangeBroadcaster``'s subscribers.
+/// 4. Under `FileStore.file`, or alone for a background set: `FileStore`'s write-behind queue,
+///    then its memory's `DictionaryStorage.writers`, `DictionaryStorage.state`, and
+///    ``ChangeBroadcaster``'s subscribers, in that order.
 /// Every other lock (caches, registries, a suite's watch, the observation table) is a leaf:
 /// nothing is taken while it is held.
 package final class Lock<State> {

@@ -2,7 +2,7 @@ package import Foundation
 
 /// Converts ``StoredValue`` trees to and from JSON text.
 ///
-/// Writing: keys sorted by their UTF-8 bytes, two-space indentation, doubles in their shortest
+/// Writing: keys sorted as Swift orders strings, two-space indentation, doubles in their shortest
 /// round-trip form (always with `.` or an exponent), dates as exact ISO 8601 text
 /// (``DateText``), data as Base64; NaN and infinities throw ``StorageError/Code/encodingFailed``.
 ///

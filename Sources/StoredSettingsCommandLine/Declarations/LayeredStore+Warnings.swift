@@ -10,10 +10,9 @@ extension LayeredStore {
     /// key (did you mean 'pageSize'?).` Keys the library keeps in the file itself are not
     /// reported.
     ///
-    /// A store made for a settings group found them when it was made; another store looks at
-    /// its layers now.
+    /// Found when the store was made: reading them takes no lock, so an `update` body may.
     public var warnings: [StorageError] {
-        (merging as? LayerMerge)?.warnings ?? Self.collectWarnings(layers: layers, declarations: [:])
+        (merging as? LayerMerge)?.warnings ?? layerWarnings
     }
 
     /// The declared settings by key of a store made for a settings group; empty for another.

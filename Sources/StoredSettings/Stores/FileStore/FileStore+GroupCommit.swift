@@ -43,6 +43,7 @@ extension FileStore {
                 state.pending.append(QueuedWrite(id: state.nextID, key: key, value: value, wakeUp: wakeUp))
                 return state.nextID
             }
+            var waited = false
             while true {
                 // Either this write's outcome is in, or no one leads and this thread takes
                 // the queue; otherwise it waits to be woken for one of the two.
@@ -59,9 +60,13 @@ extension FileStore {
                 }
                 guard let group else {
                     countQueued()
+                    waited = true
                     wakeUp.wait()
                     continue
                 }
+                // A group holding a write that was counted as queued counts again; a lone
+                // write that never waited leaves the counter alone.
+                if waited || group.count > 1 { countQueued() }
                 // Observers hear of the group once this thread leads no more: one that writes
                 // this store then joins the next group.
                 let own = UpdateScope.holdingAnnouncements { () -> StorageError? in

@@ -103,7 +103,8 @@ extension FileStore {
                         state.pending[key] = nil
                         continue
                     }
-                    values[key] = value
+                    // A value the file holds already keeps the file's text, as a durable write does.
+                    if !values[key].isIdentical(to: value) { values[key] = value }
                     tried[key] = value
                     // Published by the setters already; listed so that the file is written.
                     changes.append(StoredChange(key: key, value: value))

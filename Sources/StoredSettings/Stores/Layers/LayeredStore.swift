@@ -39,9 +39,9 @@ import Foundation
 ///
 /// ## Field overrides
 ///
-/// A store made by `LayeredStore.init(_:writingTo:declaredBy:)` (StoredSettingsCommandLine)
-/// also merges the single fields of structured settings that layers give on their own
-/// (`APP_LAYOUT_INDENT=4`); that initializer's documentation gives the rules.
+/// Single fields of structured settings that layers give on their own (`APP_LAYOUT_INDENT=4`
+/// from a declared `EnvironmentStore` or `CommandLineStore`, StoredSettingsCommandLine) are
+/// merged over the value below; `LayeredStore.init(_:writingTo:declaredBy:)` gives the rules.
 ///
 /// ## Observing
 ///
@@ -57,6 +57,8 @@ public final class LayeredStore: OriginDescribingStore {
     /// How reads merge the layers when a tool's declarations say more than "the first layer
     /// holding a key wins" (StoredSettingsCommandLine's field overrides); `nil`: it does.
     package let merging: (any LayerMerging)?
+    /// The layers' own warnings, found when the store was made (``DiagnosingStore``).
+    package let layerWarnings: [StorageError]
     /// The layers' revisions at the last read, the number ``valueWithRevision(forKey:)`` gave
     /// them, and the values read at that number by key (field overrides merged once).
     private let readRevisions = Lock<(layers: [UInt64], number: UInt64, values: [String: StoredValue?])>(([], 0, [:]))
@@ -83,6 +85,7 @@ public final class LayeredStore: OriginDescribingStore {
         let all = layers.contains(where: { $0 === writable }) ? layers : layers + [writable]
         self.layers = all
         self.merging = merging(all)
+        layerWarnings = all.flatMap { ($0 as? any DiagnosingStore)?.warnings ?? [] }
     }
 
     /// The value reads return for `key`, given each of `count` layers' own value by position.
@@ -235,6 +238,16 @@ package protocol LayerMerging: Sendable {
 
 /// A layer that gives more than whole values (StoredSettingsCommandLine's field overrides): a
 /// ``LayeredStore`` over it reads with the merging it makes.
+/// A layer that checks its input once, when it is made, and keeps what it found: a layered
+/// store keeps every layer's ``warnings``, and `CommandLineSettings` stops on every layer's
+/// ``errors``.
+package protocol DiagnosingStore: Storable {
+    /// Input that cannot be used, in order: nothing of it was applied.
+    var errors: [StorageError] { get }
+    /// Input that is used or ignored but is probably a mistake, in order.
+    var warnings: [StorageError] { get }
+}
+
 package protocol MergingLayer: Storable {
     /// How a layered store over `layers` (this layer among them) merges them.
     func merging(over layers: [any Storable]) -> any LayerMerging

@@ -104,6 +104,15 @@ struct FileStoreGroupCommitTests {
         for write in writes { #expect(reopened.value(forKey: write.key) == write.value) }
     }
 
+    /// The counter tests wait on says how many writes wait now: none once their group is in.
+    @Test func noWriteCountsAsQueuedOnceItsGroupIsCommitted() async throws {
+        let held = try HeldStore()
+        let writes = (0..<3).map { (key: "key\($0)", value: StoredValue.int(Int64($0))) }
+        let outcomes = await runQueuedBehindHeldWriter(held, writes: writes)
+        for (name, outcome) in outcomes { #expect((try? outcome.get()) != nil, "\(name): \(outcome)") }
+        #expect(held.store.queuedWrites.value == 0)
+    }
+
     @Test func groupedWritesOfOneKeyLandAndAreDeliveredInQueueOrder() async throws {
         let held = try HeldStore()
         var changes = held.store.changes().makeAsyncIterator()

@@ -85,7 +85,7 @@ struct MigratingStoreEdgeTests {
     }
 
     @Test func theVersionKeyIsOneTheCoreKnowsAsReserved() {
-        // The core spells the key out, since it cannot name this module.
+        // The command-line module spells the key out, since it cannot name this module.
         #expect(LayeredStore.reservedKeys.contains(MigratingStore.versionKey))
     }
 }
