@@ -190,8 +190,11 @@ struct FileStoreBackgroundAndGroupTests {
         gate.open()
         await done.wait { $0 == 3 }
         try store.flush()
+        // Committed after every other change, so once it arrives the stream holds them all.
+        try store.setValue(.bool(true), forKey: "end")
 
-        let delivered = await changes.waitFor { $0.key == "unrelated" }
+        let delivered = await changes.waitFor { $0.key == "end" }
         #expect(delivered.filter { $0.key == "k" }.map(\.value) == [.int(1), .int(2), .int(3)])
+        #expect(delivered.filter { $0.key == "unrelated" }.map(\.value) == [.int(9)])
     }
 }
