@@ -23,10 +23,10 @@ import Musl
 ///    again; a suite's lock is not taken again by the thread marked as holding it (Foundation
 ///    posts `didChangeNotification` inside `UserDefaults.set` on Apple platforms).
 /// 3. Under `FileStore.file`: the `flock` of ``FileLock`` (another process's lock, waited for
-///    here only), then leaves: `FileLock`'s descriptor, `FileStore.versions`, ``DurabilityHook``.
+///    here only), then leaves: `FileStore.versions`, ``DurabilityHook``.
 /// 4. Under `FileStore.file`, or alone for a background set: `FileStore`'s write-behind queue,
-///    then its memory's `DictionaryStorage.writers`, `DictionaryStorage.state`, and
-///    ``ChangeBroadcaster``'s subscribers, in that order.
+///    which orders every write to its memory, then that memory's `DictionaryStorage.state`
+///    (never its `writers`), and ``ChangeBroadcaster``'s subscribers, in that order.
 /// Every other lock (caches, registries, a suite's watch, the observation table) is a leaf:
 /// nothing is taken while it is held.
 package final class Lock<State> {

@@ -67,7 +67,8 @@ public final class DictionaryStorage: Sendable {
     private let writers: Lock<Int>
     /// This storage's name in ``UpdateScope``'s marks.
     private let media: [String]
-    /// Whether subscribers of a set of keys wait for ``deliverAnnouncements()``.
+    /// Whether the owner makes every write under a lock of its own: writes then take no
+    /// `writers`, and calls to subscribers of a set of keys wait for ``deliverAnnouncements()``.
     private let defersAnnouncements: Bool
 
     /// Creates a storage holding `values`; their keys are not validated, so a seed may hold keys
@@ -76,8 +77,9 @@ public final class DictionaryStorage: Sendable {
         self.init(values, defersAnnouncements: false)
     }
 
-    /// A storage whose owner writes to it under locks of its own: calls to subscribers of a set
-    /// of keys wait until the owner calls ``deliverAnnouncements()`` with its locks released.
+    /// A storage whose owner makes every write (never an `update`) under one lock of its own:
+    /// calls to subscribers of a set of keys wait until the owner calls
+    /// ``deliverAnnouncements()`` with its locks released.
     init(_ values: [String: StoredValue], defersAnnouncements: Bool) {
         state = Lock(State(values: values))
         let writers = Lock(0)
@@ -199,6 +201,8 @@ public final class DictionaryStorage: Sendable {
     /// ``waitingWriterCount`` until it has it.
     @inline(__always)
     private func asWriter<R>(_ work: () throws -> R) rethrows -> R {
+        // The owner's lock orders the writes already.
+        if defersAnnouncements { return try work() }
         var waited = false
         return try UpdateScope.holdingAnnouncements {
             try writers.withLock(ifTaken: {

@@ -16,22 +16,21 @@ import Darwin
 /// still names the file it locked, and ``FileStore`` repeats that (``isStillValid()``) before
 /// each `rename`. See <doc:ConfigurationFiles>.
 ///
-/// Meant for one thread at a time: `Sendable` so ``FileStore``'s lock can hold it, but two
-/// threads in ``lock()`` at once would share one `flock`. Two instances in one process exclude
-/// each other, since `flock` locks belong to open file descriptions.
-package final class FileLock: Sendable {
+/// Used by one thread at a time, under its owner's lock: two threads in ``lock()`` at once
+/// would share one `flock`. Two instances in one process exclude each other, since `flock`
+/// locks belong to open file descriptions.
+package final class FileLock: @unchecked Sendable {
+    // Safe: its owners use it only under their own lock (`FileStore.file`, a suite's
+    // `withWriters`), so its `var`s are never touched by two threads at once.
     /// The lock file's path.
     let path: String
-    /// The lock file's descriptor (-1 while none is open) and the background time asked for
-    /// while the lock is held or awaited.
-    private let state = Lock<(descriptor: Int32, activity: BackgroundActivity?)>((-1, nil))
-    private var descriptor: Int32 {
-        get { state.withLock { $0.descriptor } }
-        set { state.withLock { $0.descriptor = newValue } }
-    }
+    /// The lock file's descriptor; -1 while none is open.
+    private var descriptor: Int32 = -1
+    /// The background time asked for while the lock is held or awaited.
+    private var activity: BackgroundActivity?
 
     /// Whether background time is asked for now: from ``lock()`` until ``unlock()``.
-    package var holdsBackgroundActivity: Bool { state.withLock { $0.activity != nil } }
+    package var holdsBackgroundActivity: Bool { activity != nil }
 
     /// How many times ``lock()`` starts over when the lock file keeps being replaced.
     static let attempts = 1000
@@ -43,7 +42,6 @@ package final class FileLock: Sendable {
     }
 
     deinit {
-        let (descriptor, activity) = state.withLock { $0 }
         if descriptor >= 0 { close(descriptor) }
         activity?.end()
     }
@@ -55,7 +53,7 @@ package final class FileLock: Sendable {
     ///   path now passes a link or folder another user could change.
     package func lock() throws {
         // Asked for before the wait, as Apple asks: the time must cover the whole hold.
-        state.withLock { $0.activity = $0.activity ?? BackgroundActivity(reason: "writing \(name)") }
+        activity = activity ?? BackgroundActivity(reason: "writing \(name)")
         do {
             try lockFile()
         } catch {
@@ -102,10 +100,8 @@ package final class FileLock: Sendable {
     }
 
     private func endActivity() {
-        state.withLock { state in
-            state.activity?.end()
-            state.activity = nil
-        }
+        activity?.end()
+        activity = nil
     }
 
     /// Runs `body` while holding the lock.
