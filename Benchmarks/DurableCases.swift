@@ -29,12 +29,17 @@ private func writeConcurrently(_ store: FileStore, writers: Int) throws {
 }
 
 /// A FileStore on a fresh 100-key file in `folder`.
-private func hundredKeyStore(in folder: ScratchFolder, name: String) throws -> FileStore {
+private func hundredKeyStore(
+    in folder: ScratchFolder, name: String, skipping skipped: Lock<DurabilityHook.Step?>? = nil
+) throws -> FileStore {
     var values = sampleValues(count: 99)
     values[flagKey] = .bool(false)
     let url = folder.file(name)
     try StoredValueJSON.data(from: .dictionary(values)).write(to: url)
-    return try FileStore(url: url, options: FileStore.Options(changeCheckInterval: nil))
+    var options = FileStore.Options(changeCheckInterval: nil)
+    // Skips the `fsync` of the step `skipped` names (a benchmark-only hook).
+    if let skipped { options.durabilityHook = DurabilityHook { step in skipped.withLock { $0 } != step } }
+    return try FileStore(url: url, options: options)
 }
 
 /// Durable writes: concurrent writers sharing `fsync`s (group commit), and one durable write
@@ -62,8 +67,8 @@ func runDurableCases(_ bench: Bench) throws {
         target: 1.0, slow: true, note: "total time; group commit shares each fsync"
     )
 
-    let store = try hundredKeyStore(in: folder, name: "settings.json")
-    let target = try FileSystem.resolvingSymbolicLinks(folder.file("settings.json").path)
+    let skippedStep = Lock<DurabilityHook.Step?>(nil)
+    let store = try hundredKeyStore(in: folder, name: "settings.json", skipping: skippedStep)
     let flag = Stored(flagKey, default: false, store: store)
     var storedFlag = false
     let durableWrite = Workload("durable write, 100 keys", iterations: 1) { n in
@@ -72,14 +77,14 @@ func runDurableCases(_ bench: Bench) throws {
             try flag.save(storedFlag)
         }
     }
-    // Each fsync's share: the same writes with that fsync skipped (a benchmark-only hook).
+    // Each fsync's share: the same writes with that fsync skipped.
     let skipped: [(String, DurabilityHook.Step)] = [("file", .fileSync), ("folder", .folderSync)]
     var shares: [String] = []
     if bench.only.map({ durableWrite.name.contains($0) }) ?? true {
         let full = try bench.harness.measure(durableWrite, slow: true).median
         for (name, step) in skipped {
-            DurabilityHook.install(forPath: target) { $0 != step }
-            defer { DurabilityHook.remove(forPath: target) }
+            skippedStep.withLock { $0 = step }
+            defer { skippedStep.withLock { $0 = nil } }
             let without = try bench.harness.measure(durableWrite, slow: true).median
             shares.append("\(name) fsync \(Int(((full - without) / full * 100).rounded()))%")
         }

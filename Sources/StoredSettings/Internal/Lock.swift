@@ -23,7 +23,7 @@ import Musl
 ///    again; a suite's lock is not taken again by the thread marked as holding it (Foundation
 ///    posts `didChangeNotification` inside `UserDefaults.set` on Apple platforms).
 /// 3. Under `FileStore.file`: the `flock` of ``FileLock`` (another process's lock, waited for
-///    here only), then leaves: `FileStore.versions`, ``DurabilityHook``.
+///    here only), then a leaf: `FileStore.versions`.
 /// 4. Under `FileStore.file`, or alone for a background set: `FileStore`'s write-behind queue,
 ///    which orders every write to its memory, then that memory's `DictionaryStorage.state`
 ///    (never its `writers`), and ``ChangeBroadcaster``'s subscribers, in that order.

@@ -47,6 +47,9 @@ extension FileStore {
         /// Runs between the store's first read and its watch, for tests; not part of equality.
         package var afterOpeningForTesting: TestHook?
 
+        /// Runs before each durable step of the store's writes, for tests and benchmarks.
+        package var durabilityHook: DurabilityHook?
+
         /// Creates options.
         ///
         /// - Parameters:

@@ -78,7 +78,7 @@ extension FileStore {
                     state.fingerprint = try AtomicFile.write(
                         data, to: destination, permissions: permissions,
                         owner: replaced.map { AtomicFile.Owner(user: $0.ownerID, group: $0.groupID) },
-                        fullFlush: options.flushesDriveCache
+                        fullFlush: options.flushesDriveCache, hook: options.durabilityHook
                     ) { written in
                         guard lock.isStillValid(), try FileSystem.fingerprint(atPath: target) == replaced else {
                             throw LockTakenAway()

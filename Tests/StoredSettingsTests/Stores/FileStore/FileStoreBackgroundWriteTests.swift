@@ -1,6 +1,7 @@
 import Foundation
 import StoredSettings
 import StoredSettingsTestSupport
+import TestHelpers
 import Testing
 
 #if os(Linux)
@@ -55,16 +56,16 @@ struct FileStoreBackgroundWriteTests {
     }
 
     @Test func changesMadeWhileTheWriterWaitsAreWrittenAsOneFile() throws {
-        let file = try TemporaryFileStore(options: FileStore.Options(changeCheckInterval: nil))
+        let hooks = DurabilityHookSwitch()
+        let file = try TemporaryFileStore(options: FileStore.Options(changeCheckInterval: nil).hooked(hooks))
         let store = file.fileStore
         try store.setValue(.int(0), forKey: "step")
-        let target = try FileSystem.resolvingSymbolicLinks(file.url.path)
         let syncs = Lock(0)
-        DurabilityHook.install(forPath: target) { step in
+        hooks.install { step in
             if step == .fileSync { syncs.withLock { $0 += 1 } }
             return true
         }
-        defer { DurabilityHook.remove(forPath: target) }
+        defer { hooks.remove() }
         let holder = try LockHoldingProcess(path: file.url.path + ".lock")
         let step = Stored("step", default: 0, store: store)
 
@@ -77,12 +78,13 @@ struct FileStoreBackgroundWriteTests {
     }
 
     @Test func aFailedBackgroundWriteIsReportedAndWrittenByTheNextFlush() async throws {
-        let file = try TemporaryFileStore(options: FileStore.Options(changeCheckInterval: nil))
+        let hooks = DurabilityHookSwitch()
+        let file = try TemporaryFileStore(options: FileStore.Options(changeCheckInterval: nil).hooked(hooks))
         let store = file.fileStore
         try store.setValue(.int(1), forKey: "volume")
         let target = try FileSystem.resolvingSymbolicLinks(file.url.path)
         let failures = AwaitableState(0)
-        DurabilityHook.install(forPath: target) { step in
+        hooks.install { step in
             guard step == .fileSync else { return true }
             failures.withLock { $0 += 1 }
             throw StorageError(.io, location: target, message: "the disk is full")
@@ -94,7 +96,7 @@ struct FileStoreBackgroundWriteTests {
         }
         // The background run and the flush each tried once, in either order.
         await failures.wait { $0 == 2 }
-        DurabilityHook.remove(forPath: target)
+        hooks.remove()
 
         #expect(reports.withLock { $0 }.contains { $0.code == .io && $0.description.contains("the disk is full") })
         #expect(store.value(forKey: "volume") == .int(2))
@@ -103,11 +105,12 @@ struct FileStoreBackgroundWriteTests {
     }
 
     @Test func aPendingChangeTheFileNoLongerTakesIsStillRefusedAfterAnUpdate() async throws {
-        let file = try TemporaryFileStore(options: FileStore.Options(changeCheckInterval: nil))
+        let hooks = DurabilityHookSwitch()
+        let file = try TemporaryFileStore(options: FileStore.Options(changeCheckInterval: nil).hooked(hooks))
         let store = file.fileStore
         try store.setValue(.int(0), forKey: "j")
         let target = try FileSystem.resolvingSymbolicLinks(file.url.path)
-        DurabilityHook.install(forPath: target) { step in
+        hooks.install { step in
             guard step == .fileSync else { return true }
             throw StorageError(.io, location: target, message: "the disk is full")
         }
@@ -116,7 +119,7 @@ struct FileStoreBackgroundWriteTests {
             try store.setValueInBackground(.int(1), forKey: "\u{212B}") // Å, ANGSTROM SIGN
         }
         await reports.wait { !$0.isEmpty } // the background write failed; the change waits
-        DurabilityHook.remove(forPath: target)
+        hooks.remove()
         // Another program saves the file with the composed spelling of the key.
         try Data("{\"j\":0,\"\u{00C5}\":2}".utf8).write(to: URL(fileURLWithPath: target), options: .atomic)
 
@@ -156,12 +159,12 @@ struct FileStoreBackgroundWriteTests {
 struct FileStoreBackgroundAndGroupTests {
     @Test func everyChangeOfAGroupIsDeliveredWhileABackgroundSetWaits() async throws {
         let folder = try ScratchFolder()
-        let store = try FileStore(url: folder.file("settings.json"), options: quietOptions)
+        let hooks = DurabilityHookSwitch()
+        let store = try FileStore(url: folder.file("settings.json"), options: quietOptions.hooked(hooks))
         try store.setValue(.int(0), forKey: "k")
-        let target = try FileSystem.resolvingSymbolicLinks(folder.file("settings.json").path)
         let syncs = AwaitableState(0)
         let gate = ThreadTest.Gate()
-        DurabilityHook.install(forPath: target) { step in
+        hooks.install { step in
             guard step == .fileSync else { return true }
             let round = syncs.withLock {
                 $0 += 1
@@ -172,7 +175,7 @@ struct FileStoreBackgroundAndGroupTests {
             if round == 2 { try store.setValueInBackground(.int(9), forKey: "unrelated") }
             return true
         }
-        defer { DurabilityHook.remove(forPath: target) }
+        defer { hooks.remove() }
         let changes = RecordedStream(store.changes())
         let done = AwaitableState(0)
         let write: @Sendable (Int64) -> Void = { value in

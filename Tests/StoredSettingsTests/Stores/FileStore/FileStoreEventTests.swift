@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import TestHelpers
 import Testing
 
 #if canImport(Glibc)
@@ -148,14 +149,14 @@ struct FileStoreEventTests {
     @Test func checkDuringOwnWriteDoesNotWaitForItAndTheChangeComesOnce() async throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")
-        let store = try FileStore(url: url, options: quietOptions)
+        let hooks = DurabilityHookSwitch()
+        let store = try FileStore(url: url, options: quietOptions.hooked(hooks))
         try store.setValue(.int(1), forKey: "k")
-        let target = try FileSystem.resolvingSymbolicLinks(url.path)
         var events = store.changes().makeAsyncIterator()
         let held = AwaitableState(false)
         let release = DispatchSemaphore(value: 0)
-        // Only the first write is held: the later one of another store runs on this task.
-        DurabilityHook.install(forPath: target) { step in
+        // Only the store's first write after this is held.
+        hooks.install { step in
             let first =
                 step == .folderSync
                 && held.withLock { held in
@@ -165,7 +166,7 @@ struct FileStoreEventTests {
             if first { release.wait() }
             return true
         }
-        defer { DurabilityHook.remove(forPath: target) }
+        defer { hooks.remove() }
         let written = AwaitableState(false)
         Thread {
             try? store.setValue(.int(2), forKey: "k")

@@ -15,17 +15,15 @@ private struct StepCounts: Sendable {
 private final class HeldStore: Sendable {
     let folder: ScratchFolder
     let store: FileStore
-    let target: String
     let counts = AwaitableState(StepCounts())
     let gate = ThreadTest.Gate()
 
     init(failingFromRound failFrom: Int? = nil) throws {
         folder = try ScratchFolder()
-        store = try FileStore(url: folder.file("settings.json"), options: FileStore.Options(changeCheckInterval: nil))
-        target = try FileSystem.resolvingSymbolicLinks(folder.file("settings.json").path)
         let counts = counts
         let gate = gate
-        DurabilityHook.install(forPath: target) { step in
+        var options = FileStore.Options(changeCheckInterval: nil)
+        options.durabilityHook = DurabilityHook { step in
             switch step {
             case .fileSync:
                 let round = counts.withLock {
@@ -41,9 +39,8 @@ private final class HeldStore: Sendable {
             }
             return true
         }
+        store = try FileStore(url: folder.file("settings.json"), options: options)
     }
-
-    deinit { DurabilityHook.remove(forPath: target) }
 
     func release() { gate.open() }
 }

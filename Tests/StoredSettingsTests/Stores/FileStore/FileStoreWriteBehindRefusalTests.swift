@@ -1,6 +1,7 @@
 import Foundation
 import StoredSettings
 import StoredSettingsTestSupport
+import TestHelpers
 import Testing
 
 /// A write-behind setter refuses what a durable one refuses (a value the file cannot hold, a
@@ -107,13 +108,13 @@ struct FileStoreWriteBehindRefusalTests {
     @Test func aFileAnotherProgramMadeTooLargeKeepsThePendingChanges() throws {
         let folder = try ScratchFolder()
         let url = folder.file("settings.json")
-        let store = try FileStore(url: url, options: Self.options(maximumFileSize: 1_000))
+        let hooks = DurabilityHookSwitch()
+        let store = try FileStore(url: url, options: Self.options(maximumFileSize: 1_000).hooked(hooks))
         let large = folder.file("large.json")
         try StoredValueJSON.data(from: .dictionary(["theirs": .string(String(repeating: "x", count: 2_000))]))
             .write(to: large)
-        let target = try FileSystem.resolvingSymbolicLinks(url.path)
         let copied = Lock(false)
-        DurabilityHook.install(forPath: target) { step in
+        hooks.install { step in
             // Once, inside the first write, between its read of the file and its `rename`.
             guard step == .fileSync, !copied.withLock({ $0 }) else { return true }
             let copy = Process()
@@ -124,7 +125,7 @@ struct FileStoreWriteBehindRefusalTests {
             copied.withLock { $0 = true }
             return true
         }
-        defer { DurabilityHook.remove(forPath: target) }
+        defer { hooks.remove() }
         try store.setValue(.int(1), forKey: "mine")
         let error = try #require(throws: StorageError.self) { try store.flush() }
         #expect(copied.value)

@@ -17,7 +17,6 @@ private final class BehindStore: Sendable {
     let folder: ScratchFolder
     let url: URL
     let store: FileStore
-    let target: String
     let writes = AwaitableState(Writes())
     let gate = ThreadTest.Gate()
     /// The thread of the test's setter call in progress.
@@ -26,10 +25,9 @@ private final class BehindStore: Sendable {
     init(holdFirstWrite: Bool = false) throws {
         folder = try ScratchFolder()
         url = folder.file("settings.json")
-        store = try FileStore(url: url, options: FileStore.Options(changeCheckInterval: nil, writeMode: .writeBehind))
-        target = try FileSystem.resolvingSymbolicLinks(url.path)
         let (writes, gate, caller) = (writes, gate, caller)
-        DurabilityHook.install(forPath: target) { step in
+        var options = FileStore.Options(changeCheckInterval: nil, writeMode: .writeBehind)
+        options.durabilityHook = DurabilityHook { step in
             guard step == .fileSync else { return true }
             let onCaller = caller.withLock { $0 == .current }
             let round = writes.withLock {
@@ -40,9 +38,8 @@ private final class BehindStore: Sendable {
             if holdFirstWrite, round == 1 { gate.wait() }
             return true
         }
+        store = try FileStore(url: url, options: options)
     }
-
-    deinit { DurabilityHook.remove(forPath: target) }
 
     /// Sets `key` from the calling thread, which the hook recognizes while the setter runs.
     func set(_ value: StoredValue?, forKey key: String) throws {

@@ -22,18 +22,17 @@ package enum AtomicFile {
         var group: UInt32
     }
 
-    /// Writes `data` to `path` so that a crash at any moment leaves the old or the new contents.
-    ///
-    /// The folder must exist. When `path` is a symbolic link, pass the path it resolves to:
-    /// `rename` replaces whatever is at the path.
+    /// Writes `data` to `destination`'s path so that a crash at any moment leaves the old or
+    /// the new contents. The folder must exist; pass a symbolic link's target, since `rename`
+    /// replaces whatever is at the path.
     ///
     /// - Parameters:
-    ///   - data: The new contents.
-    ///   - path: The file to replace or create.
-    ///   - permissions: The permission bits of the new file (0600 for new files; the old mode
-    ///     for existing ones).
-    ///   - owner: The owner and group of the file being replaced, which the new file keeps;
-    ///     `nil` for a new file (it belongs to this process's user).
+    ///   - permissions: The new file's permission bits (0600, or the replaced file's mode).
+    ///   - owner: The replaced file's owner and group, which the new file keeps; `nil` for a
+    ///     new file.
+    ///   - fullFlush: Whether the `fsync`s flush the drive's cache (`F_FULLFSYNC` on Apple
+    ///     platforms).
+    ///   - hook: Runs before each durable step (tests and benchmarks).
     ///   - beforeReplace: Runs right before the `rename` with the new file's fingerprint; what
     ///     it throws cancels the write and is rethrown.
     /// - Returns: The fingerprint of the written file.
@@ -41,19 +40,8 @@ package enum AtomicFile {
     ///   file is untouched then and the temporary file removed.
     @discardableResult
     static func write(
-        _ data: Data, toPath path: String, permissions: UInt32 = 0o600, owner: Owner? = nil,
-        beforeReplace: (FileFingerprint) throws -> Void = { _ in }
-    ) throws -> FileFingerprint {
-        try write(
-            data, to: Destination(path: path), permissions: permissions, owner: owner, beforeReplace: beforeReplace)
-    }
-
-    /// ``write(_:toPath:permissions:owner:beforeReplace:)`` to `destination`'s path, with its
-    /// folder and temporary-file names worked out already.
-    @discardableResult
-    static func write(
         _ data: Data, to destination: Destination, permissions: UInt32 = 0o600, owner: Owner? = nil,
-        fullFlush: Bool = false, beforeReplace: (FileFingerprint) throws -> Void = { _ in }
+        fullFlush: Bool = false, hook: DurabilityHook? = nil, beforeReplace: (FileFingerprint) throws -> Void = { _ in }
     ) throws -> FileFingerprint {
         let path = destination.path
         // `created`: the new file's attributes, from the check that its path still names it.
@@ -81,7 +69,7 @@ package enum AtomicFile {
             throw FileSystem.ioError("cannot write", path: path)
         }
         guard
-            try !DurabilityHook.run(.fileSync, path: path) || FileSystem.flushToStableStorage(fd, fullFlush: fullFlush)
+            try !(hook?.run(.fileSync) ?? true) || FileSystem.flushToStableStorage(fd, fullFlush: fullFlush)
         else {
             throw FileSystem.ioError("cannot write (fsync)", path: path)
         }
@@ -95,7 +83,7 @@ package enum AtomicFile {
         }
         let fingerprint = FileFingerprint(info)
         try beforeReplace(fingerprint)
-        _ = try DurabilityHook.run(.rename, path: path)
+        _ = try hook?.run(.rename)
         guard rename(temporaryPath, path) == 0 else {
             throw FileSystem.ioError("cannot replace the file", path: path)
         }
@@ -104,7 +92,7 @@ package enum AtomicFile {
         close(fd)
         descriptorOpen = false
         let directoryFD = FileSystem.openFile(destination.directoryToOpen, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
-        if directoryFD >= 0, (try? DurabilityHook.run(.folderSync, path: path)) ?? false {
+        if directoryFD >= 0, (try? hook?.run(.folderSync) ?? true) ?? false {
             _ = FileSystem.flushToStableStorage(directoryFD, fullFlush: fullFlush)
         }
         if directoryFD >= 0 { close(directoryFD) }
