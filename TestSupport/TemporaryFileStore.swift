@@ -98,7 +98,7 @@ public final class TemporaryFileStore: Storable {
     ///
     /// - Returns: What `body` returns.
     /// - Throws: What ``FileStore/batch(_:)`` throws.
-    public func batch<R>(_ body: (inout FileStore.Batch) throws -> R) throws -> R {
+    public func batch<R>(_ body: (inout StoreBatch) throws -> R) throws -> R {
         try fileStore.batch(body)
     }
 

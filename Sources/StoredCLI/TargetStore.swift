@@ -207,7 +207,7 @@ struct TargetStore {
     /// For a UserDefaults suite, `synchronize()`, so the next process sees the change.
     private func persist() throws {
         guard case .domain(let store) = backend else { return }
-        if !store.synchronize() {
+        if !store.defaults.synchronize() {
             throw StorageError(.io, location: store.location, message: "UserDefaults could not save the domain")
         }
     }

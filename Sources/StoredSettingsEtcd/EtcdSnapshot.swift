@@ -176,7 +176,8 @@ final class EtcdSnapshot: Sendable {
     /// The value of `key` and the stream of its later changes, split exactly.
     func subscription(readingValueForKey key: String) -> KeySubscription {
         withState { state in
-            KeySubscription(value: state.entries[key]?.value, broadcaster.subscription(key: key))
+            let (changes, continuation) = broadcaster.subscription(key: key)
+            return KeySubscription(value: state.entries[key]?.value, changes: changes, end: { continuation.finish() })
         }
     }
 }

@@ -129,21 +129,4 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
         get { location }
         set { location = newValue }
     }
-
-    /// The former spelling of ``init(_:key:location:expectedType:foundKind:codingPath:message:)``.
-    @available(*, deprecated, renamed: "init(_:key:location:expectedType:foundKind:codingPath:message:)")
-    public init(
-        _ code: Code, key: String? = nil, path: String?, expectedType: String? = nil, foundKind: String? = nil,
-        codingPath: [String] = [], message: String? = nil
-    ) {
-        self.init(
-            code, key: key, location: path, expectedType: expectedType, foundKind: foundKind, codingPath: codingPath,
-            message: message)
-    }
-
-    /// The former spelling of ``adding(key:location:)``.
-    @available(*, deprecated, renamed: "adding(key:location:)")
-    public func adding(key: String? = nil, path: String?) -> StorageError {
-        adding(key: key, location: path)
-    }
 }

@@ -71,7 +71,7 @@ public struct KeySubscription: Sendable {
     }
 
     /// A subscription from a broadcaster's stream and continuation.
-    public init(
+    init(
         value: StoredValue?,
         _ subscription: (stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation)
     ) {

@@ -37,7 +37,7 @@ extension StorageError {
     ///   - type: The Swift type that was expected.
     ///   - value: The stored value found; only its kind is kept, never its content.
     ///   - codingPath: Where inside a structured value the mismatch is.
-    public static func typeMismatch(
+    static func typeMismatch(
         _ type: Any.Type,
         found value: StoredValue,
         codingPath: [String] = []

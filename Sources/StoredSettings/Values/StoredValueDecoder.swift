@@ -20,7 +20,7 @@ import Foundation
 /// Thread-safety: a `StoredValueDecoder` is a value; use it from any thread or task.
 public struct StoredValueDecoder: Sendable {
     /// Values handed to `init(from:)` implementations through `Decoder.userInfo`.
-    public var userInfo: [CodingUserInfoKey: any Sendable]
+    let userInfo: [CodingUserInfoKey: any Sendable]
 
     /// Creates a decoder.
     ///

@@ -18,7 +18,7 @@ import Foundation
 /// Thread-safety: a `StoredValueEncoder` is a value; use it from any thread or task.
 public struct StoredValueEncoder: Sendable {
     /// Values handed to `encode(to:)` implementations through `Encoder.userInfo`.
-    public var userInfo: [CodingUserInfoKey: any Sendable]
+    let userInfo: [CodingUserInfoKey: any Sendable]
 
     /// The deepest nesting of containers accepted, counting the value's own container as 1:
     /// settings files refuse to read deeper trees.

@@ -49,10 +49,10 @@ public struct Stored<Value: Sendable>: Sendable {
 
     /// A sentence for people about what the setting does, given in the declaration; shown by
     /// `SettingsCommand` and `settingDescriptions()` (StoredSettingsCommandLine).
-    public var help: String? { setting.help }
+    package var help: String? { setting.help }
     /// Whether the value is a secret (a token, a password): listings and messages show it as
     /// `<redacted>`.
-    public var isSecret: Bool { setting.isSecret }
+    package var isSecret: Bool { setting.isSecret }
 
     /// The size in bytes of ``StoredSetting``, for the benchmark's memory table.
     package static var sharedSettingSize: Int { StoredSetting<Value>.size }

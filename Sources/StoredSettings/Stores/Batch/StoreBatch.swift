@@ -40,11 +40,6 @@ public struct StoreBatch {
         }
     }
 
-    /// The value of `key`, including changes made earlier in the batch.
-    public func value(forKey key: String) -> StoredValue? {
-        values[key]
-    }
-
     /// Sets or (for `nil`) removes the value of `key`.
     ///
     /// - Throws: ``StorageError/Code/invalidKey`` for an empty key or one with control

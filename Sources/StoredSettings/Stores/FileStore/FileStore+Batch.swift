@@ -1,21 +1,7 @@
 import Foundation
 
 extension FileStore: TransactionalStore {
-    /// Many changes to a ``FileStore`` applied as one: one lock and one write.
-    ///
-    /// ``FileStore/batch(_:)`` hands you one holding the file's current values; what you change
-    /// in it is written when the closure returns.
-    ///
-    /// ```swift
-    /// try store.batch { batch in
-    ///     batch["autoReload"] = .bool(true)
-    ///     batch["theme"] = .string("dark")
-    ///     batch["lastOpened"] = nil
-    /// }
-    /// ```
-    public typealias Batch = StoreBatch
-
-    /// Applies every change `body` makes to its ``Batch`` with one lock and one write.
+    /// Applies every change `body` makes to its ``StoreBatch`` with one lock and one write.
     ///
     /// `body` sees the values currently in the file, under the file's cross-process lock: the
     /// batch is atomic across threads and processes. When `body` changes nothing, nothing is
@@ -26,10 +12,10 @@ extension FileStore: TransactionalStore {
     /// - Throws: What `body` throws, ``StorageError/Code/invalidKey`` for an invalid key set
     ///   through the subscript, or what ``setValue(_:forKey:)`` throws. Nothing is written and
     ///   nothing changes in memory then.
-    public func batch<R>(_ body: (inout Batch) throws -> R) throws -> R {
+    public func batch<R>(_ body: (inout StoreBatch) throws -> R) throws -> R {
         do {
             return try commit { values in
-                var batch = Batch(values: values)
+                var batch = StoreBatch(values: values)
                 let result = try body(&batch)
                 if let invalid = batch.invalidKey { throw invalid }
                 let changedKeys = batch.changedKeys

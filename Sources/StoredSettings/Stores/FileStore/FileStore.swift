@@ -26,7 +26,7 @@ public final class FileStore: Storable {
         case propertyList
 
         /// The format for a file name: `propertyList` for `.plist`, `json` otherwise.
-        public init(pathExtension: String) {
+        package init(pathExtension: String) {
             self = pathExtension.lowercased() == "plist" ? .propertyList : .json
         }
 

@@ -11,7 +11,7 @@ import Darwin
 extension EnvironmentStore {
     /// The largest secret file read through a `NAME_FILE` variable: 64 KiB (65,536 bytes). A
     /// larger file is ``StorageError/Code/tooLarge``, found with `fstat` before a byte is read.
-    public static let maximumSecretFileSize = 64 * 1024
+    static let maximumSecretFileSize = 64 * 1024
 
     /// What reading the file of a `NAME_FILE` variable gave: its text, or the error.
     package enum SecretFileOutcome: Sendable {

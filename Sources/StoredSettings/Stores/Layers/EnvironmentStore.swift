@@ -10,13 +10,13 @@ import Foundation
 ///
 /// - A key's variable is the prefix, `_`, and the key's words in capitals (`editor.fontSize` →
 ///   `APP_EDITOR_FONT_SIZE`, `httpURL` → `APP_HTTP_URL`); a key with other characters than ASCII
-///   letters, digits and `.-_/: ` has none (``variableName(forKey:)`` is `nil`).
+///   letters, digits and `.-_/: ` has none.
 /// - Every value is a ``StoredValue/string(_:)`` the value layer reads leniently; lists read
 ///   comma-separated text (`\,` a comma in an item) or JSON. A set but empty variable counts as
 ///   unset unless ``emptyValues`` is ``EmptyValues/empty``. A value that is not valid UTF-8
 ///   holds nothing, and reading its key reports ``StorageError/Code/dataCorrupted``.
 /// - `NAME_FILE=/path` gives `NAME`'s value from a regular file of at most
-///   ``maximumSecretFileSize`` (Docker and Kubernetes secrets), read on first use; setting both
+///   64 KiB (Docker and Kubernetes secrets), read on first use; setting both
 ///   is ``StorageError/Code/ambiguousVariable``.
 /// - ``keys()`` reads each prefixed variable back as lower camel case.
 ///
@@ -146,7 +146,7 @@ public final class EnvironmentStore: OriginDescribingStore {
     ///
     /// Each key's name is computed once and kept (thread-safe, under a lock); the variables
     /// themselves are the ones read when the store was created.
-    public func variableName(forKey key: String) -> String? {
+    package func variableName(forKey key: String) -> String? {
         entry(forKey: key).variable
     }
 

@@ -100,7 +100,7 @@ public final class LayeredStore: OriginDescribingStore {
     }
 
     /// The first layer holding `key`: the one whose value reads return; `nil` when none does.
-    public func layer(holding key: String) -> (any Storable)? {
+    package func layer(holding key: String) -> (any Storable)? {
         layers.first { $0.value(forKey: key) != nil }
     }
 

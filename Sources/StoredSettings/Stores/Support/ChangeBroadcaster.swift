@@ -178,12 +178,6 @@ public final class ChangeBroadcaster: Sendable {
         return count
     }
 
-    /// Delivers one change, as the collection form does.
-    @discardableResult
-    public func publish(_ change: StoredChange) -> Int {
-        publish(CollectionOfOne(change))
-    }
-
     /// ``publish(_:)``, also returning the calls to make to subscribers of a set of keys
     /// (``keySetSubscription(onChange:)``) once the caller holds no lock.
     func publishing(_ changes: some Collection<StoredChange>) -> (count: Int, announcements: Announcements) {
@@ -218,13 +212,13 @@ public final class ChangeBroadcaster: Sendable {
     }
 
     /// How many streams are subscribed now; drops back when consumers stop.
-    public var subscriberCount: Int {
+    var subscriberCount: Int {
         state.withLock { $0.count }
     }
 
     /// Returns once exactly `target` streams are subscribed (at once when they are), or when
     /// the calling task is cancelled. Waits on the subscriptions' own events, never on a clock.
-    public func waitForSubscriberCount(_ target: Int) async {
+    func waitForSubscriberCount(_ target: Int) async {
         await mirroredCount.wait { $0 == target }
     }
 

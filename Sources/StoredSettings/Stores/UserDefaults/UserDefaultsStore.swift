@@ -22,7 +22,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// the same suite.
     public var defaults: UserDefaults { box.defaults }
     /// The suite's name; `nil` for `UserDefaults.standard` or a `UserDefaults` passed in.
-    public let suiteName: String?
+    package let suiteName: String?
 
     let shared: SuiteState
     var box: DefaultsBox { shared.defaults }
@@ -199,14 +199,6 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
     /// this suite; on Apple platforms each key is also observed in other processes.
     public func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription {
         shared.keySetSubscription(onChange: onChange)
-    }
-
-    /// Asks `UserDefaults` to write pending changes to disk now (`UserDefaults.synchronize()`).
-    ///
-    /// - Returns: What `synchronize()` returns: `false` when the write failed.
-    @discardableResult
-    public func synchronize() -> Bool {
-        defaults.synchronize()
     }
 
     /// Removes every key of this store's domain, delivering a change for each.
