@@ -127,6 +127,8 @@ struct ObservationUpdatesTests {
         let recorded = reported.capture { RecordedStream(settings.$count.updates) }
         #expect(await recorded.waitForCount(1) == [0])
         try store.setValue(.string("four"), forKey: "count")
+        // Only the newest value is buffered: the next write waits until this default arrived.
+        #expect(await recorded.waitForCount(2) == [0, 0])
         try store.setValue(.int(4), forKey: "count")
         #expect(await recorded.waitFor { $0 == 4 } == [0, 0, 4])
         #expect(reported.codes == [.typeMismatch, .typeMismatch])
