@@ -128,9 +128,18 @@ struct FileStoreEventTests {
         }
     }
 
-    @Test func storesInManyFoldersShareOneCloseOnExecDescriptor() throws {
+    @Test func storesInManyFoldersShareOneCloseOnExecDescriptor() async throws {
         let folders = try (0..<4).map { _ in try ScratchFolder() }
+        // A store places its watches later, off the opening thread: wait until each has walked
+        // its path, which it does once the process's `inotify` instance exists.
+        let walked = AwaitableState(0)
+        for folder in folders {
+            FolderEvents.shared.afterNextWalk(of: FileStore.absolutePath(of: folder.file("settings.json"))) {
+                walked.withLock { $0 += 1 }
+            }
+        }
         let stores = try folders.map { try FileStore(url: $0.file("settings.json")) }
+        await walked.wait { $0 == folders.count }
         let descriptors = try inotifyDescriptors()
         #expect(descriptors.count == 1)
         for fd in descriptors {
