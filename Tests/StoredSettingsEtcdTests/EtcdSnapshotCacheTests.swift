@@ -199,21 +199,24 @@ struct EtcdSnapshotCacheTests {
         // A reader on its own thread parses the file again and again while the store rewrites it.
         let done = Lock(false)
         let torn = Lock<[String]>([])
-        let reader = Thread {
-            while !done.value {
-                let bytes = (try? Data(contentsOf: file)) ?? Data()
-                guard case .dictionary(let fields)? = try? StoredValue(jsonData: bytes),
-                    fields["prefix"] == .string("app")
-                else {
-                    torn.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) }
-                    continue
+        let reader = Task {
+            try await onOwnThread {
+                while !done.value {
+                    let bytes = (try? Data(contentsOf: file)) ?? Data()
+                    guard case .dictionary(let fields)? = try? StoredValue(jsonData: bytes),
+                        fields["prefix"] == .string("app")
+                    else {
+                        torn.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) }
+                        continue
+                    }
                 }
             }
         }
-        reader.start()
         for index in 1...60 { try store.setValue(.int(Int64(index)), forKey: "k\(index % 7)") }
         store.flushSnapshotCache()
         done.withLock { $0 = true }
+        // The read in progress when `done` was set is recorded before the reader returns.
+        try await reader.value
         #expect(torn.value.isEmpty, "\(torn.value.count) torn reads; the first: \(torn.value.first?.prefix(200) ?? "")")
         let fields = try Self.cachedFields(file)
         #expect(fields["revision"] == .int(store.revision))

@@ -127,6 +127,8 @@ struct ObservationUpdatesTests {
         let recorded = reported.capture { RecordedStream(settings.$count.updates) }
         #expect(await recorded.waitForCount(1) == [0])
         try store.setValue(.string("four"), forKey: "count")
+        // Only the newest value is buffered: the next write waits until this default arrived.
+        #expect(await recorded.waitForCount(2) == [0, 0])
         try store.setValue(.int(4), forKey: "count")
         #expect(await recorded.waitFor { $0 == 4 } == [0, 0, 4])
         #expect(reported.codes == [.typeMismatch, .typeMismatch])
@@ -207,11 +209,15 @@ struct ObservationSubscriptionTests {
     }
 }
 
-/// A store whose one `changes()` stream hands out each change only when its consumer asks for
-/// it, and tells how far the consumer has asked: a test knows when everything before was taken.
+/// A store whose `changes()` streams hand out each change only when their consumer asks for
+/// it, and tell how far each consumer has asked: a test knows when everything before was taken.
+/// A settings value subscribes too (for the Observation framework), so each stream is counted
+/// apart: one fast consumer must not stand for a slower one.
 private final class HandFedStore: Storable {
     private let values = InMemoryStore()
-    private let feed = AwaitableState<(changes: [StoredChange], requested: Int)>(([], 0))
+    /// The changes so far, and how many changes each open stream's consumer has asked for.
+    private let feed = AwaitableState<(changes: [StoredChange], requested: [Int: Int])>(([], [:]))
+    private let streams = Lock(0)
 
     func value(forKey key: String) -> StoredValue? { values.value(forKey: key) }
     func keys() -> [String] { values.keys() }
@@ -230,20 +236,27 @@ private final class HandFedStore: Storable {
 
     func changes() -> AsyncStream<StoredChange> {
         let feed = feed
-        let cursor = Lock(0)
-        return AsyncStream {
-            let index = cursor.withLock { next in
-                defer { next += 1 }
-                return next
-            }
-            feed.withLock { $0.requested = max($0.requested, index + 1) }
-            let state = await feed.wait { $0.changes.count > index }
-            return index < state.changes.count ? state.changes[index] : nil
+        let stream = streams.withLock { next in
+            defer { next += 1 }
+            return next
         }
+        feed.withLock { $0.requested[stream] = 0 }
+        let cursor = Lock(0)
+        return AsyncStream(
+            unfolding: {
+                let index = cursor.withLock { next in
+                    defer { next += 1 }
+                    return next
+                }
+                feed.withLock { $0.requested[stream] = index + 1 }
+                let state = await feed.wait { $0.changes.count > index }
+                return index < state.changes.count ? state.changes[index] : nil
+            },
+            onCancel: { feed.withLock { $0.requested[stream] = nil } })
     }
 
-    /// Returns once the consumer has asked for the `count`-th change.
+    /// Returns once every open stream's consumer has asked for the `count`-th change.
     func waitUntilRequested(_ count: Int) async {
-        await feed.wait { $0.requested >= count }
+        await feed.wait { $0.requested.values.allSatisfy { $0 >= count } }
     }
 }

@@ -89,16 +89,18 @@ struct FileStoreBackgroundWriteTests {
             failures.withLock { $0 += 1 }
             throw StorageError(.io, location: target, message: "the disk is full")
         }
-        let reports = Lock<[StorageError]>([])
+        let reports = AwaitableState<[StorageError]>([])
         try StorageErrorReporter.withHandler({ error in reports.withLock { $0.append(error) } }) {
             try Stored("volume", default: 0, store: store).saveWithoutWaiting(2)
             #expect(throws: StorageError.self) { try store.flush() }
         }
-        // The background run and the flush each tried once, in either order.
+        // The background run and the flush each tried once, in either order; the run reports
+        // its failure after its try, so its report is what is waited for (the flush throws).
         await failures.wait { $0 == 2 }
+        let reported = await reports.wait { !$0.isEmpty }
         hooks.remove()
 
-        #expect(reports.withLock { $0 }.contains { $0.code == .io && $0.description.contains("the disk is full") })
+        #expect(reported.contains { $0.code == .io && $0.description.contains("the disk is full") })
         #expect(store.value(forKey: "volume") == .int(2))
         try store.flush()
         #expect(try FileStore(url: file.url, options: quietOptions).value(forKey: "volume") == .int(2))

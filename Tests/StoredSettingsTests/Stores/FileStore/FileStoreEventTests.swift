@@ -29,8 +29,21 @@ struct FileStoreEventTests {
         let idle = try FileStore(
             url: idleFolder.file("settings.json"), options: FileStore.Options(changeCheckInterval: .milliseconds(1)))
         let busyFolder = try ScratchFolder()
+        #if os(Linux) || os(Android)
+        // The busy store places its watches off the opening thread, then looks at its file once,
+        // a look that counts no check: a write the child made before that look would reach the
+        // test with no check counted. A write made between its walk and its watches is seen by
+        // that look alone, so once it arrives, the child's writes can only be seen by checks.
+        let busyURL = busyFolder.file("settings.json")
+        FolderEvents.shared.afterNextWalk(of: FileStore.absolutePath(of: busyURL)) {
+            try? Data(#"{"watched": true}"#.utf8).write(to: busyURL, options: .atomic)
+        }
+        #endif
         let busy = try FileStore(url: busyFolder.file("settings.json"))
         var events = busy.changes().makeAsyncIterator()
+        #if os(Linux) || os(Android)
+        #expect(await events.next() == StoredChange(key: "watched", value: .bool(true)))
+        #endif
 
         _ = try await ChildProcess.run(["write-keys", busyFolder.file("settings.json").path, "key", "3"])
         // Writes close together may arrive as one reload: wait until every key has come.
@@ -129,9 +142,18 @@ struct FileStoreEventTests {
         }
     }
 
-    @Test func storesInManyFoldersShareOneCloseOnExecDescriptor() throws {
+    @Test func storesInManyFoldersShareOneCloseOnExecDescriptor() async throws {
         let folders = try (0..<4).map { _ in try ScratchFolder() }
+        // A store places its watches later, off the opening thread: wait until each has walked
+        // its path, which it does once the process's `inotify` instance exists.
+        let walked = AwaitableState(0)
+        for folder in folders {
+            FolderEvents.shared.afterNextWalk(of: FileStore.absolutePath(of: folder.file("settings.json"))) {
+                walked.withLock { $0 += 1 }
+            }
+        }
         let stores = try folders.map { try FileStore(url: $0.file("settings.json")) }
+        await walked.wait { $0 == folders.count }
         let descriptors = try inotifyDescriptors()
         #expect(descriptors.count == 1)
         for fd in descriptors {
