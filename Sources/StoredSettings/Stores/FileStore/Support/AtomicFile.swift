@@ -8,13 +8,10 @@ import Musl
 import Darwin
 #endif
 
-/// Replaces a file's contents atomically and durably with POSIX calls.
-///
-/// A temporary file `.<name>.tmp-<pid>-<random>` is created next to the file (`O_EXCL`,
-/// `O_NOFOLLOW`) and `flock`ed until renamed, given the old file's owner and mode, written,
-/// `fsync`ed, `rename`d over the file, and the folder `fsync`ed. A crash leaves the old or the
-/// new contents; the kernel drops a killed writer's `flock`, which is how
-/// ``removeStaleTemporaryFiles(for:)`` tells its leftover from a live writer's file.
+/// Replaces a file's contents atomically and durably (<doc:ConfigurationFiles>): a temporary file
+/// `.<name>.tmp-<pid>-<random>` beside it, `flock`ed until renamed, is written, `fsync`ed and
+/// renamed over the file, then the folder is `fsync`ed. The kernel drops a dead writer's `flock`,
+/// which is how ``removeStaleTemporaryFiles(for:)`` tells its leftovers from a live writer's file.
 package enum AtomicFile {
     /// The owner and group a rewritten file keeps.
     struct Owner: Equatable, Sendable {
@@ -22,23 +19,10 @@ package enum AtomicFile {
         var group: UInt32
     }
 
-    /// Writes `data` to `path` so that a crash at any moment leaves the old or the new contents.
-    ///
-    /// The folder must exist. When `path` is a symbolic link, pass the path it resolves to:
-    /// `rename` replaces whatever is at the path.
-    ///
-    /// - Parameters:
-    ///   - data: The new contents.
-    ///   - path: The file to replace or create.
-    ///   - permissions: The permission bits of the new file (0600 for new files; the old mode
-    ///     for existing ones).
-    ///   - owner: The owner and group of the file being replaced, which the new file keeps;
-    ///     `nil` for a new file (it belongs to this process's user).
-    ///   - beforeReplace: Runs right before the `rename` with the new file's fingerprint; what
-    ///     it throws cancels the write and is rethrown.
-    /// - Returns: The fingerprint of the written file.
-    /// - Throws: ``StorageError/Code/io`` naming the path and the `errno` text; the existing
-    ///   file is untouched then and the temporary file removed.
+    /// Writes `data` to `path`, whose folder must exist, so that a crash leaves the old or the new
+    /// contents; pass a symbolic link's target, as `rename` replaces the link. The new file keeps
+    /// `owner` (`nil`: this user); what `beforeReplace` throws cancels the write. On any error the
+    /// old file is untouched and the temporary file removed.
     @discardableResult
     static func write(
         _ data: Data, toPath path: String, permissions: UInt32 = 0o600, owner: Owner? = nil,
@@ -111,10 +95,9 @@ package enum AtomicFile {
         return fingerprint
     }
 
-    /// Creates a fresh temporary file next to `path` and takes an exclusive `flock` on it.
-    ///
-    /// Unlocked between `open` and `flock`, the file may be removed as stale by a cleaner, so
-    /// the path is checked after locking and a new name tried if it no longer names the file.
+    /// Creates a temporary file beside the destination and `flock`s it. Unlocked between `open` and
+    /// `flock`, a cleaner may remove it as stale, so its path is checked after locking and a new
+    /// name tried if it no longer names the file.
     private static func createLockedTemporaryFile(for destination: Destination) throws -> (Int32, String, stat) {
         let path = destination.path
         let directory = destination.directory
@@ -149,11 +132,8 @@ package enum AtomicFile {
             && open.st_ino == named.st_ino && open.st_dev == named.st_dev
     }
 
-    /// Deletes the temporary files of `path` that nobody holds an `flock` on (their writer
-    /// died); a live writer's, even a stopped one's, are left. Never waits (`LOCK_NB`), and
-    /// needs no ``FileLock``.
-    ///
-    /// - Returns: How many files were removed.
+    /// Deletes `path`'s temporary files no one holds an `flock` on (their writer died; a stopped
+    /// one's are kept), returning how many. Never waits (`LOCK_NB`); needs no ``FileLock``.
     @discardableResult
     static func removeStaleTemporaryFiles(for path: String) -> Int {
         removeStaleTemporaryFiles(for: Destination(path: path))
