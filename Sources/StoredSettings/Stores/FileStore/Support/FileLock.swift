@@ -11,9 +11,8 @@ import Darwin
 /// An exclusive lock between processes: `flock(LOCK_EX)` on a sidecar `settings.json.lock`, never
 /// on the data file, whose inode changes with every replace; the kernel drops it when the holder
 /// dies (<doc:ConfigurationFiles>). A lock file replaced while held would let a newcomer in, so
-/// ``lock()`` and ``isStillValid()`` check that the path still names the locked file. For one
-/// thread at a time: two threads in ``lock()`` would share one `flock`, but two instances exclude
-/// each other.
+/// ``lock()`` and ``isStillValid()`` check the path still names the locked file. One thread at a
+/// time: two in ``lock()`` would share one `flock` (two instances do exclude each other).
 package final class FileLock: Sendable {
     /// The lock file's path.
     let path: String
