@@ -1,12 +1,6 @@
-/// A value behind a lock that tasks can wait on: ``wait(until:)`` returns as soon as a change
-/// makes its condition hold, without polling and without reading the clock.
-///
-/// Each ``withLock(_:)`` re-checks the waiting conditions after `body` ran, and resumes the
-/// satisfied waiters after releasing the lock, so no waiter's code runs under it. A waiting
-/// task that is cancelled stops waiting and gets the state as it is then; callers check the
-/// state again (a test's `.timeLimit` trait cancels a wait that would otherwise hang).
-///
-/// Thread-safety: every member may be used from any thread or task.
+/// A value behind a lock that tasks can wait on: ``wait(until:)`` returns as soon as a change makes
+/// its condition hold, without polling. Waiters resume after ``withLock(_:)`` releases the lock; a
+/// cancelled waiter gets the state as it is, so callers check it again. Thread-safe.
 package final class AwaitableState<State: Sendable>: Sendable {
     private typealias Continuation = CheckedContinuation<State, Never>
 

@@ -1,14 +1,7 @@
-/// A backend that keeps values in this process's memory only, for as long as the store lives:
-/// the store a settings group is created on to read its declarations (keys, defaults, help)
-/// without touching any persistent store.
-///
-/// It keeps the whole ``Storable`` contract through ``DictionaryStorage``: keys validated on
-/// write, writes of an identical value commit nothing, `update` atomic, every commit published
-/// once, in order. Its ``location`` is `memory`.
-///
-/// Thread-safety: safe from any thread or task (the storage's locks guard every value).
-/// Apps and tests use `InMemoryStore` from the test-support library instead; this one is
-/// shared with the package's own targets only.
+/// A backend that keeps values in this process's memory only: the store a settings group is created
+/// on to read its declarations (keys, defaults, help) without touching a persistent store. It keeps
+/// the whole ``Storable`` contract through ``DictionaryStorage`` and is thread-safe; apps and tests
+/// use `InMemoryStore` from the test-support library instead.
 package final class VolatileStore: Storable {
     private let storage = DictionaryStorage()
 

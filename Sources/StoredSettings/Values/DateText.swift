@@ -1,12 +1,8 @@
 package import Foundation
 
-/// Exact text for dates, where a backend cannot hold a native date (JSON files, UserDefaults on
-/// Linux): ISO 8601 in UTC with as many fractional-second digits as give back the same `Date`
-/// to the bit (`2026-11-30T02:15:18.123456Z`).
-///
-/// Every year uses the proleptic Gregorian calendar (negative years and years above 9999
-/// included). The digits are the shortest decimal form of the interval, so parsing converts
-/// one decimal once and no floating-point sum loses a bit.
+/// Exact text for dates where a backend has no native date (JSON, UserDefaults on Linux): ISO 8601
+/// in UTC, proleptic Gregorian for every year, with the fewest fraction digits that give back the
+/// same `Date` to the bit (`2026-11-30T02:15:18.123456Z`).
 package enum DateText {
     /// Seconds from 1970-01-01 to 2001-01-01, the reference date of `Date`.
     private static let referenceOffset: Int64 = 978_307_200
@@ -41,13 +37,10 @@ package enum DateText {
         return text + "Z"
     }
 
-    /// Parses ISO 8601 text: `YYYY-MM-DDThh:mm:ss`, seconds optional, then an optional fraction
-    /// (`.` or `,` and any number of digits), then `Z` or an offset `±hh:mm`, `±hhmm` or `±hh`.
-    /// `t`, `z` and a space for `T` are accepted; white space around the text is ignored. Years
-    /// have four or more digits and an optional sign.
-    ///
-    /// Text written by ``string(from:)`` gives back the same date to the bit. Impossible dates
-    /// and times (February 30th, 25:00, minute 61) are `nil`, never moved to a nearby date.
+    /// Parses ISO 8601 `YYYY-MM-DDThh:mm:ss` (seconds optional; `.` or `,` fraction; `Z`, `±hh:mm`,
+    /// `±hhmm` or `±hh`; `t`, `z` or a space for `T`; surrounding white space ignored; years of
+    /// four or more digits, signed). Text from ``string(from:)`` gives back its date to the bit;
+    /// impossible dates and times (February 30th, 25:00) are `nil`, never moved to a nearby date.
     package static func date(from text: String) -> Date? {
         var scanner = DateScanner(text.trimmingWhitespace)
         guard let fields = scanner.fields(), scanner.isAtEnd else { return nil }

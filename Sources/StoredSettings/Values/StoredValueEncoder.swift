@@ -61,12 +61,9 @@ enum EncodedSlot {
     /// A `superEncoder`, which may be filled after its parent: read when the tree is resolved.
     case encoder(StoredValueEncoding)
 
-    /// The finished tree; `nil` for `nil`.
-    ///
-    /// - Parameter depth: How many containers enclose this slot.
-    /// - Throws: ``StorageError/Code/encodingFailed`` for `nil` inside an array, with its path;
-    ///   ``StorageError/Code/nestingTooDeep`` for containers nested deeper than
-    ///   ``StoredValueEncoder/maximumDepth`` (also those a custom `encode(to:)` nests by hand).
+    /// The finished tree (`nil` for `nil`), `depth` containers down. Throws `encodingFailed` for
+    /// `nil` in an array; `nestingTooDeep` beyond ``StoredValueEncoder/maximumDepth``, also for
+    /// containers a custom `encode(to:)` nests by hand.
     func resolve(depth: Int) throws -> StoredValue? {
         switch self {
         case .object, .array:
@@ -108,9 +105,8 @@ enum EncodedSlot {
     }
 }
 
-/// A dictionary being filled by a keyed container (a reference, so nested containers and
-/// `superEncoder` can fill it later): its entries in the order encoded, made into a dictionary
-/// once, when the tree is resolved.
+/// A keyed container's dictionary, a reference so nested containers and `superEncoder` can fill it
+/// later; entries kept in encoding order, made a dictionary once, when the tree is resolved.
 final class EncodedObject {
     var items: [(key: String, slot: EncodedSlot)]
 
@@ -139,11 +135,9 @@ extension StorageError {
     }
 }
 
-/// The `Encoder` behind ``StoredValueEncoder``: one instance per top-level encode (and per
-/// nested container or `superEncoder`, which may be filled out of order).
-///
-/// It is its own single-value container, and encodes nested values by saving `slot` and
-/// pushing the key on `keys`, without a new encoder per nested value.
+/// The `Encoder` behind ``StoredValueEncoder``, one per top-level encode, nested container or
+/// `superEncoder` (those may be filled out of order). Its own single-value container, it encodes
+/// nested values by saving `slot` and pushing the key on `keys`, not with an encoder per value.
 final class StoredValueEncoding: Encoder, SingleValueEncodingContainer {
     /// What the current level has encoded so far.
     var slot: EncodedSlot?
@@ -153,9 +147,8 @@ final class StoredValueEncoding: Encoder, SingleValueEncodingContainer {
     /// wrapped in single-value containers, which add no key.
     var recursion: Int
 
-    /// The deepest recursion of `encode(to:)` calls accepted: containers are limited to
-    /// ``StoredValueEncoder/maximumDepth`` anyway; this bounds the stack used by values that
-    /// wrap values in single-value containers, so no value can overflow the stack.
+    /// The deepest `encode(to:)` recursion accepted: containers are bounded by `maximumDepth`; this
+    /// bounds values wrapped in single-value containers, so none overflows the stack.
     static let maximumRecursion = 8 * StoredValueEncoder.maximumDepth
 
     init(keys: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable], recursion: Int = 0) {

@@ -1,40 +1,23 @@
 package import Foundation
 
-/// Converts ``StoredValue`` trees to and from JSON text.
-///
-/// Writing: keys sorted as Swift orders strings, two-space indentation, doubles in their shortest
-/// round-trip form (always with `.` or an exponent), dates as exact ISO 8601 text
-/// (``DateText``), data as Base64; NaN and infinities throw ``StorageError/Code/encodingFailed``.
-///
-/// Reading (``parse(_:)``): whole numbers in `Int64` are `int`, others `double`, except integers
-/// above `Int64.max` and whole numbers a `Double` would round to another integer, which stay
-/// text for the value layer to judge by their digits.
-///
-/// Rewriting a file: ``parseKeepingSource(_:)`` and ``data(from:pretty:keeping:)`` keep the
-/// text of every top-level value that did not change.
+/// Converts ``StoredValue`` trees to and from JSON text, in the forms <doc:ConfigurationFiles>
+/// gives under "Exact values". Integers beyond `Int64`, and whole numbers a `Double` would round to
+/// another integer, are read as text for the value layer to judge by their digits.
 package enum StoredValueJSON {
     /// The deepest nesting accepted, counting the root container as 1.
     package static let maximumDepth = 64
 
     // MARK: Writing
 
-    /// The JSON bytes of `value`.
-    ///
-    /// - Parameter pretty: Indent with two spaces and end with a newline (for files people
-    ///   read); otherwise one line with no spaces.
-    /// - Throws: ``StorageError/Code/encodingFailed`` for NaN or infinite doubles, and for
-    ///   dates outside the years ISO 8601 text can hold; ``StorageError/Code/nestingTooDeep``
-    ///   for containers nested deeper than ``maximumDepth`` (which ``parse(_:)`` refuses).
+    /// The JSON bytes of `value`, indented for people to read when `pretty`, else on one line.
+    /// - Throws: `encodingFailed` for NaN, infinities and dates ISO 8601 text cannot hold;
+    ///   `nestingTooDeep` beyond ``maximumDepth`` (which ``parse(_:)`` refuses).
     package static func data(from value: StoredValue, pretty: Bool = true) throws -> Data {
         try data(from: value, pretty: pretty, keeping: SourceText())
     }
 
-    /// The JSON bytes of `value`, as ``data(from:pretty:)``, except that each root member whose
-    /// value is identical to the one `source` read is written as the file spelled it: a write
-    /// keeps numbers no stored value holds exactly, and spellings such as `1e2`, of the keys it
-    /// does not change.
-    ///
-    /// - Throws: As ``data(from:pretty:)``, for the members written from the tree.
+    /// As ``data(from:pretty:)``, but each root member whose value is unchanged since `source` read
+    /// it is written as the file spelled it (`1e2`, numbers no stored value holds exactly).
     static func data(from value: StoredValue, pretty: Bool = true, keeping source: SourceText) throws -> Data {
         var writer = Writer(pretty: pretty, source: source)
         try writer.write(value, indent: 0)
@@ -168,14 +151,9 @@ package enum StoredValueJSON {
 
     // MARK: Reading
 
-    /// Parses RFC 8259 JSON in UTF-8 (an optional byte-order mark) into a tree, with this
-    /// package's parser: numbers keep their exact kind, depth is bounded while parsing, and
-    /// errors carry a line and column.
-    ///
-    /// - Throws: ``StorageError/Code/nestingTooDeep`` beyond ``maximumDepth``;
-    ///   ``StorageError/Code/dataCorrupted`` for text that is not JSON or UTF-8, `null`, a number
-    ///   no `Double` holds, or two canonically equivalent keys in one object. The error's
-    ///   ``StorageError/codingPath`` leads to the failure (`{"a": [1, null]}` → `["a", "1"]`).
+    /// Parses RFC 8259 JSON (UTF-8, optional byte-order mark), keeping each number's exact kind.
+    /// Throws `nestingTooDeep` beyond ``maximumDepth``; `dataCorrupted`, with line, column and
+    /// coding path, for bad JSON or UTF-8, `null`, a number no `Double` holds, or equivalent keys.
     package static func parse(_ data: Data) throws -> StoredValue {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var parser = Parser(bytes: buffer)
@@ -183,10 +161,7 @@ package enum StoredValueJSON {
         }
     }
 
-    /// Parses JSON bytes as ``parse(_:)`` does, and keeps the text of each member of the root
-    /// object, for ``data(from:pretty:keeping:)`` to write back unchanged.
-    ///
-    /// - Throws: As ``parse(_:)``.
+    /// As ``parse(_:)``, keeping each root member's text for ``data(from:pretty:keeping:)``.
     static func parseKeepingSource(_ data: Data) throws -> (value: StoredValue, source: SourceText) {
         let (value, members, duplicates) = try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var parser = Parser(bytes: buffer, recordingSource: true)
@@ -197,11 +172,8 @@ package enum StoredValueJSON {
         return (value, SourceText(data: data, members: members, duplicateKeys: duplicates))
     }
 
-    /// The text of each member of a JSON file's root object as the file spelled it, with the
-    /// value it was read as: what ``data(from:pretty:keeping:)`` writes back for members that
-    /// did not change. Empty for a file not read yet.
-    ///
-    /// It shares the file's bytes (one copy of the file in memory, not two).
+    /// Each root member's text as the file spelled it, with the value it was read as; empty for a
+    /// file not read yet. It shares the file's bytes rather than copying them.
     package struct SourceText: Sendable {
         /// Where a member's value is in the file's bytes, and the value read there.
         typealias Member = (range: Range<Int>, value: StoredValue)

@@ -10,11 +10,8 @@ extension FileStore {
         let wakeUp: DispatchSemaphore
     }
 
-    /// The writes of one store waiting for the write in progress: the group commit.
-    ///
-    /// While a leader thread writes, later `setValue` calls queue here; when it is done, one of
-    /// them leads next, commits every queued change in order as one write, and hands each
-    /// member its outcome (<doc:ConfigurationFiles>).
+    /// A store's group commit (<doc:ConfigurationFiles>): writes queued behind the one in progress;
+    /// when it ends, one of them leads and commits them all, in order, as one write.
     final class WriteGroup: Sendable {
         private struct State {
             var pending: [QueuedWrite] = []
@@ -29,13 +26,9 @@ extension FileStore {
         /// How many writes wait behind the one in progress (for tests).
         let queued = AwaitableState(0)
 
-        /// Queues `key`'s new `value` and returns once it was committed by this thread or by
-        /// another, or throws what its commit threw.
-        ///
-        /// `commitGroup` runs on the leader's thread with no lock held, gets the writes in
-        /// queue order and returns each one's outcome (`nil`: written). It runs marked with
-        /// ``media``, so a write the leader's thread makes meanwhile (from an error handler)
-        /// is made alone instead of waiting for itself.
+        /// Queues `key`'s new `value` and returns once this thread or another committed it, or
+        /// throws what its commit threw. `commitGroup` runs on the leader's thread, no lock held,
+        /// marked with ``media``: a write it makes meanwhile (an error handler's) goes alone.
         func submit(key: String, value: StoredValue?, commitGroup: ([QueuedWrite]) -> [UInt64: StorageError?]) throws {
             let wakeUp = DispatchSemaphore(value: 0)
             let id = state.withLock { state in
@@ -97,10 +90,8 @@ extension FileStore {
     /// How many ``setValue(_:forKey:)`` calls wait to join the next group (for tests).
     package var queuedWrites: AwaitableState<Int> { writeGroup.queued }
 
-    /// ``setValue(_:forKey:)`` through the store's ``WriteGroup``: `key` has been validated.
-    ///
-    /// Inside an `update` body on this thread the write is made alone, so that a
-    /// ``StorageError/Code/reentrantWrite`` reaches its caller only, never a group.
+    /// ``setValue(_:forKey:)`` through the ``WriteGroup``, `key` validated. Inside an `update` body
+    /// on this thread it writes alone, so `reentrantWrite` reaches its caller only.
     func commitInGroup(_ value: StoredValue?, forKey key: String) throws {
         if UpdateScope.isInsideUpdateBody || UpdateScope.isInsideUpdateBody(of: writeGroup.media) {
             try update(forKey: key) { $0 = value }
@@ -115,11 +106,8 @@ extension FileStore {
         }
     }
 
-    /// Commits `group` as one write and returns each member's outcome.
-    ///
-    /// A key conflict fails its member alone; a failure of the shared write fails every
-    /// member. When the file cannot be encoded or is too large, each member is committed
-    /// alone, so only those at fault fail.
+    /// Commits `group` as one write: a key conflict fails its member alone, a failed write fails
+    /// all; when the file cannot be encoded or is too large, each member is committed alone.
     private func commit(_ group: [QueuedWrite]) -> [UInt64: StorageError?] {
         do {
             return try commitChanges { values in

@@ -9,9 +9,9 @@ import Darwin
 #endif
 
 extension FileStore {
-    /// The absolute path of the file at `url`, as the kernel will walk it: a relative path is
-    /// joined to its base (else the current folder), and only trailing slashes are removed.
-    /// Not `standardizedFileURL`: dropping `link/..` as text names another file.
+    /// `url`'s absolute path as the kernel will walk it: a relative one joined to its base (else
+    /// the current folder), only trailing slashes dropped. Not `standardizedFileURL`: dropping
+    /// `link/..` as text names another file.
     package static func absolutePath(of url: URL) -> String {
         // For a URL with no base, `path(percentEncoded:)` is `relativePath`, and cheaper.
         var path = url.baseURL == nil ? url.path(percentEncoded: false) : url.relativePath
@@ -23,14 +23,8 @@ extension FileStore {
         return path
     }
 
-    /// `<application>/settings.json` in the user's configuration folder, found by the XDG
-    /// Base Directory rules (``configurationFolder(environment:notUTF8:key:passwordDatabaseHome:)``).
-    ///
-    /// - Parameters:
-    ///   - environment: The environment variables to use (the process's in production).
-    ///   - notUTF8: The names of the variables in `environment` whose bytes are not valid UTF-8.
-    /// - Throws: ``StorageError/Code/invalidKey`` for an application name that cannot be a
-    ///   folder name; otherwise what the folder's lookup throws.
+    /// `<application>/settings.json` in the user's XDG configuration folder; throws `invalidKey`
+    /// when `application` cannot be a folder name.
     package static func configurationURL(
         application: String,
         environment: [String: String],
@@ -45,14 +39,9 @@ extension FileStore {
             .appendingPathComponent("settings.json")
     }
 
-    /// The user's configuration folder by the XDG Base Directory rules: `$XDG_CONFIG_HOME` when
-    /// absolute, else `$HOME/.config`, else the password database's home followed by `.config`;
-    /// never the root. Foundation on Linux keeps UserDefaults suites there too.
-    ///
-    /// - Parameters:
-    ///   - key: The key (or application) the errors name.
-    /// - Throws: ``StorageError/Code/dataCorrupted`` naming the variable that would be used
-    ///   when it is in `notUTF8`; ``StorageError/Code/io`` when no home folder is known.
+    /// The user's XDG configuration folder: `$XDG_CONFIG_HOME` if absolute, else `$HOME/.config`,
+    /// else `.config` in the password database's home, never `/`. Throws `dataCorrupted` when the
+    /// variable used is in `notUTF8`, `io` when no home is known.
     package static func configurationFolder(
         environment: [String: String], notUTF8: Set<String>, key: String?,
         passwordDatabaseHome: () -> String? = FileStore.passwordDatabaseHome
@@ -84,13 +73,8 @@ extension FileStore {
         }
     }
 
-    /// The settings file `FileStore(application:)` opens on this platform:
-    /// ``containerURL(application:in:)`` for apps on Apple platforms (on macOS, an app bundle),
-    /// ``configurationURL(application:environment:notUTF8:passwordDatabaseHome:)`` otherwise.
-    ///
-    /// - Parameters:
-    ///   - bundleURL: The main bundle's URL (`Bundle.main.bundleURL`), a parameter for tests.
-    /// - Throws: What the chosen function throws.
+    /// The settings file `FileStore(application:)` opens: ``containerURL(application:in:)`` for
+    /// apps on Apple platforms (on macOS, an app bundle), else `configurationURL` (XDG).
     package static func defaultURL(
         application: String, environment: [String: String], notUTF8: Set<String> = [],
         bundleURL: URL = Bundle.main.bundleURL
@@ -121,11 +105,8 @@ extension FileStore {
         #endif
     }
 
-    /// `<application>/settings.json` in the user domain's `directory` (`FileManager`), which the
-    /// first write creates. Not for Linux, where Foundation answers with the XDG data folder.
-    ///
-    /// - Throws: ``StorageError/Code/invalidKey`` for an application name that cannot be a
-    ///   folder name; ``StorageError/Code/io`` when Foundation knows no such folder.
+    /// `<application>/settings.json` in the user domain's `directory`, made by the first write; not
+    /// for Linux, where Foundation gives the XDG data folder. Throws `invalidKey` or `io`.
     package static func containerURL(
         application: String, in directory: FileManager.SearchPathDirectory = containerDirectory
     ) throws -> URL {

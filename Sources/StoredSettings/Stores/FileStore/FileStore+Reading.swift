@@ -54,10 +54,8 @@ extension FileStore {
         return loaded.values
     }
 
-    /// Reads and parses the file at `path` (already resolved, or read with `followingLink:
-    /// false`); `nil` when there is none.
-    ///
-    /// - Throws: The errors of ``init(url:format:options:)``, with `path` filled in.
+    /// Reads and parses the file at `path` (resolved already, or read with `followingLink: false`);
+    /// `nil` when there is none. Throws as ``init(url:format:options:)`` does, naming `path`.
     static func load(path: String, format: Format, options: Options, followingLink: Bool = true) throws -> LoadedFile? {
         do {
             guard
@@ -73,10 +71,8 @@ extension FileStore {
         }
     }
 
-    /// The settings in the bytes of a settings file of `format`, parsed and checked as a store
-    /// reads its file: every reader of settings files (`stored import` among them) uses it.
-    ///
-    /// - Throws: What ``init(url:format:options:)`` throws for a file that does not parse.
+    /// The settings in a settings file's bytes, parsed and checked as a store reads its file, for
+    /// every reader of settings files (`stored import` too).
     package static func parseContents(_ data: Data, format: Format) throws -> [String: StoredValue] {
         try decode(data, format: format).0
     }
@@ -104,12 +100,9 @@ extension FileStore {
         return (values, encoding, source)
     }
 
-    /// The bytes of a file holding `values`, keys sorted; in JSON, keys whose values are as
-    /// `source` read them are written as the file spelled them.
-    ///
-    /// - Throws: ``StorageError/Code/encodingFailed`` for a value the format cannot hold, with
-    ///   the setting's key as ``StorageError/key`` and the place inside its value as the
-    ///   coding path (the first coding-path component of the whole file is the key).
+    /// The bytes of a file holding `values`, keys sorted; JSON keys whose values are as `source`
+    /// read them keep the file's spelling. Throws `encodingFailed` with the setting as
+    /// ``StorageError/key`` and the place inside its value as the coding path.
     static func encode(
         _ values: [String: StoredValue], format: Format, encoding: PropertyListValue.FileEncoding,
         source: StoredValueJSON.SourceText

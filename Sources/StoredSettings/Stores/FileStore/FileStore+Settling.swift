@@ -18,17 +18,10 @@ extension FileStore {
     /// The pause between two looks, in microseconds.
     static let settlePause: useconds_t = 10_000
 
-    /// Under the file lock, before a write: the file's current version, waiting for a file
-    /// caught in the middle of another program's save to settle.
-    ///
-    /// A file that is empty or does not parse (an editor saving in place) is looked at again
-    /// until it parses and is not empty, or stays unchanged for ``settledLooks`` (then its problem is thrown,
-    /// unless it is a new empty file), or ``settleLooks`` run out. <doc:ConfigurationFiles>
-    /// describes the rules. A missing file is an empty store at once.
-    ///
-    /// - Parameter hadContent: Whether the version this store last read had any bytes.
-    /// - Throws: The file's parse error, ``emptiedFileError(path:)``, or what ``load(path:format:options:)``
-    ///   throws for a file that cannot be read.
+    /// Under the file lock, before a write: the file's current version (`nil` if missing), waiting
+    /// for one caught mid-save by another program to settle. An empty or unparsable file is looked
+    /// at again until it parses, stays unchanged for ``settledLooks`` (then its problem is thrown,
+    /// unless it is a new empty file) or ``settleLooks`` run out (<doc:ConfigurationFiles>).
     func loadSettled(target: String, hadContent: Bool) throws -> LoadedFile? {
         var previous: FileFingerprint?
         var unchangedLooks = 0

@@ -1,19 +1,16 @@
 import Foundation
 
 extension FileStore {
-    /// Called by the watcher: reloads the file when its fingerprint changed, publishing the
-    /// changes. A bad version is reported once and leaves memory as it is; an unreadable one is
-    /// retried (``retryAfterFailedRead()``).
-    ///
-    /// Never waits for a write of this store (which may wait on another process's `flock`): every
-    /// store shares the check's thread. The write runs the check once it releases ``file``.
+    /// Called by the watcher: reloads the file if its fingerprint changed, publishing the changes;
+    /// a bad version is reported once, an unreadable one retried. Never waits for a write of this
+    /// store (which may wait on another process's `flock`), as every store shares this thread: the
+    /// write checks once it releases ``file``.
     package func checkForExternalChange() {
         checkForExternalChange(counted: true)
     }
 
-    /// ``checkForExternalChange()``; `counted` is false for the checks a store makes itself
-    /// (when it starts watching, after a write, on a retry), which ``changeCheckCount`` leaves
-    /// out.
+    /// ``checkForExternalChange()``; `counted` is false for the checks a store makes itself (on
+    /// starting to watch, after a write, on a retry), which ``changeCheckCount`` leaves out.
     func checkForExternalChange(counted: Bool) {
         if counted { versions.withLock { $0.checkCount += 1 } }
         defer { storage.deliverAnnouncements() }
@@ -101,10 +98,8 @@ extension FileStore {
         if deferred { checkForExternalChange(counted: false) }
     }
 
-    /// After a check that could not read the file, checks again one
-    /// ``Options/changeCheckInterval`` later, then at twice the delay each time up to 5 s (or
-    /// the interval, if longer), for as long as reads fail: the file may not change again to
-    /// wake a check.
+    /// After a failed read, checks again one ``Options/changeCheckInterval`` later, then doubling
+    /// up to 5 s (or the interval) while reads fail: no change may come to wake a check.
     private func retryAfterFailedRead() {
         let failures = versions.withLock { versions in
             versions.failedReads += 1
@@ -133,9 +128,8 @@ extension FileStore {
     package var changeCheckCount: Int { versions.value.checkCount }
 }
 
-/// What tells one ``FileStore`` that its file may have changed: ``FolderEvents`` where the
-/// platform has them, else a repeating `stat` check on ``ChangeCheckScheduler/shared``.
-/// The store cancels its watcher when released, so nothing outlives it.
+/// What tells one ``FileStore`` its file may have changed: ``FolderEvents`` where the platform has
+/// them, else a `stat` check on ``ChangeCheckScheduler/shared``; cancelled with the store.
 final class FileWatcher: Sendable {
     private enum Source: Sendable {
         #if os(Linux) || os(Android) || canImport(Darwin)

@@ -17,10 +17,8 @@ extension FileStore {
     }
 
     /// The changes in memory and not yet in the file: a write-behind store's, and those of
-    /// ``FileStore/setValueInBackground(_:forKey:)``.
-    ///
-    /// Lock order: ``FileStore/file``, then ``state``, then the store's ``DictionaryStorage``;
-    /// a setter takes only the last two.
+    /// ``FileStore/setValueInBackground(_:forKey:)``. Lock order: ``FileStore/file``, then
+    /// ``state``, then the store's ``DictionaryStorage``; a setter takes only the last two.
     final class WriteBehind: Sendable {
         struct State: Sendable {
             /// Each key set since the last write that took it, with its newest value (`nil`:
@@ -83,11 +81,9 @@ extension FileStore {
         var tried: [String: StoredValue?]
     }
 
-    /// Writes the pending changes as one file; one with a canonically equivalent key in the
-    /// file is dropped and its refusal added to `refusals`.
-    ///
-    /// - Throws: ``PendingRefused`` when the checks refuse the file the changes made; else what
-    ///   a write throws, leaving the changes pending.
+    /// Writes the pending changes as one file, dropping one whose key is canonically equivalent to
+    /// a file's key (its refusal goes to `refusals`). Throws ``PendingRefused`` when the checks
+    /// refuse the file; after other errors the changes stay pending.
     private func writePending(of writeBehind: WriteBehind, refusals: inout [StorageError]) throws {
         var tried: [String: StoredValue?] = [:]
         var found: [StorageError] = []
@@ -115,9 +111,8 @@ extension FileStore {
         }
     }
 
-    /// Removes, of the changes `pending` of a refused file, the one whose value alone makes the
-    /// largest file (the last key in order among equals) and returns its key; `nil` when that
-    /// change is no longer pending as it was (another flush dropped it, or a setter replaced it).
+    /// Drops the pending change of a refused file whose value alone makes the largest file (the
+    /// last key among equals); `nil` if another flush or a setter changed it meanwhile.
     private func dropLargest(of pending: [String: StoredValue?], from writeBehind: WriteBehind) -> String? {
         let sizes = pending.map { key, value -> (size: Int, key: String) in
             let bytes = try? fileBytes(
@@ -166,12 +161,10 @@ extension FileStore {
         }
     }
 
-    /// Makes `values`, just read or written, the values in memory with the pending changes on
-    /// top. A reload (`changes` nil) publishes what differs; a write publishes its `changes` in
-    /// order, except those memory shows already or a newer pending change covers.
-    ///
-    /// The pending changes the write took (`written`) are no longer pending, so the background
-    /// writer never writes them back; one the file refused stays, for the writer to report.
+    /// Makes `values`, just read or written, the values in memory under the pending changes. A
+    /// reload (`changes` nil) publishes what differs; a write publishes its `changes` in order, but
+    /// not those memory shows or a newer pending change covers. The `written` changes stop being
+    /// pending (never written back); a refused one stays for the writer to report.
     func install(
         _ values: [String: StoredValue], publishing changes: [StoredChange]?, including written: [String: StoredValue?]
     ) {

@@ -1,17 +1,10 @@
 import Foundation
 
 extension FileStore {
-    /// The one write path: under this store's lock and the file's cross-process lock, bring
-    /// the values up to date with the file, let `body` change a copy, and write the copy if
-    /// `body` says it changed something.
-    ///
-    /// `body` returns its result and the keys it changed (none: nothing is written). A failure
-    /// changes nothing in memory or on disk. A commit from inside `body` on the same file throws
-    /// ``StorageError/Code/reentrantWrite``, naming `key`.
-    ///
-    /// Right before the `rename` the write checks that its lock file and the file are still
-    /// those it locked and read; if not, another writer may have got in, so it starts over and
-    /// `body` runs again. Only the last run is written.
+    /// The one write path: under this store's lock and the file's cross-process lock, catch up with
+    /// the file, let `body` change a copy and name the keys it changed, and write if any. A failure
+    /// changes nothing; a commit inside `body` on the same file throws `reentrantWrite`. If the
+    /// lock file or the file changed before the `rename`, it starts over and `body` runs again.
     func commit<R>(
         key: String? = nil, _ body: (inout [String: StoredValue]) throws -> (result: R, changedKeys: [String])
     ) throws -> R {
@@ -21,9 +14,8 @@ extension FileStore {
         }
     }
 
-    /// ``commit(key:_:)`` for a `body` that names the changes to publish, in order (several of
-    /// one key each delivered). When the file `body` made fails the checks of
-    /// ``fileBytes(_:encoding:source:target:)``, what `refused` makes of the error is thrown.
+    /// ``commit(key:_:)`` for a `body` naming the changes to publish, in order; `refused` maps the
+    /// error when its file fails the checks of ``fileBytes(_:encoding:source:target:)``.
     func commitChanges<R>(
         key: String? = nil, refused: (StorageError) -> any Error = { $0 },
         _ body: (inout [String: StoredValue]) throws -> (result: R, changes: [StoredChange])
@@ -99,11 +91,8 @@ extension FileStore {
         }
     }
 
-    /// The bytes of the file holding `values`, checked as every write checks them.
-    ///
-    /// - Throws: ``StorageError/Code/encodingFailed`` or ``StorageError/Code/nestingTooDeep``
-    ///   for what the format cannot hold (see ``encode(_:format:encoding:source:)``);
-    ///   ``StorageError/Code/tooLarge`` beyond ``Options/maximumFileSize``.
+    /// The bytes of the file holding `values`, checked as every write checks them: `encodingFailed`
+    /// or `nestingTooDeep` for what the format cannot hold, `tooLarge` past the size limit.
     func fileBytes(
         _ values: [String: StoredValue], encoding: PropertyListValue.FileEncoding, source: StoredValueJSON.SourceText,
         target: String
@@ -150,10 +139,8 @@ extension FileStore {
     /// Thrown inside a write when its lock stopped being the lock before the `rename`.
     private struct LockTakenAway: Error {}
 
-    /// Refuses to replace a read-only file (no write bit, or `access(2)` `W_OK` fails), which
-    /// `rename` would otherwise replace though `write(2)` could not change it.
-    ///
-    /// - Throws: ``StorageError/Code/io`` naming the path and mode, or a read-only mount.
+    /// Refuses a read-only file (no write bit, or `access(2)` `W_OK` fails, as on a read-only
+    /// mount), which `rename` would otherwise replace though `write(2)` could not change it.
     static func checkWritable(_ path: String, permissions: UInt32) throws {
         let octal = String(permissions & 0o7777, radix: 8)
         if permissions & 0o222 == 0 {
@@ -173,13 +160,9 @@ extension FileStore {
         }
     }
 
-    /// Brings memory up to date with the file when its fingerprint changed, publishing what
-    /// changed, and returns the values with the pending changes.
-    ///
-    /// Before a write (`underFileLock`) a file that is empty or does not parse may settle
-    /// (``loadSettled(target:hadContent:)``) or be moved aside by the policy; the change check
-    /// never waits, and throws for a file emptied since it was read. Errors to report later go
-    /// to `reports`.
+    /// Catches memory up with the file when its fingerprint changed, publishing what changed. Under
+    /// the file lock an empty or unparsable file may settle or be moved aside; otherwise it never
+    /// waits, and throws for a file emptied since it was read.
     func refresh(
         _ state: inout FileState, target: String, underFileLock: Bool, reports: inout [StorageError]
     ) throws -> (values: [String: StoredValue], pending: [String: StoredValue?]) {

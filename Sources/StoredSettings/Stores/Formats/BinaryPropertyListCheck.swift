@@ -1,14 +1,10 @@
 import Foundation
 
-/// Checks a binary property list (`bplist00`) before `PropertyListSerialization` parses it:
-/// Foundation accepts kinds stored values have no form for, and on Linux some (a set, a
-/// dictionary with a number for a key) crash the process while it bridges them.
-///
-/// Refuses any kind but Booleans, 1- to 16-byte integers, 4- and 8-byte reals, dates, data,
-/// strings, arrays and string-keyed dictionaries; lone UTF-16 surrogates; nesting beyond
-/// ``PropertyListValue/maximumDepth`` and self-reference; equal or canonically equivalent keys
-/// in one dictionary; and more than ``maximumValueCount`` values with shared objects counted at
-/// every use. Each object is examined once.
+/// Checks a binary property list before `PropertyListSerialization` parses it: Foundation accepts
+/// kinds stored values have no form for, and on Linux some (a set, a number as a key) crash the
+/// process while bridging. Refuses other kinds, lone surrogates, equivalent keys, nesting beyond
+/// ``PropertyListValue/maximumDepth``, self-reference, and more than ``maximumValueCount`` values
+/// (a shared object counted at every use).
 struct BinaryPropertyListCheck {
     let bytes: UnsafeRawBufferPointer
 
@@ -16,9 +12,8 @@ struct BinaryPropertyListCheck {
     /// (``FileStore/Options/maximumFileSize``, 16 MiB) holds no more, at a byte or more each.
     static let maximumValueCount: UInt64 = 16 << 20
 
-    /// Throws ``StorageError/Code/dataCorrupted`` (malformed, or an object stored values cannot
-    /// hold), ``StorageError/Code/nestingTooDeep`` (too deep, or refers to itself) or
-    /// ``StorageError/Code/tooLarge`` (more than ``maximumValueCount`` values).
+    /// Throws `dataCorrupted` (malformed, or an object stored values cannot hold), `nestingTooDeep`
+    /// (too deep, or self-referring) or `tooLarge` (more than ``maximumValueCount`` values).
     func check() throws {
         let count = bytes.count
         guard count >= 8 + 32 else { throw corrupted("the binary property list is truncated") }

@@ -18,17 +18,11 @@ extension PropertyListValue {
         data.starts(with: Array("bplist".utf8)) ? .binary : .xml
     }
 
-    /// Parses a property-list file (XML or binary) into a tree.
-    ///
-    /// A binary list is checked before Foundation parses it (``BinaryPropertyListCheck``); XML
-    /// is checked after, on the tree (Foundation's parser bounds its own depth) and its bytes.
-    ///
-    /// - Returns: The tree and the encoding the file uses, so a rewrite can keep it.
-    /// - Throws: ``StorageError/Code/nestingTooDeep`` beyond ``maximumDepth`` or for objects that
-    ///   refer to themselves; ``StorageError/Code/dataCorrupted`` for bytes that are not a
-    ///   property list, objects stored values cannot hold (a set, a `null`), lone UTF-16
-    ///   surrogates, two canonically equivalent keys in one dictionary, and characters XML 1.0
-    ///   forbids (read from a reference such as `&#1;`), which no write could hold again.
+    /// Parses a property-list file (XML or binary) into a tree and its encoding, which a rewrite
+    /// keeps; binary is checked before Foundation parses it (``BinaryPropertyListCheck``), XML
+    /// after. Throws `nestingTooDeep` beyond ``maximumDepth`` or for self-reference;
+    /// `dataCorrupted` for what no stored value or later write could hold: a set, `null`, a lone
+    /// surrogate, equivalent keys, a character XML 1.0 forbids (from `&#1;`).
     package static func parseFile(_ data: Data) throws -> (value: StoredValue, encoding: FileEncoding) {
         let encoding = encoding(of: data)
         if encoding == .binary {
@@ -61,9 +55,8 @@ extension PropertyListValue {
         return (value, encoding)
     }
 
-    /// Throws ``StorageError/Code/dataCorrupted`` when a string or key of `value`, parsed from XML,
-    /// holds a character the writer refuses (Foundation reads `&#1;`): such a file could never be
-    /// written again. The error names the root member as its key; a bad key is never quoted.
+    /// Throws `dataCorrupted` when a string or key read from XML holds a character the writer
+    /// refuses (from `&#1;`), naming the root member as its key; a bad key is never quoted.
     private static func checkXMLCharacters(read value: StoredValue) throws {
         func check(_ value: StoredValue) throws {
             switch value {
@@ -95,11 +88,8 @@ extension PropertyListValue {
         }
     }
 
-    /// The bytes of a property-list file holding `value`, in `encoding`.
-    ///
-    /// - Throws: ``StorageError/Code/encodingFailed`` for what the encoding cannot hold (see
-    ///   ``xmlData(from:)``); ``StorageError/Code/nestingTooDeep`` for containers nested deeper
-    ///   than ``maximumDepth``, the root counted.
+    /// The bytes of a property-list file holding `value`; throws `encodingFailed` for what
+    /// `encoding` cannot hold, `nestingTooDeep` beyond ``maximumDepth`` (the root counted).
     package static func fileData(from value: StoredValue, encoding: FileEncoding) throws -> Data {
         // What ``parseFile(_:)`` would refuse to read back is not written: an unreadable file
         // loses every key in it.

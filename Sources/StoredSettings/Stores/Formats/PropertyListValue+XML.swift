@@ -1,16 +1,10 @@
 package import Foundation
 
 extension PropertyListValue {
-    /// The bytes of an XML property list holding `value`: tab-indented, dictionary keys sorted
-    /// by their UTF-8 bytes, a trailing newline.
-    ///
-    /// Written here because `PropertyListSerialization` writes `-0.0` as `0.0` and drops
-    /// fractional seconds: doubles take their shortest round-trip form (`nan`, `+infinity`,
-    /// `-infinity` as Apple's parser reads them); whole-second dates from 1900 on are `<date>`s,
-    /// other dates exact ISO 8601 text (``DateText``) in a `<string>`.
-    ///
-    /// - Throws: ``StorageError/Code/encodingFailed`` for a string or key holding a character XML
-    ///   1.0 cannot carry (``xmlUnsupportedScalar(in:)``); binary property lists hold those.
+    /// The bytes of an XML property list holding `value`, written here because
+    /// `PropertyListSerialization` writes `-0.0` as `0.0` and drops fractional seconds: only
+    /// whole-second dates from 1900 on are `<date>`s, others ISO 8601 `<string>`s. Throws
+    /// `encodingFailed` for a character XML 1.0 cannot carry (``xmlUnsupportedScalar(in:)``).
     package static func xmlData(from value: StoredValue) throws -> Data {
         var writer = XMLWriter()
         writer.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")

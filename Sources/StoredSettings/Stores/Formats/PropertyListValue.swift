@@ -1,12 +1,8 @@
 import Foundation
 
-/// Converts ``StoredValue`` trees to and from property-list objects (`NSNumber`, `String`,
-/// `Data`, `Date`, arrays and dictionaries), as `UserDefaults` and `PropertyListSerialization`
-/// take them.
-///
-/// Dates are kept as native `Date`s where the platform's property lists hold them exactly
-/// (Apple platforms); on Linux, where `UserDefaults` drops their fractional seconds, as exact
-/// ISO 8601 text (``DateText``).
+/// Converts ``StoredValue`` trees to and from property-list objects, as `UserDefaults` and
+/// `PropertyListSerialization` take them. Dates stay `Date`s where property lists hold them exactly
+/// (Apple platforms); on Linux, whose `UserDefaults` drops fractional seconds, ISO 8601 text.
 package enum PropertyListValue {
     /// Whether native `Date` objects survive this platform's `UserDefaults` exactly.
     #if canImport(Darwin)
@@ -15,15 +11,10 @@ package enum PropertyListValue {
     private static let keepsDatesExactly = false
     #endif
 
-    /// The property-list object for `value`.
-    ///
-    /// - Parameter nativeDates: Keep dates as `Date` objects (property-list files), rather than
-    ///   following ``keepsDatesExactly`` (UserDefaults).
-    /// - Parameter allowingEveryCharacter: Accept characters XML 1.0 cannot carry
-    ///   (``xmlUnsupportedScalar(in:)``), as binary property lists do. Never for `UserDefaults`,
-    ///   which on Linux keeps XML files that one raw U+0001 makes unreadable.
-    /// - Throws: ``StorageError/Code/encodingFailed`` for such a string or key unless
-    ///   `allowingEveryCharacter`, and for dates with no ISO 8601 form.
+    /// The property-list object for `value`. `nativeDates` keeps `Date`s (files) instead of
+    /// following ``keepsDatesExactly``; `allowingEveryCharacter` accepts what XML 1.0 cannot carry
+    /// (binary lists; never UserDefaults, whose Linux XML files one raw U+0001 makes unreadable).
+    /// Throws `encodingFailed` for such a character otherwise, and for dates with no ISO 8601 form.
     package static func object(
         from value: StoredValue, nativeDates: Bool = keepsDatesExactly, allowingEveryCharacter: Bool = false
     ) throws -> Any {
@@ -61,9 +52,8 @@ package enum PropertyListValue {
         }
     }
 
-    /// The first character of `text` an XML property list cannot carry, or `nil`: C0 controls
-    /// but tab, LF and CR, and U+FFFE and U+FFFF (outside XML 1.0's `Char`, even escaped); and a
-    /// leading U+FEFF, which Foundation's parser drops (`"\u{FEFF}theme"` would read as `theme`).
+    /// The first character of `text` an XML property list cannot carry, or `nil`: C0 controls but
+    /// tab, LF and CR, U+FFFE and U+FFFF, and a leading U+FEFF, which Foundation's parser drops.
     static func xmlUnsupportedScalar(in text: String) -> Unicode.Scalar? {
         // Fast path: a C0 control is a byte below 0x20; U+FFFE, U+FFFF and U+FEFF start with 0xEF.
         guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0xEF }) else { return nil }

@@ -8,35 +8,25 @@ import Musl
 import Darwin
 #endif
 
-/// The POSIX calls behind ``FileStore``: reading a file with a size cap, creating private
-/// folders, following symbolic links, and turning `errno` into ``StorageError``s.
-///
-/// Every function here is a thin, checked wrapper: it never traps on what it finds on disk, and
-/// every failure is a `StorageError` with the path and the `errno` text.
+/// The POSIX calls behind ``FileStore``: none traps on what it finds on disk, and every failure is
+/// a ``StorageError`` naming the path and the `errno` text.
 package enum FileSystem {
     /// A ``StorageError/Code/io`` error: `what`, then the text of `code` (`strerror`).
     static func ioError(_ what: String, path: String, errno code: Int32 = errno) -> StorageError {
         StorageError(.io, location: path, message: "\(what): \(errnoText(code))")
     }
 
-    /// `open(2)` with a mode, under a name that members called `open` cannot shadow; the
-    /// descriptor is never 0, 1 or 2 (``FileDescriptor/reserveStandardStreams()``,
-    /// ``FileDescriptor/movedAboveStandardStreams(_:)``).
+    /// `open(2)` under a name that members called `open` cannot shadow; the descriptor is never 0,
+    /// 1 or 2, so a closed standard stream cannot become a settings file that `print` writes into.
     @inline(__always)
     package static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
         FileDescriptor.reserveStandardStreams()
         return FileDescriptor.movedAboveStandardStreams(open(path, flags, mode))
     }
 
-    /// Reads the regular file at `path` whole, refusing one larger than `maximumSize` before
-    /// reading (by `fstat`). Opened with `O_NONBLOCK` and checked with `fstat`, so a FIFO or
-    /// device is an error at once, never a hang. With `followingLink: false`, a symbolic link
-    /// at `path` throws ``SymbolicLinkFound``.
-    ///
-    /// - Returns: The bytes and the file's fingerprint, or `nil` when there is no file.
-    /// - Throws: ``StorageError/Code/tooLarge`` above `maximumSize`; ``StorageError/Code/io``
-    ///   when the path is not a regular file (naming what it is) or a call fails, such as
-    ///   `open` with `Too many open files`.
+    /// Reads the regular file at `path` whole (`nil` if there is none), refusing one over
+    /// `maximumSize` before reading. `O_NONBLOCK` and `fstat` make a FIFO or device an error, not a
+    /// hang; with `followingLink: false` a symbolic link throws ``SymbolicLinkFound``.
     package static func readFile(atPath path: String, maximumSize: Int, followingLink: Bool = true) throws -> (
         data: Data, fingerprint: FileFingerprint
     )? {
@@ -78,11 +68,8 @@ package enum FileSystem {
         return (data, FileFingerprint(info))
     }
 
-    /// Reads `fd` (standard input, a pipe) to its end, refusing more than `maximumSize` bytes
-    /// as soon as they arrive, so an endless stream cannot fill memory.
-    ///
-    /// - Throws: ``StorageError/Code/tooLarge`` beyond `maximumSize`; ``StorageError/Code/io``
-    ///   when a read fails. Both name `path`.
+    /// Reads `fd` (standard input, a pipe) to its end, throwing `tooLarge` as soon as more than
+    /// `maximumSize` bytes arrive, so an endless stream cannot fill memory.
     package static func readToEnd(descriptor fd: Int32, maximumSize: Int, path: String) throws -> Data {
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -135,11 +122,8 @@ package enum FileSystem {
         return FileFingerprint(info)
     }
 
-    /// Creates the folder at `path` and its missing parents with mode 0700, whatever the
-    /// process's umask (each created folder is `chmod`ed after `mkdir`). Existing folders are
-    /// left as they are.
-    ///
-    /// - Throws: ``StorageError/Code/io`` naming the folder that could not be created and why.
+    /// Creates the folder at `path` and its missing parents with mode 0700 whatever the umask
+    /// (`chmod` after `mkdir`); existing folders are left as they are.
     static func createDirectories(atPath path: String) throws {
         var info = stat()
         if stat(path, &info) == 0 {
@@ -159,15 +143,9 @@ package enum FileSystem {
         _ = chmod(path, 0o700)
     }
 
-    /// The path a chain of symbolic links at `path` ends at; `path` itself when it is not a
-    /// link or does not exist. Relative link texts are resolved against the link's folder.
-    ///
-    /// The `rename` must happen in the target's folder, so links are read here, by the Linux
-    /// `fs.protected_symlinks` rule on every platform: in a sticky, world-writable folder a link
-    /// is followed only when it belongs to this user or the folder's owner.
-    ///
-    /// - Throws: ``StorageError/Code/io`` (with `path` as given) for a link the rule refuses, or
-    ///   a chain of more than 32 links (a loop).
+    /// The path a chain of symbolic links at `path` ends at, so the `rename` happens in the
+    /// target's folder. Links are followed by Linux's `fs.protected_symlinks` rule on every
+    /// platform; a link it refuses, or a chain of more than 32 links (a loop), throws `io`.
     package static func resolvingSymbolicLinks(_ path: String) throws -> String {
         var current = path
         for _ in 0..<32 {
@@ -187,10 +165,9 @@ package enum FileSystem {
         throw StorageError(.io, location: path, message: "too many levels of symbolic links")
     }
 
-    /// Whether a lookup of `path` passes a symbolic link outside the root folder, which its
-    /// folder's owner may retarget at any time (the links in `/`, such as `/var` and `/tmp` on
-    /// macOS, are the system's own). Each component is checked with `lstat`, so a `..` after a
-    /// link counts too; a link's folder is told by `realpath`, so `/x/../var` is in `/`.
+    /// Whether a lookup of `path` passes a symbolic link outside `/` (those in `/` are the
+    /// system's), which its folder's owner may retarget. `lstat` checks each component, so a `..`
+    /// after a link counts; `realpath` gives a link's folder, so `/x/../var` is in `/`.
     package static func passesRetargetableLink(_ path: String) -> Bool {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var prefix = ""
@@ -210,9 +187,8 @@ package enum FileSystem {
         return String(cString: resolved)
     }
 
-    /// The `fs.protected_symlinks` rule for the link at `link`, owned by `owner`: refused when
-    /// its folder is sticky and world-writable and neither this user (`geteuid`) nor the
-    /// folder's owner owns the link.
+    /// The `fs.protected_symlinks` rule: a link in a sticky, world-writable folder is refused
+    /// unless this user (`geteuid`) or the folder's owner owns it.
     private static func checkLinkMayBeFollowed(_ link: String, owner: uid_t, originalPath: String) throws {
         if owner == geteuid() { return }
         let parent = (link as NSString).deletingLastPathComponent
@@ -255,11 +231,8 @@ package enum FileSystem {
     }
 }
 
-/// What identifies one version of a file cheaply: device, inode, size and modification time to
-/// the nanosecond, from one `stat` call.
-///
-/// An atomic replace gives the file a new inode, so two versions never share a fingerprint in
-/// practice, even when written within the same clock tick.
+/// A file version's identity from one `stat`: device, inode, size and nanosecond modification time.
+/// An atomic replace gives a new inode, so versions written in one clock tick still differ.
 package struct FileFingerprint: Equatable, Sendable {
     var device: UInt64
     var inode: UInt64

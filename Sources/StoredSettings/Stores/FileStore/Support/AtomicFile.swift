@@ -8,13 +8,10 @@ import Musl
 import Darwin
 #endif
 
-/// Replaces a file's contents atomically and durably with POSIX calls.
-///
-/// A temporary file `.<name>.tmp-<pid>-<random>` is created next to the file (`O_EXCL`,
-/// `O_NOFOLLOW`) and `flock`ed until renamed, given the old file's owner and mode, written,
-/// `fsync`ed, `rename`d over the file, and the folder `fsync`ed. A crash leaves the old or the
-/// new contents; the kernel drops a killed writer's `flock`, which is how
-/// ``removeStaleTemporaryFiles(for:)`` tells its leftover from a live writer's file.
+/// Replaces a file's contents atomically and durably (<doc:ConfigurationFiles>): a temporary file
+/// `.<name>.tmp-<pid>-<random>` beside it, `flock`ed until renamed, is written, `fsync`ed and
+/// renamed over the file, then the folder is `fsync`ed. The kernel drops a dead writer's `flock`,
+/// which is how ``removeStaleTemporaryFiles(for:)`` tells its leftovers from a live writer's file.
 package enum AtomicFile {
     /// The owner and group a rewritten file keeps.
     struct Owner: Equatable, Sendable {
@@ -22,22 +19,11 @@ package enum AtomicFile {
         var group: UInt32
     }
 
-    /// Writes `data` to `destination`'s path so that a crash at any moment leaves the old or
-    /// the new contents. The folder must exist; pass a symbolic link's target, since `rename`
-    /// replaces whatever is at the path.
-    ///
-    /// - Parameters:
-    ///   - permissions: The new file's permission bits (0600, or the replaced file's mode).
-    ///   - owner: The replaced file's owner and group, which the new file keeps; `nil` for a
-    ///     new file.
-    ///   - fullFlush: Whether the `fsync`s flush the drive's cache (`F_FULLFSYNC` on Apple
-    ///     platforms).
-    ///   - hook: Runs before each durable step (tests and benchmarks).
-    ///   - beforeReplace: Runs right before the `rename` with the new file's fingerprint; what
-    ///     it throws cancels the write and is rethrown.
-    /// - Returns: The fingerprint of the written file.
-    /// - Throws: ``StorageError/Code/io`` naming the path and the `errno` text; the existing
-    ///   file is untouched then and the temporary file removed.
+    /// Writes `data` to `destination`'s path, whose folder must exist, so that a crash leaves the
+    /// old or the new contents; pass a symbolic link's target, as `rename` replaces the link. The
+    /// new file keeps `owner` (`nil`: this user); `hook` runs before each durable step (tests and
+    /// benchmarks); what `beforeReplace` throws cancels the write. On any error the old file is
+    /// untouched and the temporary file removed.
     @discardableResult
     static func write(
         _ data: Data, to destination: Destination, permissions: UInt32 = 0o600, owner: Owner? = nil,
@@ -99,10 +85,9 @@ package enum AtomicFile {
         return fingerprint
     }
 
-    /// Creates a fresh temporary file next to `path` and takes an exclusive `flock` on it.
-    ///
-    /// Unlocked between `open` and `flock`, the file may be removed as stale by a cleaner, so
-    /// the path is checked after locking and a new name tried if it no longer names the file.
+    /// Creates a temporary file beside the destination and `flock`s it. Unlocked between `open` and
+    /// `flock`, a cleaner may remove it as stale, so its path is checked after locking and a new
+    /// name tried if it no longer names the file.
     private static func createLockedTemporaryFile(for destination: Destination) throws -> (Int32, String, stat) {
         let path = destination.path
         let directory = destination.directory
@@ -137,11 +122,8 @@ package enum AtomicFile {
             && open.st_ino == named.st_ino && open.st_dev == named.st_dev
     }
 
-    /// Deletes the temporary files of `path` that nobody holds an `flock` on (their writer
-    /// died); a live writer's, even a stopped one's, are left. Never waits (`LOCK_NB`), and
-    /// needs no ``FileLock``.
-    ///
-    /// - Returns: How many files were removed.
+    /// Deletes `path`'s temporary files no one holds an `flock` on (their writer died; a stopped
+    /// one's are kept), returning how many. Never waits (`LOCK_NB`); needs no ``FileLock``.
     @discardableResult
     static func removeStaleTemporaryFiles(for path: String) -> Int {
         removeStaleTemporaryFiles(for: Destination(path: path))

@@ -8,17 +8,12 @@ import Musl
 import Darwin
 #endif
 
-/// An exclusive advisory lock between processes: `flock(LOCK_EX)` on a sidecar file
-/// (`settings.json.lock`), never on the data file, whose inode changes with every atomic replace.
-///
-/// The kernel releases it when the holder dies, even by `SIGKILL`. A lock file deleted or
-/// replaced while held would let a newcomer in, so ``lock()`` checks after `flock` that the path
-/// still names the file it locked, and ``FileStore`` repeats that (``isStillValid()``) before
-/// each `rename`. See <doc:ConfigurationFiles>.
-///
-/// Used by one thread at a time, under its owner's lock: two threads in ``lock()`` at once
-/// would share one `flock`. Two instances in one process exclude each other, since `flock`
-/// locks belong to open file descriptions.
+/// An exclusive lock between processes: `flock(LOCK_EX)` on a sidecar `settings.json.lock`, never
+/// on the data file, whose inode changes with every replace; the kernel drops it when the holder
+/// dies (<doc:ConfigurationFiles>). A lock file replaced while held would let a newcomer in, so
+/// ``lock()`` and ``isStillValid()`` check the path still names the locked file. One thread at a
+/// time, under its owner's lock: two in ``lock()`` would share one `flock` (two instances do
+/// exclude each other).
 package final class FileLock: @unchecked Sendable {
     // Safe: its owners use it only under their own lock (`FileStore.file`, a suite's
     // `withWriters`), so its `var`s are never touched by two threads at once.
@@ -46,11 +41,9 @@ package final class FileLock: @unchecked Sendable {
         activity?.end()
     }
 
-    /// Blocks until this process holds the lock on the file that is at ``path`` now.
-    ///
-    /// - Throws: ``StorageError/Code/io`` when the lock file cannot be created, opened or
-    ///   locked; ``StorageError/Code/insecurePermissions`` when it was replaced meanwhile and its
-    ///   path now passes a link or folder another user could change.
+    /// Blocks until this process holds the lock on the file now at ``path``. Throws `io` when the
+    /// lock file cannot be made, opened or locked; `insecurePermissions` when it was replaced
+    /// meanwhile and its path now passes a link or folder another user could change.
     package func lock() throws {
         // Asked for before the wait, as Apple asks: the time must cover the whole hold.
         activity = activity ?? BackgroundActivity(reason: "writing \(name)")

@@ -9,14 +9,10 @@ import Darwin
 #endif
 
 extension FileSystem {
-    /// Refuses a write to `path` that another user could redirect with a symbolic link: when
-    /// this process is root or the entry belongs to another user, no folder above `path` or its
-    /// real path may be writable by others or by a group other than root's unless it is sticky
-    /// (its owner is trusted, as `fs.protected_symlinks` trusts it); and every link on the way
-    /// must be this user's or root's. See <doc:ConfigurationFiles>.
-    ///
-    /// - Throws: ``StorageError/Code/insecurePermissions`` naming the folder and its mode, or
-    ///   the link and its owner.
+    /// Refuses a write to `path` another user could redirect with a symbolic link: when root or the
+    /// entry is another user's, no folder above `path` or its real path may be writable by others
+    /// or a non-root group unless sticky (`fs.protected_symlinks` trusts a sticky folder's owner),
+    /// and every link on the way must be this user's or root's.
     static func checkNoOtherUserCanRedirect(_ path: String) throws {
         try checkNoWritableFolder(above: path)
         try checkNoLinkOfAnotherUser(on: path)
@@ -53,13 +49,9 @@ extension FileSystem {
         }
     }
 
-    /// Refuses a write whose way to `path` passes a symbolic link of a user other than this
-    /// process's and root, whose owner could retarget it at any file this process may write.
-    /// Walks the path as the kernel does, up to the first component that does not exist.
-    ///
-    /// - Throws: ``StorageError/Code/insecurePermissions`` naming the link and its owner;
-    ///   ``StorageError/Code/io`` when a component cannot be looked at for another reason than
-    ///   not existing (`EACCES`, a loop of links), since the write could not tell where it goes.
+    /// Throws `insecurePermissions` if the way to `path` passes a link of a user other than this
+    /// one and root, who could retarget it at any file this process may write; `io` if a component
+    /// that exists cannot be looked at (`EACCES`, a link loop), as the target is then unknown.
     package static func checkNoLinkOfAnotherUser(on path: String) throws {
         let user = geteuid()
         let slash = UInt8(ascii: "/")

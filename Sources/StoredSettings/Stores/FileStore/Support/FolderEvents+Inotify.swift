@@ -6,19 +6,10 @@ import Glibc
 import Musl
 #endif
 
-/// Tells ``FileStore``s that their files may have changed, from one `inotify` descriptor for
-/// the whole process (Linux).
-///
-/// Each file is watched through every folder on its way, symbolic links followed as the kernel
-/// walks them: its own folder for any entry created, deleted, renamed, closed after writing or
-/// changed in its attributes (not `IN_MODIFY`, so a half-written file is not read per chunk),
-/// every other folder for the one entry that leads on. When one of those changes, events are
-/// lost or the mounts change, the path is resolved again and the watches move to what it names
-/// now. One thread waits in `poll` and never wakes while nothing changes; a folder that cannot
-/// be watched is checked every ``pollingInterval`` instead. See <doc:ConfigurationFiles>.
-///
-/// Thread-safety: every member may be called from any thread; the state is behind a lock,
-/// and handlers run on the event thread with no lock of this type held.
+/// Tells ``FileStore``s that their files may have changed, from one `inotify` descriptor per
+/// process (Linux); <doc:ConfigurationFiles> says what is watched and when the path is walked
+/// again. Not `IN_MODIFY`, so a half-written file is not read per chunk. Thread-safe: the state is
+/// behind a lock, and handlers run on the event thread with no lock of this type held.
 package final class FolderEvents: Sendable {
     /// The event source of the process.
     package static let shared = FolderEvents()
@@ -85,11 +76,8 @@ package final class FolderEvents: Sendable {
 
     private init() {}
 
-    /// Calls `handler` on the event thread whenever the file at `path` (an absolute path) may
-    /// have changed, until ``remove(_:)``.
-    ///
-    /// - Returns: `nil` when no descriptor is free for `inotify` or a folder on the way cannot
-    ///   be watched (`fs.inotify.max_user_watches` reached, no permission to read it).
+    /// Calls `handler` on the event thread whenever the file at absolute `path` may change, until
+    /// ``remove(_:)``; `nil` if no descriptor is free or a folder on the way cannot be watched.
     func add(fileAt path: String, handler: @escaping @Sendable () -> Void) -> Registration? {
         let (registration, thread) = state.withLock { state -> (Registration?, (Int32, Int32)?) in
             var thread: (Int32, Int32)?
@@ -131,9 +119,8 @@ package final class FolderEvents: Sendable {
         return entry.polling
     }
 
-    /// The folders a lookup of `path` passes through, in the kernel's walk order, each with the
-    /// entry that leads on; a symbolic link continues the walk at its target (at most 40 links,
-    /// as the kernel follows before `ELOOP`).
+    /// The folders a lookup of `path` passes, in the kernel's walk order, each with the entry that
+    /// leads on; a link continues at its target (at most 40, as the kernel follows before `ELOOP`).
     private static func way(to path: String) -> [Waypoint] {
         var remaining = Array(path.split(separator: "/").reversed())
         var folder = path.hasPrefix("/") ? "/" : FileManager.default.currentDirectoryPath
@@ -171,9 +158,8 @@ package final class FolderEvents: Sendable {
         let isFileFolder: Bool
     }
 
-    /// Resolves the registration's path again and moves its watches to the folders it names
-    /// now. `complete` is false when a folder that exists could not be watched, or the path
-    /// kept changing under the walk; `changed`, when a watch moved.
+    /// Walks the path again and moves the watches; `complete` is false when an existing folder
+    /// could not be watched or the path kept changing, `changed` true when a watch moved.
     private static func arm(_ id: UInt64, in state: inout State) -> (complete: Bool, changed: Bool) {
         guard var entry = state.entries[id] else { return (true, false) }
         var walk = way(to: entry.path)
@@ -206,9 +192,8 @@ package final class FolderEvents: Sendable {
         return (complete, changed)
     }
 
-    /// Places a watch on every folder of `walk`, outermost first (a folder made after its
-    /// parent is watched sends that watch an event). `complete` is false when a folder that
-    /// exists could not be watched.
+    /// Watches every folder of `walk`, outermost first, so a folder made after its parent is
+    /// watched is reported; `complete` is false when an existing folder could not be watched.
     private static func watch(_ walk: [Waypoint], in state: State) -> (steps: Set<Step>, complete: Bool) {
         var steps: Set<Step> = []
         var complete = true
@@ -389,9 +374,8 @@ package final class FolderEvents: Sendable {
         handler?()
     }
 
-    /// Runs `action` once, the next time the path of a registration for `path` is walked,
-    /// between the walk and the placing of its watches: a change racing the walk, for tests.
-    /// `action` must not call this type.
+    /// For tests: runs `action` once between the next walk of `path`'s registration and the placing
+    /// of its watches, a change racing the walk. `action` must not call this type.
     package func afterNextWalk(of path: String, run action: @escaping @Sendable () -> Void) {
         state.withLock { $0.afterNextWalk[path] = action }
     }

@@ -3,17 +3,11 @@ import Darwin
 import Dispatch
 import Foundation
 
-/// Tells ``FileStore``s that their files may have changed, from `kqueue` (Apple platforms).
-///
-/// Each registration watches its file's folder (entries created, deleted, renamed) and the file
-/// (saved in place) with Dispatch file-system sources on `O_EVTONLY | O_CLOEXEC` descriptors,
-/// and reopens the file's source after every folder event; each folder above, one source shared
-/// by every registration, is watched for being deleted or renamed. A path that passes a
-/// retargetable link, or whose folder went away, is checked every 250 milliseconds instead,
-/// since a source stays on the vnode it opened. See <doc:ConfigurationFiles>.
-///
-/// Thread-safety: every member may be called from any thread; the state is behind a lock, and
-/// handlers run on one serial Dispatch queue with no lock of this type held.
+/// Tells ``FileStore``s that their files may have changed, from `kqueue` (Apple platforms);
+/// <doc:ConfigurationFiles> says what is watched. Dispatch sources on `O_EVTONLY` descriptors watch
+/// the folder and the file; a path through a retargetable link, or whose folder went away, is
+/// polled every 250 ms instead, since a source stays on the vnode it opened. Thread-safe: the state
+/// is behind a lock; handlers run on one serial queue with no lock of this type held.
 package final class FolderEvents: Sendable {
     /// The event source of the process.
     package static let shared = FolderEvents()
@@ -61,11 +55,8 @@ package final class FolderEvents: Sendable {
 
     private init() {}
 
-    /// Calls `handler` on the event queue whenever the file at `path` may have changed, until
-    /// ``remove(_:)``.
-    ///
-    /// - Returns: `nil` when the file's folder cannot be opened (it does not exist yet, or no
-    ///   descriptor is free): the caller polls instead.
+    /// Calls `handler` on the event queue whenever the file at `path` may change, until
+    /// ``remove(_:)``; `nil` when its folder cannot be opened, and the caller polls.
     func add(fileAt path: String, handler: @escaping @Sendable () -> Void) -> Registration? {
         guard !FileSystem.passesRetargetableLink(path) else { return nil }
         let folder = (path as NSString).deletingLastPathComponent
@@ -121,10 +112,9 @@ package final class FolderEvents: Sendable {
         return box
     }
 
-    /// Runs on the queue, as ancestors' events do: watches each folder above the registration's
-    /// folder, below `/`, for being deleted or renamed, stopping at one that cannot be opened (as
-    /// above an App Sandbox container). Then checks the folder's source is still on the folder
-    /// its path names, since a folder above renamed before its source opened sent nothing.
+    /// On the queue: watches each folder above the registration's, below `/`, for being deleted or
+    /// renamed, up to one it cannot open (above an App Sandbox container); then rechecks the
+    /// folder's source, since a rename above before the source opened sent nothing.
     private func watchAncestors(of id: UInt64) {
         // A registration whose folder went meanwhile is searched for; finding it watches these.
         guard let entry = state.withLock({ $0.entries[id] }), entry.folderSource != nil else { return }
@@ -241,9 +231,8 @@ package final class FolderEvents: Sendable {
         replaceSources(of: id) { [self] in lookForFolder(id) }
     }
 
-    /// Cancels the registration's sources, its folders' above included, and runs `check` on the
-    /// queue every 250 milliseconds, until ``remove(_:)``, or ``lookForFolder(_:)`` finds the
-    /// folder back.
+    /// Cancels the registration's sources, those of folders above included, and runs `check` on the
+    /// queue every 250 ms until ``remove(_:)`` or ``lookForFolder(_:)`` finds the folder back.
     private func replaceSources(of id: UInt64, with check: @escaping @Sendable () -> Void) {
         let sources = state.withLock { state -> [Source] in
             guard var entry = state.entries[id] else { return [] }
