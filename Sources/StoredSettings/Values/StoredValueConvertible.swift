@@ -31,13 +31,14 @@ public protocol StoredValueConvertible: Sendable {
 }
 
 extension StorageError {
-    /// A ``Code/typeMismatch`` error for a stored value that does not decode as `type`.
+    /// A ``Code/typeMismatch`` error for a stored value that does not decode as `type`: what a
+    /// hand-written ``StoredValueConvertible/init(storedValue:)`` throws.
     ///
     /// - Parameters:
     ///   - type: The Swift type that was expected.
     ///   - value: The stored value found; only its kind is kept, never its content.
     ///   - codingPath: Where inside a structured value the mismatch is.
-    static func typeMismatch(
+    public static func typeMismatch(
         _ type: Any.Type,
         found value: StoredValue,
         codingPath: [String] = []

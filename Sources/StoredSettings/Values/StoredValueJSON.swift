@@ -1,8 +1,8 @@
 package import Foundation
 
 /// Converts ``StoredValue`` trees to and from JSON text, in the forms <doc:ConfigurationFiles>
-/// gives under "Exact values". Integers beyond `Int64`, and whole numbers a `Double` would round to
-/// another integer, are read as text for the value layer to judge by their digits.
+/// gives under "Exact values". Whole numbers below 2^64 in magnitude that neither `Int64` nor a
+/// `Double` holds exactly are read as text, for the value layer to judge by their digits.
 package enum StoredValueJSON {
     /// The deepest nesting accepted, counting the root container as 1.
     package static let maximumDepth = 64

@@ -20,7 +20,7 @@ extension FileStore {
 
     /// Under the file lock, before a write: the file's current version (`nil` if missing), waiting
     /// for one caught mid-save by another program to settle. An empty or unparsable file is looked
-    /// at again until it parses, stays unchanged for ``settledLooks`` (then its problem is thrown,
+    /// at again until it parses and is not empty, stays unchanged for ``settledLooks`` (then its problem is thrown,
     /// unless it is a new empty file) or ``settleLooks`` run out (<doc:ConfigurationFiles>).
     func loadSettled(target: String, hadContent: Bool) throws -> LoadedFile? {
         var previous: FileFingerprint?

@@ -169,6 +169,8 @@ public final class DictionaryStorage: Sendable {
     /// `body` runs outside the value lock: it may read this store. A write it makes to this
     /// storage from the same thread throws ``StorageError/Code/reentrantWrite``.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
+        // Without `writers` nothing would hold other writes off between the read and the commit.
+        precondition(!defersAnnouncements, "update(forKey:_:) on a storage whose owner orders its writes")
         try checkOutsideUpdateBody(forKey: key)
         let (result, announcements) = try asWriter {
             let (index, revision, start) = try state.withLock { state in

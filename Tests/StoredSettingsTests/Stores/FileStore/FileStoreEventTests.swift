@@ -42,7 +42,10 @@ struct FileStoreEventTests {
         let busy = try FileStore(url: busyFolder.file("settings.json"))
         var events = busy.changes().makeAsyncIterator()
         #if os(Linux) || os(Android)
-        #expect(await events.next() == StoredChange(key: "watched", value: .bool(true)))
+        // Subscribed after the open: that look may have run already, and only it holds the value.
+        if busy.value(forKey: "watched") == nil {
+            #expect(await events.next() == StoredChange(key: "watched", value: .bool(true)))
+        }
         #endif
 
         _ = try await ChildProcess.run(["write-keys", busyFolder.file("settings.json").path, "key", "3"])
