@@ -22,8 +22,7 @@ public import StoredSettings
 /// - ``keys()`` reads each prefixed variable back as lower camel case.
 ///
 /// The environment is read once, at creation, so ``changes()`` never delivers anything. The
-/// rules in full, and declared stores (`declaredBy:`, StoredSettingsCommandLine), are in that
-/// module's "Configuration for command-line tools" article.
+/// rules in full, and declared stores (`declaredBy:`), are in <doc:CommandLineTools>.
 ///
 /// Thread-safety: immutable after creation; every member may be used from any thread or task.
 public final class EnvironmentStore: OriginDescribingStore {
@@ -37,7 +36,7 @@ public final class EnvironmentStore: OriginDescribingStore {
     /// The names `NAME` for which a `NAME_FILE` variable is set: the only ones whose secret
     /// file is ever looked at.
     private let companionTargets: Set<String>
-    /// What a tool's declarations gave (StoredSettingsCommandLine); `nil` without them.
+    /// What a tool's declarations gave; `nil` without them.
     let declared: (any EnvironmentDeclaring)?
     /// The outcome of each secret file read so far, by the variable it stands for (`APP_TOKEN`
     /// for `APP_TOKEN_FILE`): filled at creation for declared keys, else on first read.
