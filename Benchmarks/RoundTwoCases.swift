@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 import StoredSettingsTestSupport
 
 /// The baseline for in-memory writes: one lock around a `[String: StoredValue]`, set under

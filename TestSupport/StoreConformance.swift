@@ -201,7 +201,7 @@ extension StoreConformance {
         }
     }
 
-    /// The checks for a ``LayeredStore`` of an empty `EnvironmentStore` over a
+    /// The checks for a ``LayeredStore`` of an empty ``InMemoryStore`` over a
     /// ``TemporaryFileStore`` that receives the writes, with a new `LayeredStore` over
     /// ``TemporaryFileStore/reopened()`` as the relaunch.
     ///
@@ -212,12 +212,12 @@ extension StoreConformance {
     public static var layeredStore: StoreConformance {
         StoreConformance(limitations: [.nonFiniteNumbers]) {
             let file = try TemporaryFileStore()
-            let environment = EnvironmentStore(prefix: "STORE_CONFORMANCE", environment: [:])
+            let upper = InMemoryStore()
             return Subject(
-                store: LayeredStore([environment, file], writingTo: file),
+                store: LayeredStore([upper, file], writingTo: file),
                 reopen: {
                     let reopened = try file.reopened()
-                    return LayeredStore([environment, reopened], writingTo: reopened)
+                    return LayeredStore([upper, reopened], writingTo: reopened)
                 }
             )
         }

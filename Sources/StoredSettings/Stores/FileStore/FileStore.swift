@@ -198,7 +198,7 @@ public final class FileStore: Storable {
     ///   variable that names the folder is not valid UTF-8; otherwise what
     ///   ``init(url:format:options:)`` throws.
     public convenience init(application: String, options: Options = Options()) throws {
-        let (environment, notUTF8) = EnvironmentStore.processVariables(named: ["XDG_CONFIG_HOME", "HOME"])
+        let (environment, notUTF8) = ProcessEnvironment.variables(named: ["XDG_CONFIG_HOME", "HOME"])
         let url = try Self.defaultURL(application: application, environment: environment, notUTF8: notUTF8)
         try self.init(url: url, options: options)
     }

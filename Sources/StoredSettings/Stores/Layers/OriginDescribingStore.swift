@@ -2,9 +2,9 @@ import Foundation
 
 /// A store that can say, in words, where the value of a key comes from.
 ///
-/// `EnvironmentStore`, `CommandLineStore` and `LayeredStore` conform. The words are what
-/// `config list --show-origin` prints and what ``StorageError/path`` holds when a value read
-/// through the store does not decode:
+/// ``LayeredStore`` conforms, as do `EnvironmentStore` and `CommandLineStore` of
+/// StoredSettingsCommandLine. The words are what `config list --show-origin` prints and what
+/// ``StorageError/path`` holds when a value read through the store does not decode:
 ///
 /// ```swift
 /// let environment = EnvironmentStore(prefix: "DAYBOOK", environment: ["DAYBOOK_AUTO_RELOAD": "1"])
@@ -43,9 +43,8 @@ extension Storable {
 
 /// `path` with the user's home folder written as `~`, as people type it.
 package func abbreviatingHome(_ path: String) -> String {
-    // The same HOME as the file's path came from (the last of a repeated name, as Foundation);
-    // only the entries starting with HOME are decoded.
-    guard let home = EnvironmentStore.processVariables(withPrefix: "HOME")["HOME"], home.hasPrefix("/"), home != "/"
+    // The same HOME as the file's path came from (the last of a repeated name, as Foundation).
+    guard let home = ProcessEnvironment.variables(named: ["HOME"]).values["HOME"], home.hasPrefix("/"), home != "/"
     else {
         return path
     }

@@ -29,7 +29,7 @@ extension UserDefaultsStore {
         }
         return NSHomeDirectory() + "/Library/Preferences/\(domainName).plist"
         #else
-        let (variables, notUTF8) = EnvironmentStore.processVariables(named: ["XDG_CONFIG_HOME", "HOME"])
+        let (variables, notUTF8) = ProcessEnvironment.variables(named: ["XDG_CONFIG_HOME", "HOME"])
         return try FileStore.configurationFolder(environment: variables, notUTF8: notUTF8, key: key) + "/"
             + domainName + ".plist"
         #endif

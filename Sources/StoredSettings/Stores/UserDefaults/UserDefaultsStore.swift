@@ -65,7 +65,7 @@ public final class UserDefaultsStore: Storable, ChangeSnapshotting {
         try Self.validate(suiteName: suiteName)
         #if !canImport(Darwin)
         // Foundation on Linux traps when its suites' folder comes from a non-UTF-8 variable.
-        let (variables, notUTF8) = EnvironmentStore.processVariables(named: ["XDG_CONFIG_HOME", "HOME"])
+        let (variables, notUTF8) = ProcessEnvironment.variables(named: ["XDG_CONFIG_HOME", "HOME"])
         if !notUTF8.isEmpty {
             _ = try FileStore.configurationFolder(environment: variables, notUTF8: notUTF8, key: nil)
         }

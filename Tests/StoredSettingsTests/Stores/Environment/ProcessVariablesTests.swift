@@ -1,5 +1,6 @@
 import Foundation
 import StoredSettings
+import StoredSettingsCommandLine
 import Testing
 
 /// The process's environment read from `environ` is the dictionary Foundation gives.

@@ -1,4 +1,5 @@
 import StoredSettings
+import StoredSettingsCommandLine
 import Testing
 
 /// The per-key entries an environment store keeps: every read after the first gives what the

@@ -1,4 +1,5 @@
 import StoredSettings
+import StoredSettingsCommandLine
 import Testing
 
 /// How a key's words are found, for its environment variable (`AUTO_RELOAD`) and its option

@@ -1,4 +1,5 @@
 import Foundation
+import StoredSettings
 
 #if canImport(Glibc)
 import Glibc
@@ -10,11 +11,11 @@ import Darwin
 
 extension EnvironmentStore {
     /// The largest secret file read through a `NAME_FILE` variable: 64 KiB (65,536 bytes). A
-    /// larger file is ``StorageError/Code/tooLarge``, found with `fstat` before a byte is read.
+    /// larger file is `StorageError/Code/tooLarge`, found with `fstat` before a byte is read.
     static let maximumSecretFileSize = 64 * 1024
 
     /// What reading the file of a `NAME_FILE` variable gave: its text, or the error.
-    package enum SecretFileOutcome: Sendable {
+    enum SecretFileOutcome: Sendable {
         /// The text (one trailing newline trimmed), the file's path, the `NAME_FILE` variable
         /// that named it, and whether users other than the owner and the group may read it.
         case read(text: String, path: String, variable: String, othersMayRead: Bool)
@@ -24,7 +25,7 @@ extension EnvironmentStore {
 
     /// The words of an origin for a value from a secret file:
     /// `file /run/secrets/token (environment variable APP_TOKEN_FILE)`.
-    package static func secretFileOrigin(path: String, variable: String) -> String {
+    static func secretFileOrigin(path: String, variable: String) -> String {
         "file \(abbreviatingHome(path)) (environment variable \(variable))"
     }
 
@@ -32,7 +33,7 @@ extension EnvironmentStore {
     /// checked with `fstat` first, so a FIFO, device, socket, folder or a file over
     /// ``maximumSecretFileSize`` is an error at once, never a wait. The bytes must be UTF-8;
     /// one trailing `\n` or `\r\n` is removed. Messages say "secret file" when `isSecret`.
-    package static func readSecretFile(
+    static func readSecretFile(
         atPath path: String, variable: String, key: String, isSecret: Bool = true
     ) -> SecretFileOutcome {
         let origin = secretFileOrigin(path: path, variable: variable)
@@ -79,7 +80,7 @@ extension EnvironmentStore {
             return failure(.tooLarge, "the \(file) has more than the limit of \(limit) bytes")
         }
         var content = bytes[..<total]
-        guard content.withUnsafeBytes({ StoredValueJSON.Parser.isValidUTF8($0) }) else {
+        guard content.withUnsafeBytes(isValidUTF8) else {
             return failure(.dataCorrupted, "the \(file) is not valid UTF-8 text")
         }
         if content.last == UInt8(ascii: "\n") {
@@ -93,9 +94,9 @@ extension EnvironmentStore {
 
     /// What the `NAME_FILE` companion of the variable `name` gives for `key`: `nil` when there
     /// is none (unset, empty, or a declared key's own variable); a failure when its value is not
-    /// UTF-8 (``StorageError/Code/dataCorrupted``) or `name` is set too
-    /// (``StorageError/Code/ambiguousVariable``); else the file's outcome, read now.
-    package static func secretFileOutcome(
+    /// UTF-8 (`StorageError/Code/dataCorrupted`) or `name` is set too
+    /// (`StorageError/Code/ambiguousVariable`); else the file's outcome, read now.
+    static func secretFileOutcome(
         forVariable name: String, key: String, variables: [String: String], undecodable: Set<String> = [],
         ownVariables: Set<String>, isSecret: Bool = true
     ) -> SecretFileOutcome? {
@@ -110,7 +111,7 @@ extension EnvironmentStore {
     }
 
     /// The error for a setting given both by its variable and by a secret file.
-    package static func conflictError(key: String, variable: String) -> StorageError {
+    static func conflictError(key: String, variable: String) -> StorageError {
         StorageError(
             .ambiguousVariable, key: key, location: "environment variable \(variable)",
             message: "both \(variable) and \(variable)_FILE are set; set only one of them"
@@ -123,16 +124,16 @@ extension EnvironmentStore {
 
     /// The warning for an empty file named by a `NAME_FILE` variable: the setting counts as
     /// unset (as an empty variable does), which is probably not what was meant.
-    package static func emptyFileWarning(key: String, path: String, variable: String, isSecret: Bool) -> StorageError {
+    static func emptyFileWarning(key: String, path: String, variable: String, isSecret: Bool) -> StorageError {
         StorageError(
             .dataCorrupted, key: key, location: secretFileOrigin(path: path, variable: variable),
             message: "the \(fileWords(isSecret: isSecret)) is empty, so the setting counts as unset"
         )
     }
 
-    /// The ``StorageError/Code/insecurePermissions`` warning for a secret file every user may
+    /// The `StorageError/Code/insecurePermissions` warning for a secret file every user may
     /// read (mode bit `0o004`); the value is still read.
-    package static func insecureFileWarning(key: String, path: String, variable: String) -> StorageError {
+    static func insecureFileWarning(key: String, path: String, variable: String) -> StorageError {
         StorageError(
             .insecurePermissions, key: key, location: secretFileOrigin(path: path, variable: variable),
             message: "the secret file can be read by every user; restrict it with chmod o-r"

@@ -1,4 +1,5 @@
 import Foundation
+import StoredSettings
 
 #if canImport(Glibc)
 import Glibc
@@ -11,13 +12,26 @@ import Darwin
 extension EnvironmentStore {
     /// `bytes` as text when they are valid UTF-8, else `nil` (never U+FFFD in place of them).
     static func utf8Text(_ bytes: ArraySlice<UInt8>) -> String? {
-        let valid = bytes.withUnsafeBytes { StoredValueJSON.Parser.isValidUTF8($0) }
+        let valid = bytes.withUnsafeBytes(isValidUTF8)
         return valid ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
+    /// Whether `bytes` are valid UTF-8.
+    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     /// The error for the variable `name`, which gives `key` (at `codingPath`, for a field), whose
     /// value is not valid UTF-8.
-    package static func notUTF8Error(key: String, variable name: String, codingPath: [String] = []) -> StorageError {
+    static func notUTF8Error(key: String, variable name: String, codingPath: [String] = []) -> StorageError {
         StorageError(
             .dataCorrupted, key: key, location: "environment variable \(name)", codingPath: codingPath,
             message: "the value is not valid UTF-8")
@@ -88,7 +102,7 @@ extension EnvironmentStore {
             guard names.contains(name) else { return }
             let value = bytes[(equals + 1)...]
             values[name] = String(decoding: value, as: UTF8.self)
-            if StoredValueJSON.Parser.isValidUTF8(UnsafeRawBufferPointer(rebasing: value)) {
+            if isValidUTF8(UnsafeRawBufferPointer(rebasing: value)) {
                 notUTF8.remove(name)
             } else {
                 notUTF8.insert(name)

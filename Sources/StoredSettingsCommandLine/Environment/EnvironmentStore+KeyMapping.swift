@@ -1,3 +1,5 @@
+import StoredSettings
+
 /// How setting keys become environment variable and command-line option names.
 ///
 /// A key is split into words at `.`, `-`, `_`, `/`, `:` and spaces; before a capital after a

@@ -1,3 +1,5 @@
+import StoredSettings
+
 extension EnvironmentStore {
     /// What one key reads: its variable's name (`nil`: the key has none), and the value and
     /// origin it resolves to (`nil`: unset).

@@ -1,4 +1,5 @@
 import Foundation
+public import StoredSettings
 
 /// A read-only store of the environment variables that start with a prefix: the layer through
 /// which CI jobs and shells override a tool's settings.
@@ -11,18 +12,17 @@ import Foundation
 /// - A key's variable is the prefix, `_`, and the key's words in capitals (`editor.fontSize` →
 ///   `APP_EDITOR_FONT_SIZE`, `httpURL` → `APP_HTTP_URL`); a key with other characters than ASCII
 ///   letters, digits and `.-_/: ` has none.
-/// - Every value is a ``StoredValue/string(_:)`` the value layer reads leniently; lists read
+/// - Every value is a `StoredValue/string(_:)` the value layer reads leniently; lists read
 ///   comma-separated text (`\,` a comma in an item) or JSON. A set but empty variable counts as
 ///   unset unless ``emptyValues`` is ``EmptyValues/empty``. A value that is not valid UTF-8
-///   holds nothing, and reading its key reports ``StorageError/Code/dataCorrupted``.
+///   holds nothing, and reading its key reports `StorageError/Code/dataCorrupted`.
 /// - `NAME_FILE=/path` gives `NAME`'s value from a regular file of at most
 ///   64 KiB (Docker and Kubernetes secrets), read on first use; setting both
-///   is ``StorageError/Code/ambiguousVariable``.
+///   is `StorageError/Code/ambiguousVariable`.
 /// - ``keys()`` reads each prefixed variable back as lower camel case.
 ///
 /// The environment is read once, at creation, so ``changes()`` never delivers anything. The
-/// rules in full, and declared stores (`declaredBy:`, StoredSettingsCommandLine), are in that
-/// module's "Configuration for command-line tools" article.
+/// rules in full, and declared stores (`declaredBy:`), are in <doc:CommandLineTools>.
 ///
 /// Thread-safety: immutable after creation; every member may be used from any thread or task.
 public final class EnvironmentStore: OriginDescribingStore {
@@ -36,8 +36,8 @@ public final class EnvironmentStore: OriginDescribingStore {
     /// The names `NAME` for which a `NAME_FILE` variable is set: the only ones whose secret
     /// file is ever looked at.
     private let companionTargets: Set<String>
-    /// What a tool's declarations gave (StoredSettingsCommandLine); `nil` without them.
-    package let declared: (any EnvironmentDeclaring)?
+    /// What a tool's declarations gave; `nil` without them.
+    let declared: (any EnvironmentDeclaring)?
     /// The outcome of each secret file read so far, by the variable it stands for (`APP_TOKEN`
     /// for `APP_TOKEN_FILE`): filled at creation for declared keys, else on first read.
     private let secretFiles: Lock<[String: SecretFileOutcome]>
@@ -60,7 +60,7 @@ public final class EnvironmentStore: OriginDescribingStore {
     ///     every variable.
     ///   - environment: Variables by name. By default the process's environment, read now
     ///     from its bytes (the C `environ` array): a variable whose value is not valid UTF-8
-    ///     holds no value, and reading its key reports ``StorageError/Code/dataCorrupted``
+    ///     holds no value, and reading its key reports `StorageError/Code/dataCorrupted`
     ///     naming the variable, rather than a text with U+FFFD in place of the bytes.
     ///   - emptyValues: What a set but empty variable means: ``EmptyValues/unset`` (the
     ///     default) or ``EmptyValues/empty``.
@@ -74,7 +74,7 @@ public final class EnvironmentStore: OriginDescribingStore {
     /// declarations add: it gets the prefix (ending with `_`, or empty), the variables that
     /// hold a value, every prefixed name (empty and undecodable ones too) and the undecodable
     /// ones.
-    package convenience init(
+    convenience init(
         prefix: String, environment: [String: String]?, emptyValues: EmptyValues = .unset,
         declaring: Declaring?
     ) {
@@ -90,17 +90,20 @@ public final class EnvironmentStore: OriginDescribingStore {
 
     /// What works out a tool's declarations from the prefix, the set variables, every prefixed
     /// name and the undecodable names.
-    package typealias Declaring = (
+    typealias Declaring = (
         _ prefix: String, _ variables: [String: String], _ names: Set<String>, _ undecodable: Set<String>
     ) -> any EnvironmentDeclaring
+
+    /// Creates a store from `NAME=VALUE` byte strings, as the C `environ` array holds them.
+    package convenience init(prefix: String, rawEnvironment: [[UInt8]], emptyValues: EmptyValues = .unset) {
+        self.init(prefix: prefix, rawEnvironment: rawEnvironment, emptyValues: emptyValues, declaring: nil)
+    }
 
     /// Creates a store from `NAME=VALUE` byte strings, as the C `environ` array holds them.
     /// Entries without `=` are left out. Variables whose value is not valid UTF-8 are
     /// remembered as undecodable, as are names that are not valid UTF-8, under their spelling
     /// with U+FFFD (no key reads them; the unknown-variable check names them).
-    package convenience init(
-        prefix: String, rawEnvironment: [[UInt8]], emptyValues: EmptyValues = .unset, declaring: Declaring? = nil
-    ) {
+    convenience init(prefix: String, rawEnvironment: [[UInt8]], emptyValues: EmptyValues, declaring: Declaring?) {
         var decoded: [String: String] = [:]
         var undecodable: Set<String> = []
         for entry in rawEnvironment {
@@ -151,13 +154,13 @@ public final class EnvironmentStore: OriginDescribingStore {
     }
 
     /// The text of the key's variable, or of its secret file (`NAME_FILE`), as a
-    /// ``StoredValue/string(_:)``; `nil` when neither is set (an empty one counts as unset
+    /// `StoredValue/string(_:)`; `nil` when neither is set (an empty one counts as unset
     /// unless ``emptyValues`` is ``EmptyValues/empty``), when both are, or when the key has no
     /// variable.
     ///
     /// A variable whose value is not valid UTF-8 holds no value: reading its key returns `nil`
-    /// and reports ``StorageError/Code/dataCorrupted`` naming the variable to
-    /// ``StorageErrorReporter``. A `NAME_FILE` companion that is not valid UTF-8, or whose
+    /// and reports `StorageError/Code/dataCorrupted` naming the variable to
+    /// `StorageErrorReporter`. A `NAME_FILE` companion that is not valid UTF-8, or whose
     /// secret file cannot be read (or that conflicts with the variable), leaves the key without
     /// a value and is reported there once, when it is first needed. Neither is reported for a
     /// declared key of a tool's store, which collects its problems.
@@ -210,7 +213,7 @@ public final class EnvironmentStore: OriginDescribingStore {
 
     /// Always throws: the environment is read-only.
     ///
-    /// - Throws: ``StorageError/Code/readOnly`` naming the key and its variable.
+    /// - Throws: `StorageError/Code/readOnly` naming the key and its variable.
     public func setValue(_ value: StoredValue?, forKey key: String) throws {
         throw readOnlyError(forKey: key)
     }
@@ -219,7 +222,7 @@ public final class EnvironmentStore: OriginDescribingStore {
     /// written.
     ///
     /// - Returns: What `body` returns, when it leaves the value as it was.
-    /// - Throws: What `body` throws, or ``StorageError/Code/readOnly`` naming the variable when
+    /// - Throws: What `body` throws, or `StorageError/Code/readOnly` naming the variable when
     ///   `body` changes the value.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
         try readOnlyUpdate(value(forKey: key), body, refusal: readOnlyError(forKey: key))
@@ -286,7 +289,7 @@ public final class EnvironmentStore: OriginDescribingStore {
 
 /// What a tool's declarations add to an ``EnvironmentStore``, worked out at creation
 /// (StoredSettingsCommandLine): the variables that are not plain keys, and secret files read.
-package protocol EnvironmentDeclaring: Sendable {
+protocol EnvironmentDeclaring: Sendable {
     /// Each declared key's own variable: its problems are collected, never reported on a read,
     /// and a `_FILE` ending keeps its plain meaning.
     var ownVariables: Set<String> { get }
