@@ -15,7 +15,7 @@ enum Domains {
     static func folder(environment: [String: String]) throws -> URL {
         #if !canImport(Darwin)
         // A test's own variables are taken as given.
-        let process = EnvironmentStore.processVariables(named: ["XDG_CONFIG_HOME", "HOME"])
+        let process = ProcessEnvironment.variables(named: ["XDG_CONFIG_HOME", "HOME"])
         let notUTF8 = process.notUTF8.filter { environment[$0] == process.values[$0] }
         return URL(
             fileURLWithPath: try FileStore.configurationFolder(environment: environment, notUTF8: notUTF8, key: nil),

@@ -160,7 +160,7 @@ public struct CommandLineSettings<Group: SettingsGroup>: Sendable {
                 let problem = StorageError(.io, wrapping: error)
                 // `config path` still names a file that does not open; every other `config`
                 // subcommand stops with the problem (`SettingsCommand`).
-                let (variables, notUTF8) = EnvironmentStore.processVariables(named: ["XDG_CONFIG_HOME", "HOME"])
+                let (variables, notUTF8) = ProcessEnvironment.variables(named: ["XDG_CONFIG_HOME", "HOME"])
                 if let configCommand, commandLine.remainingArguments.first == configCommand,
                     let url = try? FileStore.defaultURL(application: toolName, environment: variables, notUTF8: notUTF8)
                 {

@@ -1,32 +1,11 @@
 import Foundation
 import StoredSettings
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension EnvironmentStore {
     /// `bytes` as text when they are valid UTF-8, else `nil` (never U+FFFD in place of them).
     static func utf8Text(_ bytes: ArraySlice<UInt8>) -> String? {
-        let valid = bytes.withUnsafeBytes(isValidUTF8)
+        let valid = bytes.withUnsafeBytes(ProcessEnvironment.isValidUTF8)
         return valid ? String(decoding: bytes, as: UTF8.self) : nil
-    }
-
-    /// Whether `bytes` are valid UTF-8.
-    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: return true
-            case .error: return false
-            }
-        }
     }
 
     /// The error for the variable `name`, which gives `key` (at `codingPath`, for a field), whose
@@ -51,13 +30,10 @@ extension EnvironmentStore {
     /// ASCII one: U+212A KELVIN SIGN is `K` to `String`).
     private static func forEachEnvironmentEntry(withPrefix prefix: String, _ body: (UnsafeRawBufferPointer) -> Void) {
         let skipped = prefix.utf8.allSatisfy { $0 < 0x80 } ? Array(prefix.utf8) : []
-        guard var pointer = environmentPointer() else { return }
-        while let entry = pointer.pointee {
-            let bytes = UnsafeRawBufferPointer(start: entry, count: strlen(entry))
+        ProcessEnvironment.forEachEntry { bytes in
             if bytes.starts(with: skipped) || bytes.prefix(skipped.count).contains(where: { $0 >= 0x80 }) {
                 body(bytes)
             }
-            pointer += 1
         }
     }
 }
@@ -87,38 +63,4 @@ extension EnvironmentStore {
         }
         return variables
     }
-}
-
-extension EnvironmentStore {
-    /// The process's variables `names`, read from `environ` as ``processVariables(withPrefix:)``
-    /// reads them, and which of them hold bytes that are not valid UTF-8 (whose text then has
-    /// U+FFFD in their place, and names another path than the bytes do).
-    package static func processVariables(named names: Set<String>) -> (values: [String: String], notUTF8: Set<String>) {
-        var values: [String: String] = [:]
-        var notUTF8: Set<String> = []
-        forEachEnvironmentEntry(withPrefix: "") { bytes in
-            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { return }
-            let name = String(decoding: bytes[..<equals], as: UTF8.self)
-            guard names.contains(name) else { return }
-            let value = bytes[(equals + 1)...]
-            values[name] = String(decoding: value, as: UTF8.self)
-            if isValidUTF8(UnsafeRawBufferPointer(rebasing: value)) {
-                notUTF8.remove(name)
-            } else {
-                notUTF8.insert(name)
-            }
-        }
-        return (values, notUTF8)
-    }
-}
-
-/// The C `environ` array of the process.
-private func environmentPointer() -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
-    #if canImport(Darwin)
-    // Darwin exports `environ` to executables only; `_NSGetEnviron()` is the library's way
-    // to it (<crt_externs.h>).
-    _NSGetEnviron().pointee
-    #else
-    environ
-    #endif
 }
