@@ -47,8 +47,6 @@ extension StorageError {
         if key.isEmpty {
             throw StorageError(.invalidKey, key: key, location: location, message: "the key is empty")
         }
-        // Nearly every key has no byte that may start a control character: no decoding.
-        guard key.utf8.mayHoldControlCharacters else { return }
         for scalar in key.unicodeScalars where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
             let codePoint = String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
             throw StorageError(
@@ -56,23 +54,6 @@ extension StorageError {
                 message: "the key contains the control character U+\(codePoint)"
             )
         }
-    }
-}
-
-extension String.UTF8View {
-    /// Whether a byte may belong to a control character: one below 0x20, 0x7F, or 0xC2 (the
-    /// lead byte of U+0080...U+009F).
-    fileprivate var mayHoldControlCharacters: Bool {
-        func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte < 0x20 || byte == 0x7F || byte == 0xC2 { return true }
-                index += 1
-            }
-            return false
-        }
-        return withContiguousStorageIfAvailable(scan) ?? Array(self).withUnsafeBufferPointer(scan)
     }
 }
 
