@@ -3,7 +3,7 @@ import StoredSettings
 import StoredSettingsTestSupport
 import Testing
 
-/// Tests of the in-place mutation cache, the short integer-text path and the
+/// Tests of the in-place mutation cache, integer text and the
 /// environment read path. No test reads the clock: threads meet on semaphores.
 @Suite(.timeLimit(TestScale.hangGuard))
 struct MutationCacheTests {
