@@ -60,13 +60,6 @@ extension StoredValueConvertible where Self: FixedWidthInteger & Codable {
             guard let exact = Self(exactly: value) else { throw Self.outOfRange(storedValue) }
             self = exact
         case .string(let text):
-            // Fast path for short integer text (`42`); the general path gives the same value.
-            if let short = text.utf8.withContiguousStorageIfAvailable(shortDecimalValue) ?? nil,
-                let exact = Self(exactly: short)
-            {
-                self = exact
-                return
-            }
             let trimmed = text.trimmingWhitespace
             if let exact = Self(trimmed, radix: 10) {
                 self = exact
@@ -199,27 +192,6 @@ extension String: StoredValueConvertible {
 }
 
 // MARK: - Helpers
-
-/// The value of `bytes` when they are an optional `+` or `-` then 1 to 18 ASCII digits (so it
-/// fits `Int64`), as `Int64(text, radix: 10)` gives it; `nil` for anything else.
-package func shortDecimalValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
-    var index = 0
-    var negative = false
-    if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
-        negative = first == UInt8(ascii: "-")
-        index = 1
-    }
-    let digitCount = bytes.count - index
-    guard digitCount > 0, digitCount <= 18 else { return nil }
-    var value: Int64 = 0
-    while index < bytes.count {
-        let digit = bytes[index] &- UInt8(ascii: "0")
-        guard digit < 10 else { return nil }
-        value = value &* 10 &+ Int64(digit)
-        index &+= 1
-    }
-    return negative ? -value : value
-}
 
 /// Whether `text` is `[+-]digits[.digits][(e|E)[+-]digits]` in ASCII, with at least one digit
 /// before or after the point: the decimal numbers lenient text accepts.

@@ -40,12 +40,6 @@ struct StoredKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
         try decoder.scalar(T.self, entry(key, T.self), depth: depth, key: key)
     }
 
-    @inline(__always)
-    private func scalarIfPresent<T: StoredValueConvertible>(_ type: T.Type, _ key: Key) throws -> T? {
-        guard let value = items[key.stringValue] else { return nil }
-        return try decoder.scalar(T.self, value, depth: depth, key: key)
-    }
-
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(Bool.self, key) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(String.self, key) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(Double.self, key) }
@@ -63,36 +57,6 @@ struct StoredKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try decoder.decodeNested(T.self, from: entry(key, T.self), depth: depth, key: key)
-    }
-
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try scalarIfPresent(Bool.self, key) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try scalarIfPresent(String.self, key)
-    }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try scalarIfPresent(Double.self, key)
-    }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try scalarIfPresent(Float.self, key) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try scalarIfPresent(Int.self, key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try scalarIfPresent(Int8.self, key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try scalarIfPresent(Int16.self, key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try scalarIfPresent(Int32.self, key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try scalarIfPresent(Int64.self, key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try scalarIfPresent(UInt.self, key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try scalarIfPresent(UInt8.self, key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        try scalarIfPresent(UInt16.self, key)
-    }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        try scalarIfPresent(UInt32.self, key)
-    }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        try scalarIfPresent(UInt64.self, key)
-    }
-
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let value = items[key.stringValue] else { return nil }
-        return try decoder.decodeNested(T.self, from: value, depth: depth, key: key)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws

@@ -117,33 +117,16 @@ package enum StoredValueJSON {
 
         mutating func writeString(_ text: String) {
             bytes.append(UInt8(ascii: "\""))
-            var text = text
-            text.withUTF8 { utf8 in
-                // Copy runs of bytes that need no escape in one go.
-                var runStart = 0
-                var index = 0
-                let count = utf8.count
-                while index < count {
-                    let byte = utf8[index]
-                    index += 1
-                    guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F else { continue }
-                    let index = index - 1
-                    if runStart < index {
-                        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                    }
-                    runStart = index + 1
-                    switch byte {
-                    case UInt8(ascii: "\""): append("\\\"")
-                    case UInt8(ascii: "\\"): append("\\\\")
-                    case 0x0A: append("\\n")
-                    case 0x0D: append("\\r")
-                    case 0x09: append("\\t")
-                    default:
-                        append("\\u")
-                        append(String(byte, radix: 16).leftPadded(to: 4))
-                    }
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): append("\\\"")
+                case UInt8(ascii: "\\"): append("\\\\")
+                case 0x0A: append("\\n")
+                case 0x0D: append("\\r")
+                case 0x09: append("\\t")
+                case 0..<0x20, 0x7F: append("\\u" + String(byte, radix: 16).leftPadded(to: 4))
+                default: bytes.append(byte)
                 }
-                if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
             }
             bytes.append(UInt8(ascii: "\""))
         }

@@ -1,8 +1,8 @@
 import StoredSettings
 import Testing
 
-/// Integer settings read from text: the short-text path gives exactly what the general path
-/// (trimming, then the standard library's parser) gives, for every width and every text.
+/// Integer settings read from text: exactly what trimming, then the standard library's parser,
+/// gives, for every width and every text.
 @Suite(.timeLimit(TestScale.hangGuard))
 struct IntegerTextTests {
     static let texts: [String] = [
@@ -41,21 +41,6 @@ struct IntegerTextTests {
         Self.check(UInt16.self)
         Self.check(UInt32.self)
         Self.check(UInt64.self)
-    }
-
-    @Test(arguments: texts)
-    func shortDecimalValueIsTheStandardValueOrNil(text: String) {
-        var copy = text
-        let short = copy.withUTF8 { shortDecimalValue($0) }
-        if let short {
-            #expect(short == Int64(text, radix: 10))
-        } else {
-            let digits = text.drop { $0 == "+" || $0 == "-" }
-            let isShortPlainText =
-                text.utf8.count - digits.utf8.count <= 1 && (1...18).contains(digits.utf8.count)
-                && digits.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-            #expect(!isShortPlainText, "plain text \"\(text)\" took the general path")
-        }
     }
 
     @Test func outOfRangeTextStillNamesTheRange() throws {

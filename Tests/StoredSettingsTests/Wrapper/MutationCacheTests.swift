@@ -4,7 +4,7 @@ import StoredSettingsCommandLine
 import StoredSettingsTestSupport
 import Testing
 
-/// Tests of the in-place mutation cache, the short integer-text path and the
+/// Tests of the in-place mutation cache, integer text and the
 /// environment read path. No test reads the clock: threads meet on semaphores.
 @Suite(.timeLimit(TestScale.hangGuard))
 struct MutationCacheTests {

@@ -6,14 +6,8 @@ import Foundation
 enum PropertyListKeyCheck {
     /// Throws ``StorageError/Code/dataCorrupted`` naming both keys when a `<dict>` of `bytes`,
     /// well-formed XML that `PropertyListSerialization` has parsed, holds two such keys.
-    ///
-    /// - Complexity: O(n) in the bytes; plain ASCII without character references is not scanned.
     static func checkXML(_ bytes: UnsafeRawBufferPointer) throws {
         let count = bytes.count
-        let mayHaveNonASCII =
-            bytes.contains { $0 >= 0x80 }
-            || (0..<max(count - 1, 0)).contains { bytes[$0] == UInt8(ascii: "&") && bytes[$0 + 1] == UInt8(ascii: "#") }
-        guard mayHaveNonASCII else { return }
         var scopes: [[String: String]] = []
         var index = 0
         func starts(_ word: String, at position: Int) -> Bool {

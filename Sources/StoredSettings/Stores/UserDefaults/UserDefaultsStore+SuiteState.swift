@@ -183,7 +183,7 @@ final class SuiteState: Sendable {
         watch.withLock { watch in
             if watch.seen != nil {
                 watch.seen?[key] = value
-                if let last = watch.published[key], Self.identical(last, value) { return }
+                if let last = watch.published[key], last.isIdentical(to: value) { return }
                 watch.published[key] = value
             }
             watch.publish(CollectionOfOne(StoredChange(key: key, value: value)), through: broadcaster)
@@ -230,7 +230,7 @@ final class SuiteState: Sendable {
                 guard watch.commits == commits else { return false }
                 var changes: [StoredChange] = []
                 if let followed {
-                    for key in followed where !Self.identical(seen[key], current[key]) {
+                    for key in followed where !seen[key].isIdentical(to: current[key]) {
                         changes.append(StoredChange(key: key, value: current[key]))
                         watch.seen?[key] = current[key]
                     }
@@ -272,14 +272,6 @@ final class SuiteState: Sendable {
         let stored = defaults.storedKeys()
         return defaults.defaults.dictionaryRepresentation().filter { stored?.contains($0.key) ?? true }
             .compactMapValues(PropertyListValue.storedValue(from:))
-    }
-
-    private static func identical(_ a: StoredValue?, _ b: StoredValue?) -> Bool {
-        switch (a, b) {
-        case (nil, nil): true
-        case (let a?, let b?): a.isIdentical(to: b)
-        default: false
-        }
     }
 
     deinit {
