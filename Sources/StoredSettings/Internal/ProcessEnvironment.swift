@@ -25,7 +25,7 @@ package enum ProcessEnvironment {
             guard names.contains(name) else { return }
             let value = UnsafeRawBufferPointer(rebasing: bytes[(equals + 1)...])
             values[name] = String(decoding: value, as: UTF8.self)
-            if isValidUTF8(value) { notUTF8.remove(name) } else { notUTF8.insert(name) }
+            if value.isValidUTF8 { notUTF8.remove(name) } else { notUTF8.insert(name) }
         }
         return (values, notUTF8)
     }
@@ -48,18 +48,5 @@ package enum ProcessEnvironment {
         #else
         environ
         #endif
-    }
-
-    /// Whether `bytes` are valid UTF-8.
-    package static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: return true
-            case .error: return false
-            }
-        }
     }
 }

@@ -216,7 +216,7 @@ extension StoredValueJSON {
                 if byte == UInt8(ascii: "\"") {
                     let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
                     index += 1
-                    if !ascii, !Self.isValidUTF8(slice) { throw corrupted("the text is not valid UTF-8", at: quote) }
+                    if !ascii, !slice.isValidUTF8 { throw corrupted("the text is not valid UTF-8", at: quote) }
                     return String(decoding: slice, as: UTF8.self)
                 }
                 if byte == UInt8(ascii: "\\") { break }
@@ -232,7 +232,7 @@ extension StoredValueJSON {
                 switch byte {
                 case UInt8(ascii: "\""):
                     index += 1
-                    if !ascii, !buffer.withUnsafeBytes(Self.isValidUTF8) {
+                    if !ascii, !buffer.withUnsafeBytes(\.isValidUTF8) {
                         throw corrupted("the text is not valid UTF-8", at: quote)
                     }
                     return String(decoding: buffer, as: UTF8.self)
@@ -419,16 +419,19 @@ extension StoredValueJSON {
         private func corrupted(_ what: String, at offset: Int? = nil) -> StorageError {
             StorageError(.dataCorrupted, message: "\(what) at \(position(of: offset ?? index))")
         }
+    }
+}
 
-        static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-            var iterator = bytes.makeIterator()
-            var decoder = UTF8()
-            while true {
-                switch decoder.decode(&iterator) {
-                case .scalarValue: continue
-                case .emptyInput: return true
-                case .error: return false
-                }
+extension UnsafeRawBufferPointer {
+    /// Whether the bytes are valid UTF-8.
+    package var isValidUTF8: Bool {
+        var iterator = makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
             }
         }
     }

@@ -4,7 +4,7 @@ import StoredSettings
 extension EnvironmentStore {
     /// `bytes` as text when they are valid UTF-8, else `nil` (never U+FFFD in place of them).
     static func utf8Text(_ bytes: ArraySlice<UInt8>) -> String? {
-        let valid = bytes.withUnsafeBytes(ProcessEnvironment.isValidUTF8)
+        let valid = bytes.withUnsafeBytes(\.isValidUTF8)
         return valid ? String(decoding: bytes, as: UTF8.self) : nil
     }
 

@@ -80,7 +80,7 @@ extension EnvironmentStore {
             return failure(.tooLarge, "the \(file) has more than the limit of \(limit) bytes")
         }
         var content = bytes[..<total]
-        guard content.withUnsafeBytes(ProcessEnvironment.isValidUTF8) else {
+        guard content.withUnsafeBytes(\.isValidUTF8) else {
             return failure(.dataCorrupted, "the \(file) is not valid UTF-8 text")
         }
         if content.last == UInt8(ascii: "\n") {
