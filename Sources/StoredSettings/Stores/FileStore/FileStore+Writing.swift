@@ -66,7 +66,7 @@ extension FileStore {
                     try Self.checkWritable(target, permissions: permissions)
                 }
                 do {
-                    defer { versions.withLock { $0.writing = nil } }
+                    defer { memory.withLock { $0.versions.writing = nil } }
                     state.fingerprint = try AtomicFile.write(
                         data, to: destination, permissions: permissions,
                         owner: replaced.map { AtomicFile.Owner(user: $0.ownerID, group: $0.groupID) },
@@ -75,7 +75,7 @@ extension FileStore {
                         guard lock.isStillValid(), try FileSystem.fingerprint(atPath: target) == replaced else {
                             throw LockTakenAway()
                         }
-                        versions.withLock { $0.writing = written }
+                        memory.withLock { $0.versions.writing = written }
                     }
                 } catch is LockTakenAway {
                     continue
@@ -111,7 +111,7 @@ extension FileStore {
     func checkFileCanHold(_ value: StoredValue, forKey key: String) throws {
         guard !fileSurelyHolds(value, forKey: key) else { return }
         _ = try fileBytes(
-            [key: value], encoding: versions.withLock { $0.encoding }, source: StoredValueJSON.SourceText(),
+            [key: value], encoding: memory.withLock { $0.versions.encoding }, source: StoredValueJSON.SourceText(),
             target: path)
     }
 
