@@ -70,6 +70,60 @@ extension FileStore {
         }
     }
 
+    /// Makes `values`, just read or written, the values in memory under the pending changes. A
+    /// reload (`changes` nil) publishes what differs; a write publishes its `changes` in order, but
+    /// not those memory shows or a newer pending change covers. The `written` changes stop being
+    /// pending (never written back); a refused one stays for the writer to report.
+    func install(
+        _ values: [String: StoredValue], publishing changes: [StoredChange]?, including written: [String: StoredValue?]
+    ) {
+        memory.withLock { memory in
+            guard let changes else {
+                return memory.replaceAll(with: Self.overlaying(memory.pending, on: values))
+            }
+            if memory.pending.isEmpty { return memory.replace(with: values, publishing: changes) }
+            memory.pending = memory.pending.filter { key, value in
+                if let index = values.index(forKey: key), !values.keys[index].hasSameScalars(as: key) { return true }
+                return !values[key].isIdentical(to: value) && !(written[key].map { $0.isIdentical(to: value) } ?? false)
+            }
+            // Each change against the value before it, starting from memory; none of a key still
+            // pending, whose newer value memory shows and its setter published.
+            var current = memory.values
+            let fresh = changes.filter { change in
+                defer { current[change.key] = change.value }
+                return memory.pending[change.key] == nil && !current[change.key].isIdentical(to: change.value)
+            }
+            memory.replace(with: Self.overlaying(memory.pending, on: values), publishing: fresh)
+        }
+    }
+
+    /// `values` with the changes not yet written on top, and those changes (none for a durable
+    /// store).
+    func overlayingPending(
+        _ values: [String: StoredValue]
+    ) -> (values: [String: StoredValue], pending: [String: StoredValue?]) {
+        let pending = memory.withLock { $0.pending }
+        return (Self.overlaying(pending, on: values), pending)
+    }
+
+    /// The values in memory and the changes among them not yet written, read together.
+    func valuesWithPending() -> (values: [String: StoredValue], pending: [String: StoredValue?]) {
+        memory.withLock { ($0.values, $0.pending) }
+    }
+
+    private static func overlaying(
+        _ pending: [String: StoredValue?], on values: [String: StoredValue]
+    ) -> [String: StoredValue] {
+        var values = values
+        for (key, value) in pending {
+            // A key canonically equivalent to a stored key of other scalars is one a write
+            // refuses: it never changes that key (the writer drops it).
+            if let index = values.index(forKey: key), !values.keys[index].hasSameScalars(as: key) { continue }
+            values[key] = value
+        }
+        return values
+    }
+
     /// Makes the calls to subscribers of a set of keys that commits kept back; called once the
     /// thread holds no lock of this store.
     func deliverAnnouncements() {

@@ -106,6 +106,24 @@ extension FileStore {
         return data
     }
 
+    /// The bytes of a file holding `values`, keys sorted; JSON keys whose values are as `source`
+    /// read them keep the file's spelling. Throws `encodingFailed` with the setting as
+    /// ``StorageError/key`` and the place inside its value as the coding path.
+    static func encode(
+        _ values: [String: StoredValue], format: Format, encoding: PropertyListValue.FileEncoding,
+        source: StoredValueJSON.SourceText
+    ) throws -> Data {
+        do {
+            switch format {
+            case .json: return try StoredValueJSON.data(from: .dictionary(values), keeping: source)
+            case .propertyList: return try PropertyListValue.fileData(from: .dictionary(values), encoding: encoding)
+            }
+        } catch var error as StorageError where error.key == nil && !error.codingPath.isEmpty {
+            error.key = error.codingPath.removeFirst()
+            throw error
+        }
+    }
+
     /// Throws what a write of `value` under `key` would throw for that value alone, so the
     /// write-behind setter refuses it rather than queue it. Skipped when ``fileSurelyHolds(_:forKey:)``.
     func checkFileCanHold(_ value: StoredValue, forKey key: String) throws {
