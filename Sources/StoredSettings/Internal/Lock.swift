@@ -26,13 +26,16 @@ import Musl
 /// 3. A store's memory, held for a read or a commit only, never across the disk: `FileStore.memory`
 ///    (values, changes not yet written, the versions the change check reads, the group commit's
 ///    queue, the subscribers, whose streams it yields to under it), `DictionaryStorage.state`, a
-///    suite's state. A `FileStore` setter in the background, the group commit's queue and the
-///    change check take it alone; a test counter (`FileStore.queuedWrites`) takes it inside its own.
+///    suite's state.
 /// 4. ``ChangeBroadcaster``'s subscribers, released before it yields: a stream ends (removing
 ///    its subscriber) under the locks of a cancelled task, which `yield` may take.
-/// Every other lock (caches, registries, a suite's watch, the observation table, an
-/// ``AwaitableState``'s) is a leaf: nothing is taken while it is held. So a durable `FileStore`
-/// write takes two: `file` and `memory`, and the observation table when a key is observed.
+/// The observation table (`StoreObservation`) sits between 2 and 3: a wrapper may be made inside
+/// an `update` body, and a relay follows a key under the table's lock. Every other lock (caches, registries, a suite's watch, an ``AwaitableState``'s) is a
+/// leaf, but for `FileStore.queuedWrites`, a test counter that reads `FileStore.memory` inside
+/// its own. So a durable `FileStore` write takes two locks of the package, `file` and then
+/// `memory` (alone for the group commit's queue, the change check and a background setter,
+/// which thereby never wait for the disk); the change reaches an observed key's subject with
+/// no other.
 package final class Lock<State> {
     #if canImport(Darwin)
     private let mutex: UnsafeMutablePointer<os_unfair_lock>

@@ -74,7 +74,7 @@ final class StoreObservation: Sendable {
     /// announces to the key's subject directly, without this table's lock; else one handler that
     /// looks the subject up.
     private enum Following: Sendable {
-        case perKey(KeyHandlerSubscription)
+        case perKey(FileStore.KeyHandlerSubscription)
         case shared(KeySetSubscription)
     }
 
@@ -90,7 +90,7 @@ final class StoreObservation: Sendable {
             return table.serials
         }
         self.serial = serial
-        if let store = store as? any KeyHandlerFollowing {
+        if let store = store as? FileStore {
             subscription = .perKey(store.keyHandlerSubscription())
             return
         }
@@ -165,21 +165,4 @@ final class StoreObservation: Sendable {
         table.subjects[id] = (subject, relay)
         return subject
     }
-}
-
-/// A subscription to a set of keys that takes a handler per key, from a store of this package
-/// (``KeyHandlerFollowing``).
-struct KeyHandlerSubscription: Sendable {
-    /// Calls `onChange` with each change to `key` committed after this returns, once the
-    /// committing thread holds no lock of the store; a key followed already keeps its handler.
-    var follow: @Sendable (_ key: String, _ onChange: @escaping @Sendable (StoredChange) -> Void) -> Void
-    /// Ends the subscription: no call of a handler starts afterwards.
-    var end: @Sendable () -> Void
-}
-
-/// A store that follows keys with a handler each, so that a relay announces a change to the
-/// key's subject without looking it up under the observation table's lock.
-protocol KeyHandlerFollowing: AnyObject {
-    /// A new subscription following no key yet.
-    func keyHandlerSubscription() -> KeyHandlerSubscription
 }

@@ -16,4 +16,14 @@ extension FileStore: ChangeSnapshotting {
     }
 }
 
-extension FileStore: KeyHandlerFollowing {}
+extension FileStore {
+    /// A subscription to a set of keys with a handler per key, for the Observation relay of a
+    /// store (`StoreObservation`): each key's handler announces to its subject directly.
+    struct KeyHandlerSubscription: Sendable {
+        /// Calls `onChange` with each change to `key` committed after this returns, once the
+        /// committing thread holds no lock of the store; a key followed already keeps its handler.
+        var follow: @Sendable (_ key: String, _ onChange: @escaping @Sendable (StoredChange) -> Void) -> Void
+        /// Ends the subscription: no call of a handler starts afterwards.
+        var end: @Sendable () -> Void
+    }
+}
