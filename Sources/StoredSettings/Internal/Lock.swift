@@ -15,20 +15,27 @@ import Musl
 /// ## Lock order of the module
 /// A thread takes locks only in this order, top to bottom, and never holds one while it calls
 /// user code; observers are called once the thread holds none (``UpdateScope``).
-/// 1. `FileStore.WriteGroup`'s queue: taken alone (or inside its test counter's), released
-///    before the write.
-/// 2. The writers' lock of a store, held across an `update` body: `FileStore.file`, a suite's
-///    writers in `UserDefaultsStore`, an in-memory store's `DictionaryStorage.writers`. A
-///    body's writes to the same store are refused by ``UpdateScope`` before they would take it
-///    again; a suite's lock is not taken again by the thread marked as holding it (Foundation
-///    posts `didChangeNotification` inside `UserDefaults.set` on Apple platforms).
-/// 3. Under `FileStore.file`: the `flock` of ``FileLock`` (another process's lock, waited for
-///    here only), then a leaf: `FileStore.versions`.
-/// 4. Under `FileStore.file`, or alone for a background set: `FileStore`'s write-behind queue,
-///    which orders every write to its memory, then that memory's `DictionaryStorage.state`
-///    (never its `writers`), and ``ChangeBroadcaster``'s subscribers, in that order.
-/// Every other lock (caches, registries, a suite's watch, the observation table) is a leaf:
-/// nothing is taken while it is held.
+/// 1. The writers' lock of a store, held across an `update` body: `FileStore.file` (also across
+///    the `flock` wait and the `fsync`s of every write and reload), a suite's writers in
+///    `UserDefaultsStore`, an in-memory store's `DictionaryStorage.writers`. A body's writes to
+///    the same store are refused by ``UpdateScope`` before they would take it again; a suite's
+///    lock is not taken again by the thread marked as holding it (Foundation posts
+///    `didChangeNotification` inside `UserDefaults.set` on Apple platforms).
+/// 2. Under `FileStore.file`: the `flock` of ``FileLock`` (another process's lock, waited for
+///    here only).
+/// 3. A store's memory, held for a read or a commit only, never across the disk: `FileStore.memory`
+///    (values, changes not yet written, the versions the change check reads, the group commit's
+///    queue, the subscribers, whose streams it yields to under it), `DictionaryStorage.state`, a
+///    suite's state.
+/// 4. ``ChangeBroadcaster``'s subscribers, released before it yields: a stream ends (removing
+///    its subscriber) under the locks of a cancelled task, which `yield` may take.
+/// The observation table (`StoreObservation`) sits between 2 and 3: a wrapper may be made inside
+/// an `update` body, and a relay follows a key under the table's lock. Every other lock (caches, registries, a suite's watch, an ``AwaitableState``'s) is a
+/// leaf, but for `FileStore.queuedWrites`, a test counter that reads `FileStore.memory` inside
+/// its own. So a durable `FileStore` write takes two locks of the package, `file` and then
+/// `memory` (alone for the group commit's queue, the change check and a background setter,
+/// which thereby never wait for the disk); the change reaches an observed key's subject with
+/// no other.
 package final class Lock<State> {
     #if canImport(Darwin)
     private let mutex: UnsafeMutablePointer<os_unfair_lock>

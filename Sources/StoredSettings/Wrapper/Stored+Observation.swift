@@ -70,16 +70,29 @@ final class StoreObservation: Sendable {
         weak var store: (any Storable)?
     }
 
+    /// How a relay follows its store: a handler per key where the store takes one, so a commit
+    /// announces to the key's subject directly, without this table's lock; else one handler that
+    /// looks the subject up.
+    private enum Following: Sendable {
+        case perKey(FileStore.KeyHandlerSubscription)
+        case shared(KeySetSubscription)
+    }
+
     private static let table = Lock(Table())
 
     private let store: WeakStore
-    private let subscription: KeySetSubscription
+    private let subscription: Following
 
     private init(store: any Storable) {
         self.store = WeakStore(store: store)
         let serial = Self.table.withLock { table in
             table.serials += 1
             return table.serials
+        }
+        self.serial = serial
+        if let store = store as? FileStore {
+            subscription = .perKey(store.keyHandlerSubscription())
+            return
         }
         let id = ObjectIdentifier(store)
         let announce: @Sendable (StoredChange) -> Void = { [weakStore = self.store] change in
@@ -92,17 +105,27 @@ final class StoreObservation: Sendable {
             }
             subject?.announceChange()
         }
-        self.serial = serial
-        subscription =
+        subscription = .shared(
             (store as? any ChangeSnapshotting)?.keySetSubscription(onChange: announce)
-            ?? KeySetSubscription(following: store.changes(), onChange: announce)
+                ?? KeySetSubscription(following: store.changes(), onChange: announce))
     }
 
     /// Tells this relay's subjects from a later relay's for a store at the same address.
     private let serial: UInt64
 
     deinit {
-        subscription.end()
+        switch subscription {
+        case .perKey(let subscription): subscription.end()
+        case .shared(let subscription): subscription.end()
+        }
+    }
+
+    /// Follows `key`, announcing its changes to `subject`.
+    private func follow(_ key: String, announcingTo subject: ObservedKey) {
+        switch subscription {
+        case .perKey(let subscription): subscription.follow(key) { _ in subject.announceChange() }
+        case .shared(let subscription): subscription.follow(key)
+        }
     }
 
     /// The subject of `key` in `store`, following the key from now on.
@@ -138,7 +161,7 @@ final class StoreObservation: Sendable {
         let subject = ObservedKey()
         // Followed before any read through the subject, so no change is missed. Safe under the
         // table's lock: following takes only the store's own locks, never held when taking it.
-        relay.subscription.follow(id.key)
+        relay.follow(id.key, announcingTo: subject)
         table.subjects[id] = (subject, relay)
         return subject
     }

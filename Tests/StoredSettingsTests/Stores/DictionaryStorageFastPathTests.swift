@@ -297,29 +297,6 @@ struct DictionaryStorageFastPathTests {
         #expect(kept.count == 67)
     }
 
-    /// The storage's own replacement inside an update body (a different revision at the
-    /// commit) makes the commit look the key up again.
-    @Test func aReplacementInsideAnUpdateBodyMakesTheCommitFindTheKeyAgain() throws {
-        let storage = DictionaryStorage(["a": .int(1), "b": .int(2)])
-        try storage.update(forKey: "a") { value in
-            var replacement: [String: StoredValue] = [:]
-            for index in 0..<100 { replacement["x\(index)"] = .int(Int64(index)) }
-            storage.replaceAll(with: replacement)
-            value = .int(10)
-        }
-        #expect(storage.value(forKey: "a") == .int(10))
-        #expect(storage.value(forKey: "b") == nil)
-        #expect(storage.keys().count == 101)
-        #expect(storage.openSequenceCount == 0)
-        // A replacement that brings an invalid key: the next write to it is refused.
-        try storage.update(forKey: "a") { value in
-            storage.replaceAll(with: ["": .int(1), "a": .int(1)])
-            value = .int(11)
-        }
-        #expect(throws: StorageError.self) { try storage.setValue(.int(2), forKey: "") }
-        #expect(storage.value(forKey: "a") == .int(11))
-    }
-
     // MARK: - Thread exit
 
     /// Threads that ran updates (nested, throwing, of several stores) end, and their marks are

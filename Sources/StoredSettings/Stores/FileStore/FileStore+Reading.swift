@@ -100,24 +100,6 @@ extension FileStore {
         return (values, encoding, source)
     }
 
-    /// The bytes of a file holding `values`, keys sorted; JSON keys whose values are as `source`
-    /// read them keep the file's spelling. Throws `encodingFailed` with the setting as
-    /// ``StorageError/key`` and the place inside its value as the coding path.
-    static func encode(
-        _ values: [String: StoredValue], format: Format, encoding: PropertyListValue.FileEncoding,
-        source: StoredValueJSON.SourceText
-    ) throws -> Data {
-        do {
-            switch format {
-            case .json: return try StoredValueJSON.data(from: .dictionary(values), keeping: source)
-            case .propertyList: return try PropertyListValue.fileData(from: .dictionary(values), encoding: encoding)
-            }
-        } catch var error as StorageError where error.key == nil && !error.codingPath.isEmpty {
-            error.key = error.codingPath.removeFirst()
-            throw error
-        }
-    }
-
     /// Whether `error` means the file's contents are unreadable (not that reading failed).
     static func isCorruption(_ error: StorageError) -> Bool {
         error.code == .dataCorrupted || error.code == .nestingTooDeep

@@ -12,8 +12,8 @@ extension FileStore {
     /// ``checkForExternalChange()``; `counted` is false for the checks a store makes itself (on
     /// starting to watch, after a write, on a retry), which ``changeCheckCount`` leaves out.
     func checkForExternalChange(counted: Bool) {
-        if counted { versions.withLock { $0.checkCount += 1 } }
-        defer { storage.deliverAnnouncements() }
+        if counted { memory.withLock { $0.versions.checkCount += 1 } }
+        defer { deliverAnnouncements() }
         // Nothing changed, or the file is this store's write in progress, which publishes its
         // own values: no lock needed.
         if let target = try? FileSystem.resolvingSymbolicLinks(path),
@@ -25,7 +25,7 @@ extension FileStore {
         if let done = file.withLockIfAvailable({ examineFile(&$0) }) {
             outcome = done
         } else {
-            versions.withLock { $0.checkDeferred = true }
+            memory.withLock { $0.versions.checkDeferred = true }
             // The holder may have released the lock before the mark was set, without seeing it.
             guard let done = file.withLockIfAvailable({ examineFile(&$0) }) else { return }
             outcome = done
@@ -34,7 +34,7 @@ extension FileStore {
         if outcome.readFailed {
             retryAfterFailedRead()
         } else {
-            versions.withLock { $0.failedReads = 0 }
+            memory.withLock { $0.versions.failedReads = 0 }
         }
         runDeferredChangeCheck()
     }
@@ -84,16 +84,16 @@ extension FileStore {
         defer {
             runDeferredChangeCheck()
             // Outside the lock: observers' code may read and write this store.
-            storage.deliverAnnouncements()
+            deliverAnnouncements()
         }
         return try UpdateScope.holdingAnnouncements { try file.withLock(body) }
     }
 
     /// Runs the change check left to the holder of ``file``, if one was.
     private func runDeferredChangeCheck() {
-        let deferred = versions.withLock { versions in
-            defer { versions.checkDeferred = false }
-            return versions.checkDeferred
+        let deferred = memory.withLock { memory in
+            defer { memory.versions.checkDeferred = false }
+            return memory.versions.checkDeferred
         }
         if deferred { checkForExternalChange(counted: false) }
     }
@@ -101,9 +101,9 @@ extension FileStore {
     /// After a failed read, checks again one ``Options/changeCheckInterval`` later, then doubling
     /// up to 5 s (or the interval) while reads fail: no change may come to wake a check.
     private func retryAfterFailedRead() {
-        let failures = versions.withLock { versions in
-            versions.failedReads += 1
-            return versions.failedReads
+        let failures = memory.withLock { memory in
+            memory.versions.failedReads += 1
+            return memory.versions.failedReads
         }
         guard let interval = options.changeCheckInterval else { return }
         let (seconds, attoseconds) = interval.components
@@ -119,13 +119,13 @@ extension FileStore {
     /// Whether `current` (`nil`: no file) is the version the values in memory come from, or
     /// the one this store's write in progress is renaming into place.
     private func isKnownVersion(_ current: FileFingerprint?) -> Bool {
-        let known = versions.value
+        let known = memory.withLock { $0.versions }
         return current == known.loaded || (current != nil && current == known.writing)
     }
 
     /// How many times the store checked its file for external changes since it was opened:
     /// once per batch of events in its folder, or once per interval where it polls.
-    package var changeCheckCount: Int { versions.value.checkCount }
+    package var changeCheckCount: Int { memory.withLock { $0.versions.checkCount } }
 }
 
 /// What tells one ``FileStore`` its file may have changed: ``FolderEvents`` where the platform has

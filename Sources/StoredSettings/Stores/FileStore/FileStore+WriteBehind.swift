@@ -16,23 +16,6 @@ extension FileStore {
         case writeBehind
     }
 
-    /// The changes in memory and not yet in the file: a write-behind store's, and those of
-    /// ``FileStore/setValueInBackground(_:forKey:)``. Lock order: ``FileStore/file``, then
-    /// ``state``, then the store's ``DictionaryStorage``; a setter takes only the last two.
-    final class WriteBehind: Sendable {
-        struct State: Sendable {
-            /// Each key set since the last write that took it, with its newest value (`nil`:
-            /// removed).
-            var pending: [String: StoredValue?] = [:]
-            /// Whether a run of the writer is queued and has not taken the pending changes yet.
-            var scheduled = false
-        }
-
-        let state = Lock(State())
-        /// The one writer: runs queue up, so writes never overlap and later ones coalesce.
-        let queue = DispatchQueue(label: "StoredSettings write-behind")
-    }
-
     /// Writes every change made in memory and not yet written, and returns once it is on disk.
     ///
     /// For a ``WriteMode/writeBehind`` store or ``setValueInBackground(_:forKey:)``: call it
@@ -49,18 +32,18 @@ extension FileStore {
     /// Thread-safety: may be called from any thread; it waits for a background write in
     /// progress, then writes what is left on the calling thread.
     public func flush() throws {
-        guard !writeBehind.state.withLock({ $0.pending.isEmpty }) else { return }
+        guard !memory.withLock({ $0.pending.isEmpty }) else { return }
         var refusals: [StorageError] = []
         do {
             while true {
                 do {
-                    try writePending(of: writeBehind, refusals: &refusals)
+                    try writePending(refusals: &refusals)
                     break
                 } catch let refused as PendingRefused {
                     // Under one file lock, so no write builds on the dropped value. `nil`: another
                     // flush dropped one meanwhile; try again.
                     var dropped: String?
-                    try? reload { dropped = dropLargest(of: refused.tried, from: writeBehind) }
+                    try? reload { dropped = dropLargest(of: refused.tried) }
                     guard let key = dropped else { continue }
                     refusals.append(refused.error.adding(key: key))
                 }
@@ -84,19 +67,19 @@ extension FileStore {
     /// Writes the pending changes as one file, dropping one whose key is canonically equivalent to
     /// a file's key (its refusal goes to `refusals`). Throws ``PendingRefused`` when the checks
     /// refuse the file; after other errors the changes stay pending.
-    private func writePending(of writeBehind: WriteBehind, refusals: inout [StorageError]) throws {
+    private func writePending(refusals: inout [StorageError]) throws {
         var tried: [String: StoredValue?] = [:]
         var found: [StorageError] = []
         defer { refusals += found }
         try commitChanges(refused: { PendingRefused(error: $0, tried: tried) }) { values in
             tried = [:]
             found = []
-            let changes = writeBehind.state.withLock { state -> [StoredChange] in
+            let changes = memory.withLock { memory -> [StoredChange] in
                 var changes: [StoredChange] = []
-                for (key, value) in state.pending {
+                for (key, value) in memory.pending {
                     if let existing = canonicallyEquivalentKey(to: key, in: values) {
                         found.append(canonicallyEquivalentKeyError(key, existing: existing))
-                        state.pending[key] = nil
+                        memory.pending[key] = nil
                         continue
                     }
                     // A value the file holds already keeps the file's text, as a durable write does.
@@ -113,19 +96,19 @@ extension FileStore {
 
     /// Drops the pending change of a refused file whose value alone makes the largest file (the
     /// last key among equals); `nil` if another flush or a setter changed it meanwhile.
-    private func dropLargest(of pending: [String: StoredValue?], from writeBehind: WriteBehind) -> String? {
+    private func dropLargest(of pending: [String: StoredValue?]) -> String? {
         let sizes = pending.map { key, value -> (size: Int, key: String) in
             let bytes = try? fileBytes(
-                [key: value ?? .bool(false)], encoding: versions.withLock { $0.encoding },
+                [key: value ?? .bool(false)], encoding: memory.withLock { $0.versions.encoding },
                 source: StoredValueJSON.SourceText(), target: path)
             return (bytes?.count ?? .max, key)
         }
         guard let largest = sizes.max(by: { ($0.size, $0.key) < ($1.size, $1.key) }) else { return nil }
-        return writeBehind.state.withLock { state in
-            guard let value = state.pending[largest.key], let dropped = pending[largest.key],
+        return memory.withLock { memory in
+            guard let value = memory.pending[largest.key], let dropped = pending[largest.key],
                 value.isIdentical(to: dropped)
             else { return nil }
-            state.pending[largest.key] = nil
+            memory.pending[largest.key] = nil
             return largest.key
         }
     }
@@ -135,22 +118,22 @@ extension FileStore {
     func setBehind(_ value: StoredValue?, forKey key: String) throws {
         // What a durable write would refuse, refused now: queued, it would fail every write.
         if let value { try checkFileCanHold(value, forKey: key) }
-        let schedule = try writeBehind.state.withLock { state in
-            try storage.setValue(value, forKey: key)
-            state.pending[key] = .some(value)
-            defer { state.scheduled = true }
-            return !state.scheduled
+        let schedule = try memory.withLock { memory in
+            try memory.setValue(value, forKey: key)
+            memory.pending[key] = .some(value)
+            defer { memory.writerScheduled = true }
+            return !memory.writerScheduled
         }
-        storage.deliverAnnouncements()
+        deliverAnnouncements()
         guard schedule else { return }
         // Background time on the systems that suspend apps, until the run has written.
         let activity = BackgroundActivity(reason: "StoredSettings background write")
         // A failure goes to the handler bound where the run was queued, else the process's.
         let handler = StorageErrorReporter.taskHandler
         // The run keeps the store alive until its changes are written.
-        writeBehind.queue.async { [self] in
+        writer.async { [self] in
             defer { activity.end() }
-            writeBehind.state.withLock { $0.scheduled = false }
+            memory.withLock { $0.writerScheduled = false }
             do {
                 try flush()
             } catch {
@@ -159,60 +142,5 @@ extension FileStore {
                 if let handler { handler(error) } else { StorageErrorReporter.report(error) }
             }
         }
-    }
-
-    /// Makes `values`, just read or written, the values in memory under the pending changes. A
-    /// reload (`changes` nil) publishes what differs; a write publishes its `changes` in order, but
-    /// not those memory shows or a newer pending change covers. The `written` changes stop being
-    /// pending (never written back); a refused one stays for the writer to report.
-    func install(
-        _ values: [String: StoredValue], publishing changes: [StoredChange]?, including written: [String: StoredValue?]
-    ) {
-        writeBehind.state.withLock { state in
-            guard let changes else {
-                return storage.replaceAll(with: Self.overlaying(state.pending, on: values))
-            }
-            if state.pending.isEmpty { return storage.replace(with: values, publishing: changes) }
-            state.pending = state.pending.filter { key, value in
-                if let index = values.index(forKey: key), !values.keys[index].hasSameScalars(as: key) { return true }
-                return !values[key].isIdentical(to: value) && !(written[key].map { $0.isIdentical(to: value) } ?? false)
-            }
-            // Each change against the value before it, starting from memory; none of a key still
-            // pending, whose newer value memory shows and its setter published.
-            var current = storage.snapshot
-            let fresh = changes.filter { change in
-                defer { current[change.key] = change.value }
-                return state.pending[change.key] == nil && !current[change.key].isIdentical(to: change.value)
-            }
-            storage.replace(with: Self.overlaying(state.pending, on: values), publishing: fresh)
-        }
-    }
-
-    /// `values` with the changes not yet written on top, and those changes (none for a durable
-    /// store).
-    func overlayingPending(
-        _ values: [String: StoredValue]
-    ) -> (values: [String: StoredValue], pending: [String: StoredValue?]) {
-        let pending = writeBehind.state.withLock { $0.pending }
-        return (Self.overlaying(pending, on: values), pending)
-    }
-
-    /// The values in memory and the changes among them not yet written, read together: a
-    /// setter commits to memory and queues its change under ``WriteBehind/state``.
-    func valuesWithPending() -> (values: [String: StoredValue], pending: [String: StoredValue?]) {
-        writeBehind.state.withLock { (storage.snapshot, $0.pending) }
-    }
-
-    private static func overlaying(
-        _ pending: [String: StoredValue?], on values: [String: StoredValue]
-    ) -> [String: StoredValue] {
-        var values = values
-        for (key, value) in pending {
-            // A key canonically equivalent to a stored key of other scalars is one a write
-            // refuses: it never changes that key (the writer drops it).
-            if let index = values.index(forKey: key), !values.keys[index].hasSameScalars(as: key) { continue }
-            values[key] = value
-        }
-        return values
     }
 }

@@ -66,7 +66,7 @@ extension FileStore {
                     try Self.checkWritable(target, permissions: permissions)
                 }
                 do {
-                    defer { versions.withLock { $0.writing = nil } }
+                    defer { memory.withLock { $0.versions.writing = nil } }
                     state.fingerprint = try AtomicFile.write(
                         data, to: destination, permissions: permissions,
                         owner: replaced.map { AtomicFile.Owner(user: $0.ownerID, group: $0.groupID) },
@@ -75,7 +75,7 @@ extension FileStore {
                         guard lock.isStillValid(), try FileSystem.fingerprint(atPath: target) == replaced else {
                             throw LockTakenAway()
                         }
-                        versions.withLock { $0.writing = written }
+                        memory.withLock { $0.versions.writing = written }
                     }
                 } catch is LockTakenAway {
                     continue
@@ -106,12 +106,30 @@ extension FileStore {
         return data
     }
 
+    /// The bytes of a file holding `values`, keys sorted; JSON keys whose values are as `source`
+    /// read them keep the file's spelling. Throws `encodingFailed` with the setting as
+    /// ``StorageError/key`` and the place inside its value as the coding path.
+    static func encode(
+        _ values: [String: StoredValue], format: Format, encoding: PropertyListValue.FileEncoding,
+        source: StoredValueJSON.SourceText
+    ) throws -> Data {
+        do {
+            switch format {
+            case .json: return try StoredValueJSON.data(from: .dictionary(values), keeping: source)
+            case .propertyList: return try PropertyListValue.fileData(from: .dictionary(values), encoding: encoding)
+            }
+        } catch var error as StorageError where error.key == nil && !error.codingPath.isEmpty {
+            error.key = error.codingPath.removeFirst()
+            throw error
+        }
+    }
+
     /// Throws what a write of `value` under `key` would throw for that value alone, so the
     /// write-behind setter refuses it rather than queue it. Skipped when ``fileSurelyHolds(_:forKey:)``.
     func checkFileCanHold(_ value: StoredValue, forKey key: String) throws {
         guard !fileSurelyHolds(value, forKey: key) else { return }
         _ = try fileBytes(
-            [key: value], encoding: versions.withLock { $0.encoding }, source: StoredValueJSON.SourceText(),
+            [key: value], encoding: memory.withLock { $0.versions.encoding }, source: StoredValueJSON.SourceText(),
             target: path)
     }
 

@@ -52,21 +52,25 @@ public final class FileStore: Storable {
     /// The options the store was opened with.
     public let options: Options
 
-    let storage: DictionaryStorage
+    /// What the store keeps in memory, values to subscribers: the one lock its reads, setters
+    /// and commits take (``Memory``).
+    let memory: Lock<Memory>
+    /// The file's state; held by a write or reload across its disk work (the `flock` wait, the
+    /// `fsync`s), so it serializes them. Taken before ``memory``, never while holding it.
     let file: Lock<FileState>
     /// This store's name in ``UpdateScope`` marks: the identity of ``file``, worked out once.
     let medium: String
+    /// The mark of a group commit's leader in ``UpdateScope``.
+    let groupMedia: [String]
     let watcher = Lock<FileWatcher?>(nil)
-    /// What the change check compares the file with, readable without waiting for a write in
-    /// progress (which holds ``file`` through its `flock` wait and `fsync`s).
-    let versions: Lock<Versions>
-    /// The `setValue` calls waiting for the write in progress (group commit).
-    let writeGroup = WriteGroup()
-    /// The changes not yet written: every set in ``WriteMode/writeBehind`` mode, and those of
-    /// ``setValueInBackground(_:forKey:)``.
-    let writeBehind = WriteBehind()
+    /// How many `setValue` calls wait to join the next group (for tests).
+    package let queuedWrites = AwaitableState(0)
+    /// The background writer of ``Memory/pending``: runs queue up, so writes never overlap and
+    /// later ones coalesce.
+    let writer = DispatchQueue(label: "StoredSettings write-behind")
 
-    /// The versions of the file a change check knows for this store's own.
+    /// The versions of the file a change check knows for this store's own, readable without
+    /// waiting for a write in progress (which holds ``file`` through its `flock` wait and `fsync`s).
     struct Versions: Sendable {
         /// A copy of ``FileState/fingerprint``.
         var loaded: FileFingerprint?
@@ -89,13 +93,13 @@ public final class FileStore: Storable {
     struct FileState: Sendable {
         /// The version of the file the values in memory come from; `nil` when there was none.
         var fingerprint: FileFingerprint? {
-            didSet { versions.withLock { $0.loaded = fingerprint } }
+            didSet { memory.withLock { $0.versions.loaded = fingerprint } }
         }
-        /// The store's ``FileStore/versions``, which holds a copy of ``fingerprint``.
-        let versions: Lock<Versions>
+        /// The store's ``FileStore/memory``, whose versions hold a copy of ``fingerprint``.
+        let memory: Lock<Memory>
         /// The encoding a property-list file is rewritten in.
         var encoding: PropertyListValue.FileEncoding = .xml {
-            didSet { versions.withLock { $0.encoding = encoding } }
+            didSet { memory.withLock { $0.versions.encoding = encoding } }
         }
         /// A JSON file's text for each key as last read, so a write keeps unchanged keys as
         /// the file spelled them.
@@ -154,15 +158,16 @@ public final class FileStore: Storable {
         let format = format ?? Format(path: path)
         self.format = format
         self.options = options
-        let versions = Lock(Versions())
-        self.versions = versions
-        var state = FileState(versions: versions)
+        let memory = Lock(Memory(values: [:]))
+        self.memory = memory
+        var state = FileState(memory: memory)
         var reports: [StorageError] = []
         let values = try Self.open(
             path: path, format: format, options: options, state: &state, reports: &reports)
-        storage = DictionaryStorage(values, defersAnnouncements: true)
+        memory.withLock { $0.values = values }
         file = Lock(state)
         medium = UpdateScope.medium(file)
+        groupMedia = ["group commit " + medium]
         options.afterOpeningForTesting?.body()
         if let interval = options.changeCheckInterval {
             // Off the caller's thread and later: placing watches can take the kernel milliseconds,
@@ -205,6 +210,7 @@ public final class FileStore: Storable {
 
     deinit {
         watcher.withLock { $0?.cancel() }
+        for continuation in memory.withLock({ $0.subscribers.all }) { continuation.finish() }
     }
 
     /// The path of the file, for error messages; followed by ` (write-behind)` in
@@ -215,18 +221,18 @@ public final class FileStore: Storable {
     ///
     /// - Complexity: O(1): a dictionary lookup under a lock; it never touches the disk.
     public func value(forKey key: String) -> StoredValue? {
-        storage.value(forKey: key)
+        memory.withLock { $0.values[key] }
     }
 
     /// The value and the store's revision, from memory. The revision grows with every change,
     /// whether written by this store or loaded from the file.
     public func valueWithRevision(forKey key: String) -> (value: StoredValue?, revision: UInt64?) {
-        storage.valueWithRevision(forKey: key)
+        memory.withLock { ($0.values[key], $0.revision) }
     }
 
     /// Every key in the file, as of the last write or check for changes.
     public func keys() -> [String] {
-        storage.keys()
+        memory.withLock { Array($0.values.keys) }
     }
 
     /// Stores `value` under `key` (removes the key for `nil`) and writes the file before
@@ -312,6 +318,6 @@ public final class FileStore: Storable {
     /// Every change committed from now on, in order, each once: this store's writes and the
     /// changes it finds in the file.
     public func changes() -> AsyncStream<StoredChange> {
-        storage.changes()
+        subscribe(readingValueForKey: nil).stream
     }
 }

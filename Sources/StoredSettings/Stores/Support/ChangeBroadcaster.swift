@@ -11,39 +11,7 @@
 /// Thread-safety: every member may be used from any thread or task.
 public final class ChangeBroadcaster: Sendable {
     private typealias Continuation = AsyncStream<StoredChange>.Continuation
-    fileprivate typealias Handler = @Sendable (StoredChange) -> Void
-
-    private struct State {
-        var nextID = 0
-        /// Subscribers of every key.
-        var everyKey: [Int: Continuation] = [:]
-        /// Subscribers of one key, by key: a publish touches only those of its keys.
-        var byKey: [String: [Int: Continuation]] = [:]
-        /// Subscribers of a set of keys (``keySetSubscription(onChange:)``), by the keys they follow.
-        var followers: [String: [Int: Handler]] = [:]
-        /// The keys each subscriber of a set of keys follows.
-        var keySets: [Int: Set<String>] = [:]
-        var count = 0
-
-        /// The subscribers a change of `key` goes to.
-        func subscribers(of key: String) -> [Continuation] {
-            guard let keyed = byKey[key] else { return Array(everyKey.values) }
-            return Array(everyKey.values) + Array(keyed.values)
-        }
-
-        var all: [Continuation] {
-            Array(everyKey.values) + byKey.values.flatMap(\.values)
-        }
-
-        /// Removes every subscriber.
-        mutating func removeAll() {
-            everyKey.removeAll()
-            byKey.removeAll()
-            followers.removeAll()
-            keySets.removeAll()
-            count = 0
-        }
-    }
+    typealias Handler = @Sendable (StoredChange) -> Void
 
     /// The calls to subscribers of a set of keys that a publish collected, to be made once the
     /// publisher holds no lock: they run observers' code, which may read and write the store.
@@ -73,7 +41,7 @@ public final class ChangeBroadcaster: Sendable {
         }
     }
 
-    private let state = Lock(State())
+    private let state = Lock(Subscribers())
     /// The number of subscribers, mirrored for ``waitForSubscriberCount(_:)``: updated after
     /// each change of `state.count`, by the same amount.
     private let mirroredCount = AwaitableState(0)
@@ -95,17 +63,7 @@ public final class ChangeBroadcaster: Sendable {
         stream: AsyncStream<StoredChange>, continuation: AsyncStream<StoredChange>.Continuation
     ) {
         let (stream, continuation) = AsyncStream<StoredChange>.makeStream(bufferingPolicy: .unbounded)
-        let id = state.withLock { state in
-            let id = state.nextID
-            state.nextID += 1
-            if let key {
-                state.byKey[key, default: [:]][id] = continuation
-            } else {
-                state.everyKey[id] = continuation
-            }
-            state.count += 1
-            return id
-        }
+        let id = state.withLock { $0.add(continuation, key: key) }
         mirroredCount.withLock { $0 += 1 }
         continuation.onTermination = { [weak self] _ in
             self?.remove(id, key: key)
@@ -116,53 +74,24 @@ public final class ChangeBroadcaster: Sendable {
     /// Calls `onChange` with each change to the keys passed to the subscription's `follow`
     /// (none at first), with no stream or task: ``publishing(_:)`` returns the calls for its
     /// caller to make once it holds no lock. `end` removes the subscription at once.
-    func keySetSubscription(onChange: @escaping @Sendable (StoredChange) -> Void) -> KeySetSubscription {
-        let id = state.withLock { state in
-            let id = state.nextID
-            state.nextID += 1
-            state.keySets[id] = []
-            state.count += 1
-            return id
-        }
+    func keySetSubscription(onChange: @escaping Handler) -> KeySetSubscription {
+        let id = state.withLock { $0.addKeySet() }
         mirroredCount.withLock { $0 += 1 }
         return KeySetSubscription(
-            follow: { [weak self] key in
-                self?.state.withLock { state in
-                    // Nothing once the subscription ended; nothing more for a key it follows.
-                    guard state.keySets[id]?.insert(key).inserted == true else { return }
-                    state.followers[key, default: [:]][id] = onChange
-                }
-            },
+            follow: { [weak self] key in self?.state.withLock { $0.follow(key, id: id, onChange: onChange) } },
             end: { [weak self] in self?.remove(id, key: nil) })
     }
 
     private func remove(_ id: Int, key: String?) {
-        // Take the continuations out under the lock, drop them after releasing it.
-        let removed: [Continuation]? = state.withLock { state in
-            var removed: [Continuation] = []
-            if let key {
-                if let continuation = state.byKey[key]?.removeValue(forKey: id) { removed.append(continuation) }
-                if state.byKey[key]?.isEmpty == true { state.byKey[key] = nil }
-            } else if let keys = state.keySets.removeValue(forKey: id) {
-                for key in keys {
-                    state.followers[key]?.removeValue(forKey: id)
-                    if state.followers[key]?.isEmpty == true { state.followers[key] = nil }
-                }
-                state.count -= 1
-                return nil
-            } else if let continuation = state.everyKey.removeValue(forKey: id) {
-                removed.append(continuation)
-            }
-            if !removed.isEmpty { state.count -= 1 }
-            return removed
-        }
-        if removed?.isEmpty != true { mirroredCount.withLock { $0 -= 1 } }
+        // The continuations are dropped after the lock is released.
+        let (removed, _) = state.withLock { $0.remove(id, key: key) }
+        if removed { mirroredCount.withLock { $0 -= 1 } }
     }
 
     /// The keys that subscribers of one key follow, or `nil` while a subscriber follows every
     /// key: what a store that must look for changes itself needs to compare.
     var followedKeys: Set<String>? {
-        state.withLock { $0.everyKey.isEmpty ? Set($0.byKey.keys).union($0.followers.keys) : nil }
+        state.withLock { $0.followedKeys }
     }
 
     /// Delivers `changes`, in order, to every current stream of their keys.
@@ -182,31 +111,11 @@ public final class ChangeBroadcaster: Sendable {
     /// (``keySetSubscription(onChange:)``) once the caller holds no lock.
     func publishing(_ changes: some Collection<StoredChange>) -> (count: Int, announcements: Announcements) {
         guard !changes.isEmpty else { return (subscriberCount, Announcements()) }
-        var announcements = Announcements()
-        if changes.count == 1, let change = changes.first {
-            let (subscribers, count) = state.withLock { state in
-                guard state.count > 0 else { return ([Continuation](), 0) }
-                if let followers = state.followers[change.key] {
-                    announcements.calls = followers.values.map { ($0, change) }
-                }
-                return (state.subscribers(of: change.key), state.count)
-            }
-            // Outside the lock: see the type's documentation.
-            for continuation in subscribers { continuation.yield(change) }
-            return (count, announcements)
+        let (deliveries, announcements, count) = state.withLock { state in
+            let (deliveries, announcements) = state.deliveries(of: changes)
+            return (deliveries, announcements, state.count)
         }
-        let (deliveries, count): ([(Continuation, StoredChange)], Int) = state.withLock { state in
-            guard state.count > 0 else { return ([], 0) }
-            var deliveries: [(Continuation, StoredChange)] = []
-            for change in changes {
-                for continuation in state.subscribers(of: change.key) { deliveries.append((continuation, change)) }
-                if let followers = state.followers[change.key] {
-                    announcements.calls += followers.values.map { ($0, change) }
-                }
-            }
-            return (deliveries, state.count)
-        }
-        // Outside the lock, in order per subscriber.
+        // Outside the lock (see the type's documentation), in order per subscriber.
         for (continuation, change) in deliveries { continuation.yield(change) }
         return (count, announcements)
     }
@@ -234,5 +143,113 @@ public final class ChangeBroadcaster: Sendable {
 
     deinit {
         for continuation in state.withLock({ $0.all }) { continuation.finish() }
+    }
+}
+
+extension ChangeBroadcaster {
+    /// The subscribers of one store's changes, kept under a lock of their owner: a
+    /// broadcaster's own, or a ``FileStore``'s memory lock, so that its commits publish under
+    /// the lock they commit under and take no other.
+    struct Subscribers: Sendable {
+        typealias Continuation = AsyncStream<StoredChange>.Continuation
+
+        private var nextID = 0
+        /// Subscribers of every key.
+        private var everyKey: [Int: Continuation] = [:]
+        /// Subscribers of one key, by key: a publish touches only those of its keys.
+        private var byKey: [String: [Int: Continuation]] = [:]
+        /// Subscribers of a set of keys, by the keys they follow.
+        private var followers: [String: [Int: Handler]] = [:]
+        /// The keys each subscriber of a set of keys follows.
+        private var keySets: [Int: Set<String>] = [:]
+        /// How many subscriptions there are.
+        private(set) var count = 0
+
+        /// Adds a stream's `continuation` (of `key`'s changes, or of every key's); its id.
+        mutating func add(_ continuation: Continuation, key: String?) -> Int {
+            defer { nextID += 1 }
+            if let key {
+                byKey[key, default: [:]][nextID] = continuation
+            } else {
+                everyKey[nextID] = continuation
+            }
+            count += 1
+            return nextID
+        }
+
+        /// Adds a subscriber of a set of keys, following none yet; its id.
+        mutating func addKeySet() -> Int {
+            defer { nextID += 1 }
+            keySets[nextID] = []
+            count += 1
+            return nextID
+        }
+
+        /// Makes the subscriber `id` of a set of keys follow `key`: nothing once it ended, nothing
+        /// more for a key it follows.
+        mutating func follow(_ key: String, id: Int, onChange: @escaping Handler) {
+            guard keySets[id]?.insert(key).inserted == true else { return }
+            followers[key, default: [:]][id] = onChange
+        }
+
+        /// Removes subscription `id` (`key`: a stream's key, if it has one); whether it was
+        /// there, and its continuation, for the caller to drop once it releases its lock.
+        mutating func remove(_ id: Int, key: String?) -> (removed: Bool, continuations: [Continuation]) {
+            var removed: [Continuation] = []
+            if let key {
+                if let continuation = byKey[key]?.removeValue(forKey: id) { removed.append(continuation) }
+                if byKey[key]?.isEmpty == true { byKey[key] = nil }
+            } else if let keys = keySets.removeValue(forKey: id) {
+                for key in keys {
+                    followers[key]?.removeValue(forKey: id)
+                    if followers[key]?.isEmpty == true { followers[key] = nil }
+                }
+                count -= 1
+                return (true, [])
+            } else if let continuation = everyKey.removeValue(forKey: id) {
+                removed.append(continuation)
+            }
+            if !removed.isEmpty { count -= 1 }
+            return (!removed.isEmpty, removed)
+        }
+
+        /// The keys that subscribers of one key follow, or `nil` while a stream follows every key.
+        var followedKeys: Set<String>? {
+            everyKey.isEmpty ? Set(byKey.keys).union(followers.keys) : nil
+        }
+
+        /// The streams to hand each of `changes` to, in order, and the calls to make to
+        /// subscribers of a set of keys.
+        func deliveries(
+            of changes: some Collection<StoredChange>
+        ) -> (deliveries: [(Continuation, StoredChange)], announcements: Announcements) {
+            var announcements = Announcements()
+            guard count > 0 else { return ([], announcements) }
+            var deliveries: [(Continuation, StoredChange)] = []
+            for change in changes {
+                for continuation in everyKey.values { deliveries.append((continuation, change)) }
+                if let keyed = byKey[change.key] {
+                    for continuation in keyed.values { deliveries.append((continuation, change)) }
+                }
+                if let handlers = followers[change.key] {
+                    announcements.calls += handlers.values.map { ($0, change) }
+                }
+            }
+            return (deliveries, announcements)
+        }
+
+        /// Every stream's continuation.
+        var all: [Continuation] {
+            Array(everyKey.values) + byKey.values.flatMap(\.values)
+        }
+
+        /// Removes every subscriber.
+        mutating func removeAll() {
+            everyKey.removeAll()
+            byKey.removeAll()
+            followers.removeAll()
+            keySets.removeAll()
+            count = 0
+        }
     }
 }

@@ -25,9 +25,6 @@ public final class DictionaryStorage: Sendable {
         /// Whether every key in `values` is valid, so a write to a present key needs no
         /// validation; `nil` until a write needs it (seeds may hold invalid keys).
         var keysAreValid: Bool?
-        /// Calls to subscribers of a set of keys kept for ``deliverAnnouncements()``, when the
-        /// owner commits under locks of its own.
-        var deferred = ChangeBroadcaster.Announcements()
 
         init(values: [String: StoredValue]) {
             self.values = values
@@ -67,34 +64,14 @@ public final class DictionaryStorage: Sendable {
     private let writers: Lock<Int>
     /// This storage's name in ``UpdateScope``'s marks.
     private let media: [String]
-    /// Whether the owner makes every write under a lock of its own: writes then take no
-    /// `writers`, and calls to subscribers of a set of keys wait for ``deliverAnnouncements()``.
-    private let defersAnnouncements: Bool
 
     /// Creates a storage holding `values`; their keys are not validated, so a seed may hold keys
     /// a write would refuse.
-    public convenience init(_ values: [String: StoredValue] = [:]) {
-        self.init(values, defersAnnouncements: false)
-    }
-
-    /// A storage whose owner makes every write (never an `update`) under one lock of its own:
-    /// calls to subscribers of a set of keys wait until the owner calls
-    /// ``deliverAnnouncements()`` with its locks released.
-    init(_ values: [String: StoredValue], defersAnnouncements: Bool) {
+    public init(_ values: [String: StoredValue] = [:]) {
         state = Lock(State(values: values))
         let writers = Lock(0)
         self.writers = writers
         media = [UpdateScope.medium(writers)]
-        self.defersAnnouncements = defersAnnouncements
-    }
-
-    /// Makes the calls to subscribers of a set of keys that commits kept back; the owner of a
-    /// storage made with `defersAnnouncements` calls it once it holds no lock.
-    func deliverAnnouncements() {
-        state.withLock { state in
-            defer { state.deferred = ChangeBroadcaster.Announcements() }
-            return state.deferred
-        }.deliver()
     }
 
     /// The value stored under `key`.
@@ -169,14 +146,12 @@ public final class DictionaryStorage: Sendable {
     /// `body` runs outside the value lock: it may read this store. A write it makes to this
     /// storage from the same thread throws ``StorageError/Code/reentrantWrite``.
     public func update<R>(forKey key: String, _ body: (inout StoredValue?) throws -> R) throws -> R {
-        // Without `writers` nothing would hold other writes off between the read and the commit.
-        precondition(!defersAnnouncements, "update(forKey:_:) on a storage whose owner orders its writes")
         try checkOutsideUpdateBody(forKey: key)
         let (result, announcements) = try asWriter {
-            let (index, revision, start) = try state.withLock { state in
+            let (index, start) = try state.withLock { state in
                 let index = try state.checkedIndex(forKey: key)
                 state.openSequences = 1
-                return (index, state.revision, index.map { state.values.values[$0] })
+                return (index, index.map { state.values.values[$0] })
             }
             var value = start
             let result: R
@@ -186,12 +161,11 @@ public final class DictionaryStorage: Sendable {
                 state.withLock { $0.openSequences = 0 }
                 throw error
             }
-            // The slot found by the read is still the key's, unless the body replaced the values
-            // (the revision tells).
+            // The slot found by the read is still the key's: every other write waits for
+            // `writers`, and the body's own are refused.
             let announcements = try state.withLock { state in
                 state.openSequences = 0
-                let slot = state.revision == revision ? index : try state.checkedIndex(forKey: key)
-                return try commit(value, forKey: key, at: slot, in: &state)
+                return try commit(value, forKey: key, at: index, in: &state)
             }
             return (result, announcements)
         }
@@ -203,8 +177,6 @@ public final class DictionaryStorage: Sendable {
     /// ``waitingWriterCount`` until it has it.
     @inline(__always)
     private func asWriter<R>(_ work: () throws -> R) rethrows -> R {
-        // The owner's lock orders the writes already.
-        if defersAnnouncements { return try work() }
         var waited = false
         return try UpdateScope.holdingAnnouncements {
             try writers.withLock(ifTaken: {
@@ -213,60 +185,6 @@ public final class DictionaryStorage: Sendable {
             }) { _ in
                 if waited { state.withLock { $0.waiters -= 1 } }
                 return try work()
-            }
-        }
-    }
-
-    /// Runs a replacement as a writer (from this storage's own update body, whose thread holds
-    /// `writers`, at once), then delivers its announcements.
-    private func asReplacingWriter(_ work: () -> ChangeBroadcaster.Announcements) {
-        if UpdateScope.isInsideUpdateBody(of: media) { return work().deliver() }
-        asWriter(work).deliver()
-    }
-
-    /// Replaces every value at once, publishing one change per key that differs.
-    package func replaceAll(with values: [String: StoredValue]) {
-        asReplacingWriter {
-            state.withLock { state in
-                var changes: [StoredChange] = []
-                for key in state.values.keys where values[key] == nil {
-                    changes.append(StoredChange(key: key, value: nil))
-                }
-                for (key, new) in values where !state.values[key].isIdentical(to: new) {
-                    changes.append(StoredChange(key: key, value: new))
-                }
-                guard !changes.isEmpty else { return ChangeBroadcaster.Announcements() }
-                state.values = values
-                state.keysAreValid = nil
-                state.revision &+= 1
-                return publish(changes, in: &state)
-            }
-        }
-    }
-
-    /// ``replaceAll(with:)`` without comparing every key, for a store that commits elsewhere
-    /// first and knows the `changedKeys`. Waits for another thread's update, as every write does.
-    func replace(with values: [String: StoredValue], changedKeys: [String]) {
-        asReplacingWriter {
-            state.withLock { state in
-                state.keysAreValid = state.keysAreValid == true && State.areValid(changedKeys) ? true : nil
-                state.values = values
-                state.revision &+= 1
-                return publish(changedKeys.map { StoredChange(key: $0, value: values[$0]) }, in: &state)
-            }
-        }
-    }
-
-    /// Replaces the values with `values` and publishes `changes` in order (several of one key
-    /// each delivered), for a group committed elsewhere first. Waits for another thread's update.
-    func replace(with values: [String: StoredValue], publishing changes: [StoredChange]) {
-        asReplacingWriter {
-            state.withLock { state in
-                state.keysAreValid =
-                    state.keysAreValid == true && State.areValid(changes.lazy.map(\.key)) ? true : nil
-                state.values = values
-                state.revision &+= 1
-                return publish(changes, in: &state)
             }
         }
     }
@@ -300,12 +218,8 @@ public final class DictionaryStorage: Sendable {
         _ changes: some Collection<StoredChange>, in state: inout State
     ) -> ChangeBroadcaster.Announcements {
         guard state.subscribers > 0 else { return ChangeBroadcaster.Announcements() }
-        var (count, announcements) = broadcaster.publishing(changes)
+        let (count, announcements) = broadcaster.publishing(changes)
         state.subscribers = count
-        if defersAnnouncements {
-            state.deferred.append(contentsOf: announcements)
-            announcements = ChangeBroadcaster.Announcements()
-        }
         return announcements
     }
 

@@ -27,7 +27,10 @@ public enum UpdateScope {
     private final class Marks {
         // Safe unchecked: only its own thread touches it, one read or append at a time.
         @exclusivity(unchecked)
-        var entries: [(medium: String, key: String, counted: Bool)] = []
+        var entries: [(medium: String, key: String)] = []
+        /// How many of `entries` are counted by ``isInsideUpdateBody``.
+        @exclusivity(unchecked)
+        var countedEntries = 0
         /// Observers' calls kept until the outermost body returns (see ``deliver(_:)``).
         @exclusivity(unchecked)
         var announcements = ChangeBroadcaster.Announcements()
@@ -80,9 +83,11 @@ public enum UpdateScope {
             pthread_setspecific(threadKey, Unmanaged.passRetained(marks).toOpaque())
         }
         let depth = marks.entries.count
-        for medium in media { marks.entries.append((medium, key ?? "", counted)) }
+        for medium in media { marks.entries.append((medium, key ?? "")) }
+        if counted { marks.countedEntries += media.count }
         defer {
             while marks.entries.count > depth { marks.entries.removeLast() }
+            if counted { marks.countedEntries -= media.count }
             if depth == 0, !marks.announcements.isEmpty {
                 let announcements = marks.announcements
                 marks.announcements = ChangeBroadcaster.Announcements()
@@ -140,7 +145,7 @@ public enum UpdateScope {
 
     /// Whether an `update` body marked with ``runBody(ofUpdateOn:key:_:)`` (of a store that holds
     /// its writers' lock across it: a file, a suite, an etcd prefix) runs on this thread.
-    static var isInsideUpdateBody: Bool { currentMarks.map { $0.entries.contains { $0.counted } } ?? false }
+    static var isInsideUpdateBody: Bool { (currentMarks?.countedEntries ?? 0) > 0 }
 
     /// A medium name for a store guarded by an object's identity (a lock, a dictionary): the
     /// object's address in hexadecimal, unique while the object lives.

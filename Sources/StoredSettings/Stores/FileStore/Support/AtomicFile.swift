@@ -55,7 +55,7 @@ package enum AtomicFile {
             throw FileSystem.ioError("cannot write", path: path)
         }
         guard
-            try !(hook?.run(.fileSync) ?? true) || FileSystem.flushToStableStorage(fd, fullFlush: fullFlush)
+            try !(hook?.run(.fileSync) ?? true) || flushToStableStorage(fd, fullFlush: fullFlush)
         else {
             throw FileSystem.ioError("cannot write (fsync)", path: path)
         }
@@ -79,7 +79,7 @@ package enum AtomicFile {
         descriptorOpen = false
         let directoryFD = FileSystem.openFile(destination.directoryToOpen, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         if directoryFD >= 0, (try? hook?.run(.folderSync) ?? true) ?? false {
-            _ = FileSystem.flushToStableStorage(directoryFD, fullFlush: fullFlush)
+            _ = flushToStableStorage(directoryFD, fullFlush: fullFlush)
         }
         if directoryFD >= 0 { close(directoryFD) }
         return fingerprint
@@ -147,5 +147,20 @@ package enum AtomicFile {
             if unlink(temporaryPath) == 0 { removed += 1 }
         }
         return removed
+    }
+
+    /// Asks the system to put what was written through `fd` (a file or a folder) on storage;
+    /// `false` (with `errno` set) when the last call made fails.
+    ///
+    /// Apple platforms: `fcntl(F_BARRIERFSYNC)`, which keeps writes in order, or with `fullFlush`
+    /// `F_FULLFSYNC`, which flushes the drive's cache; `fsync` where the file system refuses
+    /// them. Elsewhere `fsync`. See <doc:PlatformNotes>.
+    private static func flushToStableStorage(_ fd: Int32, fullFlush: Bool) -> Bool {
+        #if canImport(Darwin)
+        // `F_BARRIERFSYNC`, spelled out as <sys/fcntl.h> defines it.
+        let barrier: Int32 = 85
+        if fcntl(fd, fullFlush ? F_FULLFSYNC : barrier) == 0 { return true }
+        #endif
+        return fsync(fd) == 0
     }
 }
