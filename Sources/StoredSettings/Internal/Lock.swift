@@ -30,8 +30,8 @@ import Musl
 /// 4. ``ChangeBroadcaster``'s subscribers, released before it yields: a stream ends (removing
 ///    its subscriber) under the locks of a cancelled task, which `yield` may take.
 /// The observation table (`StoreObservation`) sits between 2 and 3: a wrapper may be made inside
-/// an `update` body, and a relay follows a key under the table's lock. Every other lock (caches, registries, a suite's watch, an ``AwaitableState``'s) is a
-/// leaf, but for `FileStore.queuedWrites`, a test counter that reads `FileStore.memory` inside
+/// an `update` body, and a relay follows a key under the table's lock. Every other lock (caches,
+/// registries, a suite's watch, an ``AwaitableState``'s) is a leaf, but for `FileStore.queuedWrites`, a test counter that reads `FileStore.memory` inside
 /// its own. So a durable `FileStore` write takes two locks of the package, `file` and then
 /// `memory` (alone for the group commit's queue, the change check and a background setter,
 /// which thereby never wait for the disk); the change reaches an observed key's subject with
