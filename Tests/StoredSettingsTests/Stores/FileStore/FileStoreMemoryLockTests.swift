@@ -116,3 +116,37 @@ extension FileStoreMemoryLockTests {
         #expect(heldOnRelease.value == false)
     }
 }
+
+extension FileStoreMemoryLockTests {
+    @Test func onlyWritesWaitForADurableWriteHeldInItsFileSync() throws {
+        let folder = try ScratchFolder()
+        let url = folder.file("settings.json")
+        let inSync = DispatchSemaphore(value: 0)
+        let gate = ThreadTest.Gate()
+        var options = FileStore.Options(changeCheckInterval: nil)
+        options.durabilityHook = DurabilityHook { step in
+            if step == .fileSync {
+                inSync.signal()
+                gate.wait()
+            }
+            return true
+        }
+        let store = try FileStore(url: url, options: options)
+        let durable = ThreadTest.resultOnNewThread { try store.setValue(.int(1), forKey: "held") }
+        inSync.wait()
+        defer { gate.open() }
+        // The background setter, a read, a subscription, a key-set follower and the change
+        // check all return while `file` is held across the `fsync`.
+        try store.setValueInBackground(.int(2), forKey: "behind")
+        #expect(store.value(forKey: "behind") == .int(2))
+        let subscription = store.subscription(readingValueForKey: "held")
+        #expect(subscription.value == nil)
+        let relay = store.keyHandlerSubscription()
+        relay.follow("held") { _ in }
+        relay.end()
+        store.checkForExternalChange()
+        gate.open()
+        try durable()
+        #expect(store.value(forKey: "held") == .int(1))
+    }
+}
