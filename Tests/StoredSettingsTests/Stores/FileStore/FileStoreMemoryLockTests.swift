@@ -150,3 +150,25 @@ extension FileStoreMemoryLockTests {
         #expect(store.value(forKey: "held") == .int(1))
     }
 }
+
+extension FileStoreMemoryLockTests {
+    @Test func noKeySetHandlerCallStartsAfterTheSubscriptionEnds() throws {
+        let folder = try ScratchFolder()
+        let store = try FileStore(url: folder.file("settings.json"), options: quietOptions)
+        let outer = try FileStore(url: folder.file("outer.json"), options: quietOptions)
+        let ended = Lock(false)
+        let callsAfterEnd = Lock(0)
+        let subscription = store.keySetSubscription { _ in
+            if ended.value { callsAfterEnd.withLock { $0 += 1 } }
+        }
+        subscription.follow("k")
+        // Inside another store's update body the commit's calls wait for the body to return.
+        try outer.update(forKey: "outer") { value in
+            try store.setValue(.int(1), forKey: "k")
+            subscription.end()
+            ended.withLock { $0 = true }
+            value = .int(1)
+        }
+        #expect(callsAfterEnd.value == 0)
+    }
+}
