@@ -65,7 +65,12 @@ extension FileStore {
             guard subscribers.count > 0, !changes.isEmpty else { return }
             let (deliveries, calls) = subscribers.deliveries(of: changes)
             // Safe under the lock: a stream's end never waits for it (``endSubscription(_:key:)``).
-            for (continuation, change) in deliveries { continuation.yield(change) }
+            for delivery in deliveries {
+                guard case .terminated = delivery.continuation.yield(delivery.change) else { continue }
+                // A stream that ended while the lock was held; its continuation runs no code when
+                // released.
+                _ = subscribers.remove(delivery.id, key: delivery.key)
+            }
             announcements.append(contentsOf: calls)
         }
     }
@@ -147,18 +152,12 @@ extension FileStore {
     }
 
     /// Removes an ended stream. A stream ends under locks of its own (a cancelled task's), which
-    /// a commit yielding to it under ``memory`` may wait for: so it never waits for ``memory``,
-    /// and leaves the removal to another thread when the lock is taken.
+    /// a commit yielding to it under ``memory`` may wait for: so it never waits for ``memory``.
+    /// When the lock is taken, the next change for the stream finds it ended and removes it.
     private func endSubscription(_ id: Int, key: String?) {
-        if let removed = memory.withLockIfAvailable({ $0.subscribers.remove(id, key: key) }) {
-            // The continuation is released here, outside the lock.
-            return withExtendedLifetime(removed) {}
-        }
-        DispatchQueue.global().async { [weak self] in
-            guard let self else { return }
-            let removed = memory.withLock { $0.subscribers.remove(id, key: key) }
-            withExtendedLifetime(removed) {}
-        }
+        let removed = memory.withLockIfAvailable { $0.subscribers.remove(id, key: key) }
+        // Released here, outside the lock.
+        withExtendedLifetime(removed) {}
     }
 
     /// A subscription to a set of keys with a handler per key (``KeyHandlerSubscription``):

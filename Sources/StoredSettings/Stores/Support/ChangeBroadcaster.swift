@@ -83,9 +83,10 @@ public final class ChangeBroadcaster: Sendable {
     }
 
     private func remove(_ id: Int, key: String?) {
-        // The continuations are dropped after the lock is released.
-        let (removed, _) = state.withLock { $0.remove(id, key: key) }
+        // What the subscription held is released after the lock.
+        let (removed, released) = state.withLock { $0.remove(id, key: key) }
         if removed { mirroredCount.withLock { $0 -= 1 } }
+        withExtendedLifetime(released) {}
     }
 
     /// The keys that subscribers of one key follow, or `nil` while a subscriber follows every
@@ -116,7 +117,7 @@ public final class ChangeBroadcaster: Sendable {
             return (deliveries, announcements, state.count)
         }
         // Outside the lock (see the type's documentation), in order per subscriber.
-        for (continuation, change) in deliveries { continuation.yield(change) }
+        for delivery in deliveries { delivery.continuation.yield(delivery.change) }
         return (count, announcements)
     }
 
@@ -193,24 +194,28 @@ extension ChangeBroadcaster {
         }
 
         /// Removes subscription `id` (`key`: a stream's key, if it has one); whether it was
-        /// there, and its continuation, for the caller to drop once it releases its lock.
-        mutating func remove(_ id: Int, key: String?) -> (removed: Bool, continuations: [Continuation]) {
-            var removed: [Continuation] = []
+        /// there, and what it held, for the caller to release once it holds no lock: releasing a
+        /// handler may run a `deinit` that uses the store.
+        mutating func remove(
+            _ id: Int, key: String?
+        ) -> (removed: Bool, released: (continuations: [Continuation], handlers: [Handler])) {
+            var continuations: [Continuation] = []
+            var handlers: [Handler] = []
             if let key {
-                if let continuation = byKey[key]?.removeValue(forKey: id) { removed.append(continuation) }
+                if let continuation = byKey[key]?.removeValue(forKey: id) { continuations.append(continuation) }
                 if byKey[key]?.isEmpty == true { byKey[key] = nil }
             } else if let keys = keySets.removeValue(forKey: id) {
                 for key in keys {
-                    followers[key]?.removeValue(forKey: id)
+                    if let handler = followers[key]?.removeValue(forKey: id) { handlers.append(handler) }
                     if followers[key]?.isEmpty == true { followers[key] = nil }
                 }
                 count -= 1
-                return (true, [])
+                return (true, ([], handlers))
             } else if let continuation = everyKey.removeValue(forKey: id) {
-                removed.append(continuation)
+                continuations.append(continuation)
             }
-            if !removed.isEmpty { count -= 1 }
-            return (!removed.isEmpty, removed)
+            if !continuations.isEmpty { count -= 1 }
+            return (!continuations.isEmpty, (continuations, []))
         }
 
         /// The keys that subscribers of one key follow, or `nil` while a stream follows every key.
@@ -218,18 +223,34 @@ extension ChangeBroadcaster {
             everyKey.isEmpty ? Set(byKey.keys).union(followers.keys) : nil
         }
 
+        /// A change to hand to a stream, with what ``remove(_:key:)`` needs to remove the stream.
+        struct Delivery {
+            let id: Int
+            let key: String?
+            let continuation: Continuation
+            let change: StoredChange
+
+            init(id: Int, key: String?, _ continuation: Continuation, _ change: StoredChange) {
+                (self.id, self.key, self.continuation, self.change) = (id, key, continuation, change)
+            }
+        }
+
         /// The streams to hand each of `changes` to, in order, and the calls to make to
         /// subscribers of a set of keys.
         func deliveries(
             of changes: some Collection<StoredChange>
-        ) -> (deliveries: [(Continuation, StoredChange)], announcements: Announcements) {
+        ) -> (deliveries: [Delivery], announcements: Announcements) {
             var announcements = Announcements()
             guard count > 0 else { return ([], announcements) }
-            var deliveries: [(Continuation, StoredChange)] = []
+            var deliveries: [Delivery] = []
             for change in changes {
-                for continuation in everyKey.values { deliveries.append((continuation, change)) }
+                for (id, continuation) in everyKey {
+                    deliveries.append(Delivery(id: id, key: nil, continuation, change))
+                }
                 if let keyed = byKey[change.key] {
-                    for continuation in keyed.values { deliveries.append((continuation, change)) }
+                    for (id, continuation) in keyed {
+                        deliveries.append(Delivery(id: id, key: change.key, continuation, change))
+                    }
                 }
                 if let handlers = followers[change.key] {
                     announcements.calls += handlers.values.map { ($0, change) }
