@@ -71,7 +71,7 @@ extension FileStore {
         var tried: [String: StoredValue?] = [:]
         var found: [StorageError] = []
         defer { refusals += found }
-        try commitChanges(refused: { PendingRefused(error: $0, tried: tried) }) { values in
+        try commitChanges(refused: { PendingRefused(error: $0, tried: tried) }, writesPending: true) { values in
             tried = [:]
             found = []
             let changes = memory.withLock { memory -> [StoredChange] in

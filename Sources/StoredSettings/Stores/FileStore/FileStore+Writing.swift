@@ -15,9 +15,10 @@ extension FileStore {
     }
 
     /// ``commit(key:_:)`` for a `body` naming the changes to publish, in order; `refused` maps the
-    /// error when its file fails the checks of ``fileBytes(_:encoding:source:target:)``.
+    /// error when its file fails the checks of ``fileBytes(_:encoding:source:target:)``;
+    /// `writesPending` when `body` writes the pending changes, read by itself.
     func commitChanges<R>(
-        key: String? = nil, refused: (StorageError) -> any Error = { $0 },
+        key: String? = nil, refused: (StorageError) -> any Error = { $0 }, writesPending: Bool = false,
         _ body: (inout [String: StoredValue]) throws -> (result: R, changes: [StoredChange])
     ) throws -> R {
         var reports: [StorageError] = []
@@ -81,7 +82,12 @@ extension FileStore {
                     continue
                 }
                 AtomicFile.removeStaleTemporaryFiles(for: destination)
-                install(values, publishing: changes, including: read.pending)
+                // The background writer's body reads the pending changes itself, perhaps newer
+                // than `read`'s: those it wrote are the ones that stop being pending.
+                let written =
+                    writesPending
+                    ? Dictionary(changes.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }) : read.pending
+                install(values, publishing: changes, including: written)
                 return result
             }
             throw StorageError(
