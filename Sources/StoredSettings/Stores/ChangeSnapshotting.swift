@@ -34,8 +34,9 @@ public struct KeySetSubscription: Sendable {
     /// Adds a key: a change to it committed after this returns is delivered. Following a key
     /// twice, or after `end`, does nothing.
     public var follow: @Sendable (String) -> Void
-    /// Ends the subscription: no call of its `onChange` starts afterwards. Safe to call more
-    /// than once.
+    /// Ends the subscription: no change committed after it returns is delivered. A call for an
+    /// earlier change may still start: one the committing thread makes once it holds no lock
+    /// (after an enclosing `update` body returns, say). Safe to call more than once.
     public var end: @Sendable () -> Void
 
     /// Creates a subscription from its parts.

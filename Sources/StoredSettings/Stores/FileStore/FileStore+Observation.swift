@@ -23,7 +23,7 @@ extension FileStore {
         /// Calls `onChange` with each change to `key` committed after this returns, once the
         /// committing thread holds no lock of the store; a key followed already keeps its handler.
         var follow: @Sendable (_ key: String, _ onChange: @escaping @Sendable (StoredChange) -> Void) -> Void
-        /// Ends the subscription: no call of a handler starts afterwards.
+        /// Ends the subscription: no change committed afterwards reaches a handler.
         var end: @Sendable () -> Void
     }
 }
