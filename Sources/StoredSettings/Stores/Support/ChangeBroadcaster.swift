@@ -252,8 +252,9 @@ extension ChangeBroadcaster {
                         deliveries.append(Delivery(id: id, key: change.key, continuation, change))
                     }
                 }
-                if let handlers = followers[change.key] {
-                    announcements.calls += handlers.values.map { ($0, change) }
+                // Appended one by one: no array per change to copy from.
+                for handler in followers[change.key]?.values ?? [:].values {
+                    announcements.calls.append((handler, change))
                 }
             }
             return (deliveries, announcements)
