@@ -47,6 +47,8 @@ extension StorageError {
         if key.isEmpty {
             throw StorageError(.invalidKey, key: key, location: location, message: "the key is empty")
         }
+        // Nearly every key has no byte that may start a control character: no decoding.
+        guard key.utf8.mayHoldControlCharacters else { return }
         for scalar in key.unicodeScalars where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
             let codePoint = String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
             throw StorageError(
@@ -54,6 +56,23 @@ extension StorageError {
                 message: "the key contains the control character U+\(codePoint)"
             )
         }
+    }
+}
+
+extension String.UTF8View {
+    /// Whether a byte may belong to a control character: one below 0x20, 0x7F, or 0xC2 (the
+    /// lead byte of U+0080...U+009F).
+    fileprivate var mayHoldControlCharacters: Bool {
+        func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x20 || byte == 0x7F || byte == 0xC2 { return true }
+                index += 1
+            }
+            return false
+        }
+        return withContiguousStorageIfAvailable(scan) ?? Array(self).withUnsafeBufferPointer(scan)
     }
 }
 
@@ -76,9 +95,30 @@ func canonicallyEquivalentKey<Value>(to key: String, in dictionary: [String: Val
 
 extension String {
     /// Whether the two strings have the same Unicode scalars (the same UTF-8 bytes), not only
-    /// canonically equivalent ones.
+    /// canonically equivalent ones; inline, so the same string again is told by its representation.
+    @inline(__always)
     package func hasSameScalars(as other: String) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        hasSameRepresentation(as: other) || utf8.elementsEqual(other.utf8)
+    }
+
+    /// Whether the two values are bit for bit the same `String`: the same inline bytes of a
+    /// small string, or the same storage object with the same count. Then they hold the same
+    /// scalars; when not, they may still (two buffers with the same bytes), so `false` decides
+    /// nothing.
+    @inline(__always)
+    package func hasSameRepresentation(as other: String) -> Bool {
+        withUnsafeBytes(of: self) { bytes in
+            withUnsafeBytes(of: other) { otherBytes in
+                // Two words on 64-bit platforms; another layout takes `memcmp`, whose padding
+                // bytes can only make two equal strings differ.
+                guard bytes.count == 16 else {
+                    return memcmp(bytes.baseAddress!, otherBytes.baseAddress!, bytes.count) == 0
+                }
+                return bytes.loadUnaligned(as: UInt64.self) == otherBytes.loadUnaligned(as: UInt64.self)
+                    && bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                        == otherBytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            }
+        }
     }
 }
 

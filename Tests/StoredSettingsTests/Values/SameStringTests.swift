@@ -2,9 +2,9 @@ import Foundation
 import StoredSettings
 import Testing
 
-/// The comparisons of strings and values against what they stand in for: `hasSameScalars`
-/// against a scalar-by-scalar one, and `isIdentical` against the comparison it replaced, for
-/// strings made in every way a program makes them.
+/// The fast comparisons of strings and values against what they stand in for: the bitwise
+/// `String` comparison against a scalar-by-scalar one, and `isIdentical` against the
+/// comparison it replaced, for strings made in every way a program makes them.
 @Suite(.timeLimit(TestScale.hangGuard))
 struct SameStringTests {
     /// Spellings of a few texts, each made another way: literals, substrings made strings,
@@ -39,12 +39,17 @@ struct SameStringTests {
         ]
     }()
 
-    @Test func theScalarComparisonSaysSameOnlyForTheSameScalars() {
+    @Test func theBitwiseComparisonNeverSaysSameForDifferentScalars() {
         for a in Self.spellings {
             for b in Self.spellings {
                 let scalars = Array(a.unicodeScalars) == Array(b.unicodeScalars)
                 #expect(a.hasSameScalars(as: b) == scalars, "\(a.debugDescription) \(b.debugDescription)")
+                if a.hasSameRepresentation(as: b) {
+                    #expect(scalars, "\(a.debugDescription) \(b.debugDescription)")
+                }
             }
+            let copy = a
+            #expect(a.hasSameRepresentation(as: copy))
         }
     }
 
